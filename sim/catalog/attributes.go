@@ -1,0 +1,46 @@
+package catalog
+
+// Attribute keys of the instrumentation contract (DESIGN.md, "Instrumentation
+// contract"). The recorder writes them and every viewer reads them, so they
+// live in this leaf package that both sides may import.
+const (
+	// Resource attributes.
+	AttrServiceName       = "service.name"
+	AttrServiceInstanceID = "service.instance.id"
+	AttrScenario          = "kubeloom.scenario"
+	AttrEra               = "kubeloom.era"
+
+	// Goroutine lifetime spans.
+	AttrGoroutineName   = "goroutine.name"
+	AttrGoroutineKind   = "goroutine.kind"
+	AttrGoroutinePeriod = "goroutine.period_s"
+	AttrCodeFunction    = "code.function.name"
+	AttrCodeFile        = "code.file.path"
+	AttrArticle         = "kubeloom.article"
+
+	// Iteration spans of a loop.
+	AttrIteration = "iteration"
+	// AttrSampled counts idle iterations folded into the next recorded one.
+	AttrSkipped = "kubeloom.skipped_iterations"
+
+	// Informer machinery.
+	AttrInformer = "informer.name"
+	AttrResource = "k8s.resource"
+	AttrHandler  = "informer.handler"
+	AttrNode     = "k8s.node.name"
+
+	// Causality.
+	AttrLink      = "kubeloom.link"
+	LinkCause     = "cause"
+	AttrObjectKey = "k8s.object.key"
+	AttrEventType = "k8s.event.type"
+)
+
+// Goroutine kinds (goroutine.kind).
+const (
+	KindGo          = "go"
+	KindUntil       = "until"
+	KindJitterUntil = "jitter-until"
+	KindForever     = "forever"
+	KindMain        = "main"
+)

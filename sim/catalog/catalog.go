@@ -1,0 +1,54 @@
+package catalog
+
+import (
+	"sort"
+	"time"
+)
+
+// Entry describes one goroutine of the catalog
+// (../shared/reference/goroutine-catalog.md).
+type Entry struct {
+	Name      string        // stable catalog name, e.g. "informer/listener-pop"
+	Component string        // "informer", "kube-controller-manager", "kubelet"
+	Kind      string        // KindGo, KindUntil, ...
+	Period    time.Duration // default period (0 when event driven)
+	Function  string        // Kubernetes function that starts it (v1.5 era)
+	File      string        // Kubernetes file of that function
+	Article   string        // article file and section, "" if the articles do not name it
+	Summary   string        // what one iteration does, in English
+	SummaryZH string        // the same in Chinese
+	Quote     string        // the article's sentence, verbatim (Chinese)
+	Now       string        // how today's Kubernetes differs
+}
+
+var entries = map[string]Entry{}
+
+func register(es ...Entry) {
+	for _, e := range es {
+		if _, dup := entries[e.Name]; dup {
+			panic("catalog: duplicate entry " + e.Name)
+		}
+		entries[e.Name] = e
+	}
+}
+
+// Lookup returns the entry of a catalog name.
+func Lookup(name string) (Entry, bool) {
+	e, ok := entries[name]
+	return e, ok
+}
+
+// All returns every entry, sorted by component then name.
+func All() []Entry {
+	out := make([]Entry, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Component != out[j].Component {
+			return out[i].Component < out[j].Component
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}

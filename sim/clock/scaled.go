@@ -1,0 +1,180 @@
+package clock
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	k8sclock "k8s.io/utils/clock"
+)
+
+// Clock is the interface every simulated part receives.
+type Clock = k8sclock.WithTicker
+
+// Scaled is a clock whose time runs speed times faster than the real clock
+// under it: simulated now = origin + real elapsed × speed. Timers and tickers
+// fire after the simulated duration has passed, i.e. after d/speed real time.
+type Scaled struct {
+	real   Base
+	speed  float64
+	origin time.Time // simulated time at the start
+	start  time.Time // real time at the start
+}
+
+var _ k8sclock.WithTicker = (*Scaled)(nil)
+
+// NewScaled returns a clock that starts now (simulated time = real time at
+// the start) and runs speed times faster than real time. Inside a
+// testing/synctest bubble the real clock is the bubble's virtual clock.
+func NewScaled(speed float64) (*Scaled, error) {
+	return NewScaledOn(k8sclock.RealClock{}, speed)
+}
+
+// Base is the real clock under a Scaled clock (k8s.io/utils/clock.RealClock).
+type Base interface {
+	k8sclock.WithTicker
+	AfterFunc(d time.Duration, f func()) k8sclock.Timer
+}
+
+// NewScaledOn is NewScaled over another underlying clock.
+func NewScaledOn(real Base, speed float64) (*Scaled, error) {
+	if !(speed > 0) || speed > 1e6 {
+		return nil, fmt.Errorf("invalid speed %v: expected a number > 0 and ≤ 1000000", speed)
+	}
+	now := real.Now()
+	return &Scaled{real: real, speed: speed, origin: now, start: now}, nil
+}
+
+// Speed is the number of simulated seconds per real second.
+func (c *Scaled) Speed() float64 { return c.speed }
+
+// Origin is the simulated time at which the clock started.
+func (c *Scaled) Origin() time.Time { return c.origin }
+
+// Elapsed is the simulated time since the clock started.
+func (c *Scaled) Elapsed() time.Duration { return c.Now().Sub(c.origin) }
+
+// ToReal converts a simulated duration into the real duration it takes.
+// Use it for durations handed to code that runs on its own real clock
+// (client-go's leader election, wait.Until inside client-go).
+func (c *Scaled) ToReal(d time.Duration) time.Duration {
+	if d <= 0 {
+		return d
+	}
+	r := time.Duration(float64(d) / c.speed)
+	if r == 0 {
+		r = 1
+	}
+	return r
+}
+
+// Now is the current simulated time.
+func (c *Scaled) Now() time.Time {
+	elapsed := c.real.Since(c.start)
+	return c.origin.Add(time.Duration(float64(elapsed) * c.speed))
+}
+
+// Since is the simulated time elapsed since t.
+func (c *Scaled) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
+
+// After fires once d of simulated time has passed.
+func (c *Scaled) After(d time.Duration) <-chan time.Time {
+	return c.NewTimer(d).C()
+}
+
+// Sleep blocks for d of simulated time.
+func (c *Scaled) Sleep(d time.Duration) { c.real.Sleep(c.ToReal(d)) }
+
+// Tick is like time.Tick in simulated time. It never stops; prefer NewTicker.
+func (c *Scaled) Tick(d time.Duration) <-chan time.Time { return c.NewTicker(d).C() }
+
+// NewTimer returns a timer that fires after d of simulated time, sending the
+// simulated time on its channel.
+func (c *Scaled) NewTimer(d time.Duration) k8sclock.Timer {
+	t := &timer{clock: c, c: make(chan time.Time, 1)}
+	t.real = c.real.AfterFunc(c.ToReal(d), t.fire)
+	return t
+}
+
+// AfterFunc calls f in its own goroutine after d of simulated time.
+func (c *Scaled) AfterFunc(d time.Duration, f func()) k8sclock.Timer {
+	return &funcTimer{real: c.real.AfterFunc(c.ToReal(d), f), clock: c}
+}
+
+// NewTicker returns a ticker with a simulated period d.
+func (c *Scaled) NewTicker(d time.Duration) k8sclock.Ticker {
+	return &ticker{clock: c, real: c.real.NewTicker(c.ToReal(d)), c: make(chan time.Time, 1), done: make(chan struct{})}
+}
+
+// timer translates the real timer's firing into simulated time.
+type timer struct {
+	clock *Scaled
+	real  k8sclock.Timer
+	c     chan time.Time
+}
+
+func (t *timer) fire() {
+	select {
+	case t.c <- t.clock.Now():
+	default:
+	}
+}
+
+func (t *timer) C() <-chan time.Time { return t.c }
+func (t *timer) Stop() bool          { return t.real.Stop() }
+func (t *timer) Reset(d time.Duration) bool {
+	// Drain a stale firing, as time.Timer.Reset documents for its users.
+	select {
+	case <-t.c:
+	default:
+	}
+	return t.real.Reset(t.clock.ToReal(d))
+}
+
+type funcTimer struct {
+	real  k8sclock.Timer
+	clock *Scaled
+}
+
+func (t *funcTimer) C() <-chan time.Time { return nil }
+func (t *funcTimer) Stop() bool          { return t.real.Stop() }
+func (t *funcTimer) Reset(d time.Duration) bool {
+	return t.real.Reset(t.clock.ToReal(d))
+}
+
+// ticker relays real ticks as simulated times. The relay goroutine starts
+// on the first read of C, so a ticker that is only stopped starts none.
+type ticker struct {
+	clock     *Scaled
+	real      k8sclock.Ticker
+	c         chan time.Time
+	done      chan struct{}
+	startOnce sync.Once
+	stopOnce  sync.Once
+}
+
+func (t *ticker) C() <-chan time.Time {
+	t.startOnce.Do(func() {
+		go func() {
+			for {
+				select {
+				case <-t.real.C():
+					select {
+					case t.c <- t.clock.Now():
+					default: // a slow reader misses ticks, as with time.Ticker
+					}
+				case <-t.done:
+					return
+				}
+			}
+		}()
+	})
+	return t.c
+}
+
+func (t *ticker) Stop() {
+	t.stopOnce.Do(func() {
+		t.real.Stop()
+		close(t.done)
+	})
+}

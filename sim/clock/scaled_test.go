@@ -1,0 +1,71 @@
+package clock
+
+import (
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func TestScaledRunsFaster(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, err := NewScaled(60)
+		if err != nil {
+			t.Fatal(err)
+		}
+		origin := c.Now()
+		realStart := time.Now()
+		c.Sleep(time.Minute)
+		if got := time.Since(realStart); got != time.Second {
+			t.Errorf("a simulated minute at speed 60 took %v real, want 1s", got)
+		}
+		if got := c.Since(origin); got != time.Minute {
+			t.Errorf("simulated elapsed = %v, want 1m", got)
+		}
+		if got := c.ToReal(5 * time.Minute); got != 5*time.Second {
+			t.Errorf("ToReal(5m) = %v, want 5s", got)
+		}
+	})
+}
+
+func TestTimersAndTickersDeliverSimulatedTime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, _ := NewScaled(10)
+		origin := c.Now()
+		if at := <-c.After(30 * time.Second); at.Sub(origin) != 30*time.Second {
+			t.Errorf("After(30s) fired at +%v", at.Sub(origin))
+		}
+		tm := c.NewTimer(time.Hour)
+		if !tm.Stop() {
+			t.Error("Stop of a pending timer = false")
+		}
+		tm.Reset(10 * time.Second)
+		if at := <-tm.C(); at.Sub(origin) != 40*time.Second {
+			t.Errorf("reset timer fired at +%v, want +40s", at.Sub(origin))
+		}
+		tk := c.NewTicker(5 * time.Second)
+		for i := 1; i <= 3; i++ {
+			if at := <-tk.C(); at.Sub(origin) != 40*time.Second+time.Duration(i)*5*time.Second {
+				t.Errorf("tick %d at +%v", i, at.Sub(origin))
+			}
+		}
+		tk.Stop()
+		tk.Stop() // twice is fine
+		fired := make(chan time.Duration, 1)
+		c.AfterFunc(2*time.Second, func() { fired <- c.Since(origin) })
+		if got := <-fired; got != 57*time.Second {
+			t.Errorf("AfterFunc ran at +%v, want +57s", got)
+		}
+	})
+}
+
+func TestInvalidSpeed(t *testing.T) {
+	for _, s := range []float64{0, -1, 2e6} {
+		if _, err := NewScaled(s); err == nil {
+			t.Errorf("NewScaled(%v) accepted", s)
+		}
+	}
+}

@@ -1,0 +1,223 @@
+package goroutine
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime/pprof"
+	rtrace "runtime/trace"
+	"sync/atomic"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/kubeloom/kubeloom/sim/catalog"
+)
+
+// G is one running simulated goroutine.
+type G struct {
+	key        Key
+	entry      catalog.Entry
+	rt         *Runtime
+	lifetime   trace.Span
+	iterations atomic.Int64
+	iterName   string
+	attrs      []attribute.KeyValue
+	skipped    int64 // idle iterations not recorded since the last recorded one; loop goroutine only
+}
+
+// Name is the goroutine's catalog name.
+func (g *G) Name() string { return g.key.Name }
+
+// Option configures one goroutine.
+type Option func(*options)
+
+type options struct {
+	attrs    []attribute.KeyValue
+	iterName string
+	rand     *rand.Rand
+	links    []trace.Link
+	setup    func(ctx context.Context)
+}
+
+// WithAttributes adds attributes (informer, handler, node, ...) to the
+// lifetime span and to every iteration span.
+func WithAttributes(kv ...attribute.KeyValue) Option {
+	return func(o *options) { o.attrs = append(o.attrs, kv...) }
+}
+
+// WithIterationName names the iteration spans (default: the last part of
+// the catalog name). Use Kubernetes' own trace names where it has them.
+func WithIterationName(name string) Option {
+	return func(o *options) { o.iterName = name }
+}
+
+// WithRand is the random source of jitter (default: one seeded from the
+// goroutine name, so runs are reproducible).
+func WithRand(r *rand.Rand) Option {
+	return func(o *options) { o.rand = r }
+}
+
+// WithLinks links the lifetime span to the spans that caused the goroutine.
+func WithLinks(l ...trace.Link) Option {
+	return func(o *options) { o.links = append(o.links, l...) }
+}
+
+// WithSetup runs setup once on the new goroutine before its loop starts,
+// for goroutines that start others before looping (sharedIndexInformer.Run
+// starts the listeners and the reflector, then loops on processLoop).
+func WithSetup(setup func(ctx context.Context)) Option {
+	return func(o *options) { o.setup = setup }
+}
+
+// Go starts fn as a plain goroutine (`go f()` in Kubernetes). fn's context
+// ends when the simulation stops; fn marks its own iterations with Iterate.
+func (r *Runtime) Go(ctx context.Context, name string, fn func(ctx context.Context), opts ...Option) {
+	r.start(ctx, name, catalog.KindGo, 0, opts, fn)
+}
+
+// Until runs fn every period, the period starting after fn returns
+// (wait.Until: JitterUntil with jitter 0 and sliding=true), until the
+// simulation stops. Each call of fn is an iteration span.
+func (r *Runtime) Until(ctx context.Context, name string, period time.Duration, fn func(ctx context.Context), opts ...Option) {
+	r.loop(ctx, name, catalog.KindUntil, period, func(*rand.Rand) time.Duration { return period }, true, opts, fn)
+}
+
+// Forever is wait.Forever: Until with a stop that only the end of the
+// simulation gives.
+func (r *Runtime) Forever(ctx context.Context, name string, period time.Duration, fn func(ctx context.Context), opts ...Option) {
+	r.loop(ctx, name, catalog.KindForever, period, func(*rand.Rand) time.Duration { return period }, true, opts, fn)
+}
+
+// JitterUntil is wait.JitterUntil: each wait is period × (1 + rand × jitter);
+// with sliding=false the period includes fn's own run time.
+func (r *Runtime) JitterUntil(ctx context.Context, name string, period time.Duration, jitter float64, sliding bool, fn func(ctx context.Context), opts ...Option) {
+	wait := func(rng *rand.Rand) time.Duration {
+		if jitter <= 0 {
+			return period
+		}
+		return period + time.Duration(rng.Float64()*jitter*float64(period))
+	}
+	r.loop(ctx, name, catalog.KindJitterUntil, period, wait, sliding, opts, fn)
+}
+
+// BackoffUntil is wait.BackoffUntil as client-go's reflector uses it today:
+// the wait after each call comes from delay (an exponential backoff).
+// It is recorded as a jitter-until loop, which is what it replaced.
+func (r *Runtime) BackoffUntil(ctx context.Context, name string, delay func() time.Duration, fn func(ctx context.Context), opts ...Option) {
+	r.loop(ctx, name, catalog.KindJitterUntil, 0, func(*rand.Rand) time.Duration { return delay() }, true, opts, fn)
+}
+
+func (r *Runtime) loop(ctx context.Context, name, kind string, period time.Duration, wait func(*rand.Rand) time.Duration, sliding bool, opts []Option, fn func(ctx context.Context)) {
+	r.start(ctx, name, kind, period, opts, func(ctx context.Context) {
+		g := scopeOf(ctx).g
+		o := collect(opts)
+		rng := o.rand
+		if rng == nil {
+			rng = seeded(fmt.Sprintf("%d/%s/%s", r.seed, r.instance, name))
+		}
+		if o.setup != nil {
+			o.setup(ctx)
+		}
+		sample := !r.allIterations && period > 0 && period <= time.Second
+		for ctx.Err() == nil {
+			began := r.clock.Now()
+			g.iterate(ctx, sample, fn)
+			d := wait(rng)
+			if !sliding {
+				d -= r.clock.Since(began)
+			}
+			if d <= 0 {
+				// Back-to-back calls (period 0) still give other goroutines a turn.
+				if ctx.Err() != nil {
+					return
+				}
+				continue
+			}
+			t := r.clock.NewTimer(d)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-t.C():
+			}
+		}
+	})
+}
+
+func (r *Runtime) start(parent context.Context, name, kind string, period time.Duration, opts []Option, body func(ctx context.Context)) {
+	entry, ok := catalog.Lookup(name)
+	if !ok {
+		panic(fmt.Sprintf("goroutine: %q is not in the catalog (sim/catalog)", name))
+	}
+	o := collect(opts)
+	g := &G{key: Key{Instance: r.instance, Name: name}, entry: entry, rt: r, attrs: o.attrs, iterName: o.iterName}
+	if g.iterName == "" {
+		g.iterName = lastPart(name)
+	}
+	attrs := make([]attribute.KeyValue, 0, 8+len(o.attrs))
+	attrs = append(attrs,
+		attribute.String(catalog.AttrGoroutineName, name),
+		attribute.String(catalog.AttrGoroutineKind, kind),
+	)
+	if period > 0 {
+		attrs = append(attrs, attribute.Float64(catalog.AttrGoroutinePeriod, period.Seconds()))
+	}
+	attrs = append(attrs,
+		attribute.String(catalog.AttrCodeFunction, entry.Function),
+		attribute.String(catalog.AttrCodeFile, entry.File),
+	)
+	if entry.Article != "" {
+		attrs = append(attrs, attribute.String(catalog.AttrArticle, entry.Article))
+	}
+	attrs = append(attrs, o.attrs...)
+	ctx, lifetime := r.tracer.Start(parent, name,
+		trace.WithTimestamp(r.clock.Now()), trace.WithAttributes(attrs...), trace.WithLinks(o.links...))
+	g.lifetime = lifetime
+
+	// The goroutine stops when its parent's context ends or the simulation stops.
+	ctx, cancel := context.WithCancel(ctx)
+	stopWithSim := context.AfterFunc(r.registry.ctx, cancel)
+	ctx = context.WithValue(ctx, scopeKey{}, &scope{rt: r, g: g})
+
+	r.registry.add(g)
+	labels := pprof.Labels(catalog.AttrGoroutineName, name, catalog.AttrServiceInstanceID, r.instance)
+	go func() {
+		defer r.registry.remove(g)
+		defer cancel()
+		defer stopWithSim()
+		defer func() { lifetime.End(trace.WithTimestamp(r.clock.Now())) }()
+		pprof.Do(ctx, labels, func(ctx context.Context) {
+			rtrace.WithRegion(ctx, name, func() { body(ctx) })
+		})
+	}()
+}
+
+func collect(opts []Option) options {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
+	return o
+}
+
+func lastPart(name string) string {
+	for i := len(name) - 1; i >= 0; i-- {
+		if name[i] == '/' {
+			return name[i+1:]
+		}
+	}
+	return name
+}
+
+// seeded returns a random source seeded from s (FNV-1a), so the jitter of a
+// goroutine is the same in every run of a scenario.
+func seeded(s string) *rand.Rand {
+	var h uint64 = 14695981039346656037
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return rand.New(rand.NewPCG(h, h>>1|1))
+}

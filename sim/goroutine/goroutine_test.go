@@ -1,0 +1,277 @@
+package goroutine
+
+import (
+	"context"
+	"runtime/pprof"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/clock"
+)
+
+type harness struct {
+	rt  *Runtime
+	reg *Registry
+	clk *clock.Scaled
+	tp  *sdktrace.TracerProvider
+	exp *tracetest.InMemoryExporter
+	ctx context.Context
+}
+
+// newHarness must be called inside a synctest bubble.
+func newHarness(t *testing.T, speed float64, opts ...RuntimeOption) *harness {
+	t.Helper()
+	clk, err := clock.NewScaled(speed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	reg := NewRegistry(clk)
+	rt := NewRuntime("test-0", tp.Tracer("test"), clk, reg, opts...)
+	return &harness{rt: rt, reg: reg, clk: clk, tp: tp, exp: exp, ctx: rt.Context(context.Background())}
+}
+
+func (h *harness) stop(t *testing.T) tracetest.SpanStubs {
+	t.Helper()
+	if left := h.reg.Stop(time.Second); len(left) != 0 {
+		t.Errorf("leftovers: %v", left)
+	}
+	spans := h.exp.GetSpans() // before Shutdown, which empties the exporter
+	if err := h.tp.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return spans
+}
+
+func attr(s tracetest.SpanStub, key string) any {
+	for _, kv := range s.Attributes {
+		if string(kv.Key) == key {
+			return kv.Value.AsInterface()
+		}
+	}
+	return nil
+}
+
+func named(spans tracetest.SpanStubs, name string) []tracetest.SpanStub {
+	var out []tracetest.SpanStub
+	for _, s := range spans {
+		if s.Name == name {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func TestUntilIterationsAndLifetime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 1)
+		start := h.clk.Now()
+		h.rt.Until(h.ctx, "reflector/list-watch", 10*time.Second, func(ctx context.Context) {}, WithIterationName("ListAndWatch"))
+		h.clk.Sleep(35 * time.Second)
+		spans := h.stop(t)
+
+		life := named(spans, "reflector/list-watch")
+		if len(life) != 1 {
+			t.Fatalf("lifetime spans = %d, want 1", len(life))
+		}
+		l := life[0]
+		for key, want := range map[string]any{
+			catalog.AttrGoroutineName:   "reflector/list-watch",
+			catalog.AttrGoroutineKind:   "until",
+			catalog.AttrGoroutinePeriod: 10.0,
+			catalog.AttrCodeFile:        "pkg/client/cache/reflector.go",
+		} {
+			if got := attr(l, key); got != want {
+				t.Errorf("lifetime %s = %v, want %v", key, got, want)
+			}
+		}
+		its := named(spans, "ListAndWatch")
+		if len(its) != 4 {
+			t.Fatalf("iterations = %d, want 4 (at 0s, 10s, 20s, 30s)", len(its))
+		}
+		for i, it := range its {
+			if got := attr(it, catalog.AttrIteration); got != int64(i+1) {
+				t.Errorf("iteration %d has iteration=%v", i, got)
+			}
+			if it.Parent.SpanID() != l.SpanContext.SpanID() {
+				t.Errorf("iteration %d is not a child of the lifetime span", i)
+			}
+			if at := it.StartTime.Sub(start); at != time.Duration(i)*10*time.Second {
+				t.Errorf("iteration %d starts at %v, want %v", i, at, time.Duration(i)*10*time.Second)
+			}
+		}
+	})
+}
+
+func TestScaledTimestampsShowSimulatedPeriods(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 60)
+		realStart := time.Now()
+		h.rt.Until(h.ctx, "reflector/list-watch", time.Minute, func(ctx context.Context) {})
+		h.clk.Sleep(150 * time.Second)
+		if real := time.Since(realStart); real != 2500*time.Millisecond {
+			t.Errorf("150 simulated seconds at speed 60 took %v of (virtual) real time, want 2.5s", real)
+		}
+		its := named(h.stop(t), "list-watch")
+		if len(its) != 3 {
+			t.Fatalf("iterations = %d, want 3", len(its))
+		}
+		gap := its[1].StartTime.Sub(its[0].StartTime)
+		if d := gap - time.Minute; d < -time.Millisecond || d > time.Millisecond {
+			t.Errorf("iterations are %v apart in the trace, want 1m", gap)
+		}
+	})
+}
+
+func TestSamplingKeepsBusyAndHeartbeatIterations(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 1)
+		n := 0
+		h.rt.Until(h.ctx, "informer/run", time.Second, func(ctx context.Context) {
+			n++
+			if n == 7 {
+				_, sp := Start(ctx, "work")
+				sp.End()
+			}
+		})
+		h.clk.Sleep(20*time.Second + time.Millisecond) // iterations 1..21
+		spans := h.stop(t)
+		var got []int64
+		for _, s := range named(spans, "run") {
+			got = append(got, attr(s, catalog.AttrIteration).(int64))
+		}
+		want := []int64{1, 2, 3, 7, 10, 20}
+		if len(got) != len(want) {
+			t.Fatalf("recorded iterations %v, want %v", got, want)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("recorded iterations %v, want %v", got, want)
+			}
+		}
+		work := named(spans, "work")
+		it7 := named(spans, "run")[3]
+		if len(work) != 1 || work[0].Parent.SpanID() != it7.SpanContext.SpanID() {
+			t.Errorf("the busy iteration's span is not the parent of its work")
+		}
+		if it7.StartTime.After(work[0].StartTime) {
+			t.Errorf("a lazily recorded iteration must keep its own start time")
+		}
+		if got := attr(it7, catalog.AttrSkipped); got != int64(3) {
+			t.Errorf("iteration 7 skipped = %v, want 3 (4, 5, 6)", got)
+		}
+	})
+}
+
+func TestAllIterationsRecordsEverything(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 1, WithAllIterations(true))
+		h.rt.Until(h.ctx, "informer/run", time.Second, func(ctx context.Context) {})
+		h.clk.Sleep(20*time.Second + time.Millisecond)
+		if n := len(named(h.stop(t), "run")); n != 21 {
+			t.Errorf("iterations = %d, want 21", n)
+		}
+	})
+}
+
+func TestStopNamesLeftovers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 1)
+		release := make(chan struct{})
+		h.rt.Go(h.ctx, "watch/stream-receive", func(ctx context.Context) { <-release }) // ignores ctx
+		h.rt.Go(h.ctx, "informer/listener-pop", func(ctx context.Context) { <-ctx.Done() })
+		left := h.reg.Stop(5 * time.Second)
+		if len(left) != 1 || left[0].Name != "watch/stream-receive" || left[0].Instance != "test-0" || left[0].N != 1 {
+			t.Errorf("leftovers = %v, want one watch/stream-receive", left)
+		}
+		close(release)
+		synctest.Wait()
+		if live := h.reg.Live(); len(live) != 0 {
+			t.Errorf("still live after release: %v", live)
+		}
+		counts := h.reg.Counts()
+		if len(counts) != 2 || counts[0].Started != 1 || counts[0].Stopped != 1 {
+			t.Errorf("counts = %v", counts)
+		}
+		h.tp.Shutdown(context.Background())
+	})
+}
+
+func TestPprofLabelsAndGoroutineContext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 1)
+		got := make(chan string, 1)
+		h.rt.Go(h.ctx, "informer/listener-run", func(ctx context.Context) {
+			v, _ := pprof.Label(ctx, catalog.AttrGoroutineName)
+			got <- v
+			_, sp := Iterate(ctx, "OnAdd")
+			sp.End()
+		})
+		if v := <-got; v != "informer/listener-run" {
+			t.Errorf("pprof label goroutine.name = %q", v)
+		}
+		spans := h.stop(t)
+		if it := named(spans, "OnAdd"); len(it) != 1 || attr(it[0], catalog.AttrIteration) != int64(1) {
+			t.Errorf("Iterate did not record iteration 1: %v", it)
+		}
+	})
+}
+
+func TestJitterIsSeeded(t *testing.T) {
+	starts := func(seed int64) []time.Duration {
+		var out []time.Duration
+		synctest.Test(t, func(t *testing.T) {
+			h := newHarness(t, 1, WithSeed(seed))
+			t0 := h.clk.Now()
+			h.rt.JitterUntil(h.ctx, "reflector/list-watch", 2*time.Second, 1.2, true, func(ctx context.Context) {})
+			h.clk.Sleep(30 * time.Second)
+			for _, s := range named(h.stop(t), "list-watch") {
+				out = append(out, s.StartTime.Sub(t0))
+			}
+		})
+		return out
+	}
+	a, b, c := starts(1), starts(1), starts(2)
+	if len(a) < 5 {
+		t.Fatalf("too few iterations: %v", a)
+	}
+	for i := 1; i < len(a); i++ {
+		if gap := a[i] - a[i-1]; gap < 2*time.Second || gap > 2*time.Second+2400*time.Millisecond {
+			t.Errorf("gap %v outside wait.JitterUntil's [2s, 4.4s]", gap)
+		}
+	}
+	if strings.Join(durs(a), ",") != strings.Join(durs(b), ",") {
+		t.Errorf("same seed, different jitter: %v vs %v", a, b)
+	}
+	if strings.Join(durs(a), ",") == strings.Join(durs(c), ",") {
+		t.Errorf("different seeds, same jitter: %v", a)
+	}
+}
+
+func durs(ds []time.Duration) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, d.String())
+	}
+	return out
+}
+
+func TestUnknownNamePanics(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 1)
+		defer func() {
+			if r := recover(); r == nil || !strings.Contains(r.(string), "not in the catalog") {
+				t.Errorf("recover() = %v", r)
+			}
+			h.stop(t)
+		}()
+		h.rt.Go(h.ctx, "no/such-goroutine", func(context.Context) {})
+	})
+}

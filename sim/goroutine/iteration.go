@@ -1,0 +1,85 @@
+package goroutine
+
+import (
+	"context"
+	rtrace "runtime/trace"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/kubeloom/kubeloom/sim/catalog"
+)
+
+// Iterate starts the next iteration span of the goroutine ctx runs in, for
+// goroutines whose iterations are events (a pop, a notification, a watch
+// event) rather than timer ticks. End the span when the iteration is done.
+func Iterate(ctx context.Context, name string, opts ...trace.SpanStartOption) (context.Context, Span) {
+	s := scopeOf(ctx)
+	if s.g == nil {
+		panic("goroutine: Iterate outside a simulated goroutine")
+	}
+	n := s.g.iterations.Add(1)
+	return s.g.startIteration(ctx, name, n, s.rt.clock.Now(), 0, opts...)
+}
+
+func (g *G) startIteration(ctx context.Context, name string, n int64, at time.Time, skipped int64, opts ...trace.SpanStartOption) (context.Context, Span) {
+	attrs := make([]attribute.KeyValue, 0, 3+len(g.attrs))
+	attrs = append(attrs, attribute.Int64(catalog.AttrIteration, n), attribute.String(catalog.AttrGoroutineName, g.key.Name))
+	if skipped > 0 {
+		attrs = append(attrs, attribute.Int64(catalog.AttrSkipped, skipped))
+	}
+	attrs = append(attrs, g.attrs...)
+	opts = append(opts, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
+	ctx, sp := g.rt.tracer.Start(ctx, name, opts...)
+	ctx = context.WithValue(ctx, scopeKey{}, &scope{rt: g.rt, g: g})
+	return ctx, Span{Span: sp, clock: g.rt.clock}
+}
+
+// iterate runs one loop iteration. Unsampled, it is a span around fn.
+// Sampled (fast loops), the span is only recorded when fn does something
+// visible (starts a span, adds an event), or as a heartbeat for the first
+// iterations and every tenth; the others are counted in the next recorded
+// iteration's kubeloom.skipped_iterations.
+func (g *G) iterate(ctx context.Context, sample bool, fn func(ctx context.Context)) {
+	n := g.iterations.Add(1)
+	run := fn
+	if rtrace.IsEnabled() {
+		run = func(ctx context.Context) { rtrace.WithRegion(ctx, g.iterName, func() { fn(ctx) }) }
+	}
+	if !sample || n <= 3 || n%10 == 0 {
+		ctx, sp := g.startIteration(ctx, g.iterName, n, g.rt.clock.Now(), g.takeSkipped())
+		run(ctx)
+		sp.End()
+		return
+	}
+	l := &lazyIteration{g: g, n: n, at: g.rt.clock.Now()}
+	run(context.WithValue(ctx, scopeKey{}, &scope{rt: g.rt, g: g, lazy: l}))
+	if l.span.Span != nil {
+		l.span.End()
+		return
+	}
+	g.skipped++
+}
+
+func (g *G) takeSkipped() int64 {
+	n := g.skipped
+	g.skipped = 0
+	return n
+}
+
+// lazyIteration is an iteration whose span is started only when needed.
+type lazyIteration struct {
+	g    *G
+	n    int64
+	at   time.Time
+	ctx  context.Context
+	span Span
+}
+
+func (l *lazyIteration) materialize(ctx context.Context) context.Context {
+	if l.ctx == nil {
+		l.ctx, l.span = l.g.startIteration(ctx, l.g.iterName, l.n, l.at, l.g.takeSkipped())
+	}
+	return l.ctx
+}

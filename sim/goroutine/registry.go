@@ -1,0 +1,130 @@
+package goroutine
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/kubeloom/kubeloom/sim/clock"
+)
+
+// Registry knows every simulated goroutine that is alive, across instances.
+// Stop cancels them all and names those that did not return in time.
+type Registry struct {
+	clock  clock.Clock
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	live    map[*G]struct{}
+	counts  map[Key]*Count
+	stopped bool
+	wg      sync.WaitGroup
+}
+
+// Key names a goroutine family of one instance.
+type Key struct{ Instance, Name string }
+
+// Count is how many goroutines of a family started and stopped.
+type Count struct{ Started, Stopped int }
+
+// NewRegistry returns an empty registry on the simulation clock.
+func NewRegistry(clk clock.Clock) *Registry {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Registry{clock: clk, ctx: ctx, cancel: cancel, live: map[*G]struct{}{}, counts: map[Key]*Count{}}
+}
+
+func (r *Registry) add(g *G) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.live[g] = struct{}{}
+	c := r.count(g.key)
+	c.Started++
+	r.wg.Add(1)
+}
+
+func (r *Registry) remove(g *G) {
+	r.mu.Lock()
+	delete(r.live, g)
+	r.count(g.key).Stopped++
+	r.mu.Unlock()
+	r.wg.Done()
+}
+
+func (r *Registry) count(k Key) *Count {
+	c := r.counts[k]
+	if c == nil {
+		c = &Count{}
+		r.counts[k] = c
+	}
+	return c
+}
+
+// Live returns the families with goroutines alive now and how many, sorted.
+func (r *Registry) Live() []Alive {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := map[Key]int{}
+	for g := range r.live {
+		n[g.key]++
+	}
+	out := make([]Alive, 0, len(n))
+	for k, c := range n {
+		out = append(out, Alive{Key: k, N: c})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key.less(out[j].Key) })
+	return out
+}
+
+// Alive is a goroutine family with N goroutines alive.
+type Alive struct {
+	Key
+	N int
+}
+
+// Counts returns the started/stopped counts per family, sorted.
+func (r *Registry) Counts() []FamilyCount {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]FamilyCount, 0, len(r.counts))
+	for k, c := range r.counts {
+		out = append(out, FamilyCount{Key: k, Count: *c})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key.less(out[j].Key) })
+	return out
+}
+
+// FamilyCount is the Count of one family.
+type FamilyCount struct {
+	Key
+	Count
+}
+
+func (k Key) less(o Key) bool {
+	if k.Instance != o.Instance {
+		return k.Instance < o.Instance
+	}
+	return k.Name < o.Name
+}
+
+// Stop cancels every goroutine and waits up to grace (simulated time) for
+// them to return. It returns the goroutines still alive then, by family; an
+// empty result means everything stopped. Goroutines started after Stop are
+// cancelled at once.
+func (r *Registry) Stop(grace time.Duration) []Alive {
+	r.mu.Lock()
+	r.stopped = true
+	r.mu.Unlock()
+	r.cancel()
+	done := make(chan struct{})
+	go func() { r.wg.Wait(); close(done) }()
+	t := r.clock.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-done:
+		return nil
+	case <-t.C():
+		return r.Live()
+	}
+}

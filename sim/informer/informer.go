@@ -1,0 +1,223 @@
+package informer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/goroutine"
+)
+
+// Era selects the queue and the reflector's retry behaviour.
+type Era string
+
+const (
+	// Classic is what the article shows (v1.5): a DeltaFIFO, and a reflector
+	// that re-lists 1s after ListAndWatch returns.
+	Classic Era = "classic"
+	// Modern is client-go today: a RealFIFO, and an exponential backoff
+	// (800ms doubling to 30s, jittered) between ListAndWatch calls.
+	Modern Era = "modern"
+)
+
+// Source is the apiserver the informer lists and watches (sim/cluster).
+type Source interface {
+	List(ctx context.Context, gvr schema.GroupVersionResource, kind schema.GroupVersionKind, namespace string, opts metav1.ListOptions) (runtime.Object, error)
+	Watch(ctx context.Context, gvr schema.GroupVersionResource, namespace string, opts metav1.ListOptions) (watch.Interface, error)
+}
+
+// Config describes one informer.
+type Config struct {
+	Name      string // informer.name, e.g. "pods"
+	Resource  schema.GroupVersionResource
+	Kind      schema.GroupVersionKind // the object kind, e.g. v1 Pod
+	Namespace string                  // "" = all namespaces
+	Era       Era
+	Resync    time.Duration // 0 = never
+	Source    Source
+}
+
+// Informer is one instrumented shared index informer.
+type Informer struct {
+	cfg     Config
+	attrs   []attribute.KeyValue
+	indexer cache.Indexer
+	queue   *tracedQueue
+	lw      cache.ListerWatcher
+	proc    *processor
+	causes  causes
+
+	// deltaMu is client-go's blockDeltas: HandleDeltas and a late
+	// AddHandler (which replays the cache) exclude each other.
+	deltaMu sync.Mutex
+
+	// reflectorCtx is the context of the reflector's current ListAndWatch
+	// iteration; queue operations (called by client-go without a context)
+	// record their spans under it.
+	reflectorCtx atomic.Pointer[context.Context]
+	started      atomic.Bool
+}
+
+// New assembles an informer; nothing runs until Run.
+func New(cfg Config) (*Informer, error) {
+	if cfg.Source == nil {
+		return nil, errors.New("informer: a Source is required")
+	}
+	if cfg.Name == "" {
+		cfg.Name = cfg.Resource.Resource
+	}
+	if cfg.Era == "" {
+		cfg.Era = Classic
+	}
+	if cfg.Era != Classic && cfg.Era != Modern {
+		return nil, fmt.Errorf("informer %s: unknown era %q: expected classic or modern", cfg.Name, cfg.Era)
+	}
+	if _, err := scheme.Scheme.New(cfg.Kind); err != nil {
+		return nil, fmt.Errorf("informer %s: %w", cfg.Name, err)
+	}
+	inf := &Informer{
+		cfg: cfg,
+		attrs: []attribute.KeyValue{
+			attribute.String(catalog.AttrInformer, cfg.Name),
+			attribute.String(catalog.AttrResource, cfg.Resource.Resource),
+		},
+		indexer: cache.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}),
+		causes:  newCauses(),
+	}
+	inf.queue = newTracedQueue(inf)
+	inf.lw = inf.listWatch()
+	inf.proc = &processor{inf: inf}
+	return inf, nil
+}
+
+// Name is the informer's name.
+func (inf *Informer) Name() string { return inf.cfg.Name }
+
+// Era is the informer's era.
+func (inf *Informer) Era() Era { return inf.cfg.Era }
+
+// Indexer is the informer's cache. Objects in it must not be mutated.
+func (inf *Informer) Indexer() cache.Indexer { return inf.indexer }
+
+// HasSynced reports whether the initial list has been popped and handled.
+func (inf *Informer) HasSynced() bool { return inf.queue.q.HasSynced() }
+
+// Run starts the informer as sharedIndexInformer.Run does: the informer/run
+// goroutine starts the listeners (sharedProcessor.run) and the reflector
+// (controller.Run → Reflector.RunUntil), then loops on processLoop every 1s
+// until ctx ends. Run returns at once.
+func (inf *Informer) Run(ctx context.Context) {
+	if !inf.started.CompareAndSwap(false, true) {
+		panic("informer: Run called twice for " + inf.cfg.Name)
+	}
+	rt := goroutine.RuntimeFrom(ctx)
+	rt.Until(ctx, "informer/run", time.Second, inf.processLoop,
+		goroutine.WithAttributes(inf.attrs...),
+		goroutine.WithIterationName("processLoop"),
+		goroutine.WithSetup(func(ctx context.Context) {
+			// The FIFO closes when the informer stops, which ends Pop.
+			context.AfterFunc(ctx, inf.queue.q.Close)
+			inf.proc.run(ctx)
+			inf.runReflector(ctx)
+		}))
+}
+
+// runReflector starts reflector/list-watch: wait.Until(ListAndWatch, 1s) in
+// v1.5; wait.BackoffUntil with an exponential backoff today.
+func (inf *Informer) runReflector(ctx context.Context) {
+	rt := goroutine.RuntimeFrom(ctx)
+	r := cache.NewReflectorWithOptions(inf.lw, inf.newObject(), inf.queue, cache.ReflectorOptions{
+		Name:            inf.cfg.Name,
+		TypeDescription: inf.cfg.Kind.String(),
+		Clock:           rt.Clock(),
+		// Resync is done by the traced reflector/resync-timer goroutine below.
+	})
+	listAndWatch := func(ctx context.Context) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel() // ends this call's resync timer, as ListAndWatch's cancelCh does
+		inf.reflectorCtx.Store(&ctx)
+		if inf.cfg.Resync > 0 {
+			inf.startResyncTimer(ctx)
+		}
+		if err := r.ListAndWatchWithContext(ctx); err != nil {
+			sp := goroutine.SpanFrom(ctx)
+			sp.RecordError(err)
+			sp.SetAttributes(attribute.String("error", err.Error()))
+		}
+	}
+	opts := []goroutine.Option{goroutine.WithAttributes(inf.attrs...), goroutine.WithIterationName("ListAndWatch")}
+	if inf.cfg.Era == Classic {
+		rt.Until(ctx, "reflector/list-watch", time.Second, listAndWatch, opts...)
+		return
+	}
+	backoff := wait.Backoff{Duration: 800 * time.Millisecond, Cap: 30 * time.Second, Steps: 38, Factor: 2, Jitter: 1}
+	rt.BackoffUntil(ctx, "reflector/list-watch", backoff.DelayWithReset(rt.Clock(), 2*time.Minute), listAndWatch, opts...)
+}
+
+// startResyncTimer is the resync goroutine of one ListAndWatch call
+// (reflector.go: go func(){ for { select { case <-resyncCh: ... store.Resync() } } }).
+func (inf *Informer) startResyncTimer(ctx context.Context) {
+	rt := goroutine.RuntimeFrom(ctx)
+	period := inf.cfg.Resync
+	rt.Go(ctx, "reflector/resync-timer", func(ctx context.Context) {
+		clk := rt.Clock()
+		for {
+			t := clk.NewTimer(period)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-t.C():
+			}
+			ictx, sp := goroutine.Iterate(ctx, "Resync")
+			due := inf.proc.shouldResync(clk.Now())
+			sp.SetAttributes(attribute.Int("listeners.due", due))
+			if due > 0 {
+				inf.queue.resync(ictx)
+			}
+			sp.End()
+		}
+	}, goroutine.WithAttributes(append(inf.attrs, attribute.Float64(catalog.AttrGoroutinePeriod, period.Seconds()))...))
+}
+
+func (inf *Informer) newObject() runtime.Object {
+	obj, _ := scheme.Scheme.New(inf.cfg.Kind) // checked in New
+	return obj
+}
+
+// currentReflectorCtx is the context for spans of queue operations.
+func (inf *Informer) currentReflectorCtx() context.Context {
+	if p := inf.reflectorCtx.Load(); p != nil {
+		return *p
+	}
+	panic("informer: queue used before the reflector started")
+}
+
+func keyOf(obj any) string {
+	k, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
+	if err != nil {
+		return "<unknown>"
+	}
+	return k
+}
+
+func linkTo(sc trace.SpanContext, key string) []trace.Link {
+	if !sc.IsValid() {
+		return nil
+	}
+	return []trace.Link{goroutine.Cause(sc, key)}
+}

@@ -1,0 +1,262 @@
+package informer
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/goroutine"
+)
+
+type kind int
+
+const (
+	add kind = iota
+	update
+	del
+)
+
+func (k kind) call() string {
+	switch k {
+	case add:
+		return "OnAdd"
+	case update:
+		return "OnUpdate"
+	}
+	return "OnDelete"
+}
+
+// notification is client-go's addNotification/updateNotification/
+// deleteNotification, plus the span that caused it.
+type notification struct {
+	kind            kind
+	oldObj, newObj  any
+	key             string
+	isInInitialList bool
+	cause           trace.SpanContext // HandleDeltas, then the listener's pop
+}
+
+// processor is sharedProcessor: the listeners of one informer.
+type processor struct {
+	inf *Informer
+
+	mu        sync.RWMutex
+	listeners []*listener
+	ctx       context.Context // set by run; listeners added later start under it
+	stopped   bool
+}
+
+// listener is processorListener: an unbounded buffer between the process
+// loop (which must never block on a slow handler) and the handler.
+type listener struct {
+	handler Handler
+	attrs   []attribute.KeyValue
+	addCh   chan notification
+	nextCh  chan notification
+	pending buffer
+
+	resyncPeriod time.Duration
+	nextResync   time.Time
+	resyncDue    bool // guarded by processor.mu (shouldResync holds the write lock)
+}
+
+// AddHandler registers a handler. Before Run it is one of the handlers
+// sharedProcessor.run starts; after Run it is started at once and first
+// given an add for every cached object (sharedIndexInformer.AddEventHandler).
+func (inf *Informer) AddHandler(ctx context.Context, h Handler) {
+	p := inf.proc
+	l := &listener{
+		handler:      h,
+		attrs:        append(append([]attribute.KeyValue{}, inf.attrs...), attribute.String(catalog.AttrHandler, h.Name())),
+		addCh:        make(chan notification),
+		nextCh:       make(chan notification),
+		resyncPeriod: inf.cfg.Resync,
+	}
+	p.mu.Lock()
+	started := p.ctx != nil
+	if !started {
+		p.listeners = append(p.listeners, l)
+		p.mu.Unlock()
+		return
+	}
+	p.mu.Unlock()
+
+	// blockDeltas: no delta is handled while the cache is replayed.
+	inf.deltaMu.Lock()
+	defer inf.deltaMu.Unlock()
+	ctx, sp := goroutine.Start(ctx, "AddEventHandler", trace.WithAttributes(l.attrs...))
+	defer sp.End()
+	// Held while replaying, so that stop cannot close addCh under us; the
+	// new pop goroutine reads addCh without any lock.
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return
+	}
+	p.listeners = append(p.listeners, l)
+	l.nextResync = goroutine.RuntimeFrom(ctx).Clock().Now().Add(l.resyncPeriod)
+	l.start(ctx, true)
+	for _, obj := range inf.indexer.List() {
+		l.addCh <- notification{kind: add, newObj: obj, key: keyOf(obj), isInInitialList: true, cause: sp.SpanContext()}
+	}
+}
+
+// run is sharedProcessor.run: start every listener's run and pop goroutines,
+// and close their channels when the informer stops.
+func (p *processor) run(ctx context.Context) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.ctx = ctx
+	now := goroutine.RuntimeFrom(ctx).Clock().Now()
+	for _, l := range p.listeners {
+		l.nextResync = now.Add(l.resyncPeriod)
+		l.start(ctx, false)
+	}
+	context.AfterFunc(ctx, p.stop)
+}
+
+func (p *processor) stop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stopped = true
+	for _, l := range p.listeners {
+		close(l.addCh)
+	}
+}
+
+// distribute hands a notification to every listener (or, for a resync, to
+// the listeners due for one). addCh is always being read by pop, so this
+// never waits for a handler.
+func (p *processor) distribute(ctx context.Context, n notification, sync bool) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if p.stopped {
+		return
+	}
+	sent := 0
+	for _, l := range p.listeners {
+		if sync && !l.resyncDue {
+			continue
+		}
+		l.addCh <- n
+		sent++
+	}
+	goroutine.SpanFrom(ctx).AddEvent("distribute",
+		attribute.String("notification", n.kind.call()), attribute.Bool("sync", sync), attribute.Int("listeners", sent))
+}
+
+// shouldResync marks the listeners whose resync period has come and
+// reports how many there are (sharedProcessor.shouldResync).
+func (p *processor) shouldResync(now time.Time) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	due := 0
+	for _, l := range p.listeners {
+		l.resyncDue = false
+		if l.resyncPeriod > 0 && !now.Before(l.nextResync) {
+			l.resyncDue = true
+			l.nextResync = now.Add(l.resyncPeriod)
+			due++
+		}
+	}
+	return due
+}
+
+func (l *listener) start(ctx context.Context, late bool) {
+	rt := goroutine.RuntimeFrom(ctx)
+	attrs := l.attrs
+	if late {
+		attrs = append(append([]attribute.KeyValue{}, attrs...), attribute.Bool("informer.late_join", true))
+	}
+	rt.Go(ctx, "informer/listener-run", l.run, goroutine.WithAttributes(attrs...))
+	rt.Go(ctx, "informer/listener-pop", l.pop, goroutine.WithAttributes(attrs...))
+}
+
+// pop is processorListener.pop: keep one notification ready for run, buffer
+// the rest, never block the sender.
+func (l *listener) pop(ctx context.Context) {
+	defer close(l.nextCh)
+	var nextCh chan<- notification // nil while there is nothing to hand over
+	var head notification
+	var headSpan goroutine.Span
+	ready := func(n notification) {
+		_, headSpan = goroutine.Iterate(ctx, "pop", trace.WithLinks(goroutine.Cause(n.cause, n.key)),
+			trace.WithAttributes(attribute.String(catalog.AttrObjectKey, n.key),
+				attribute.String("notification", n.kind.call()), attribute.Int("pending", l.pending.len())))
+		n.cause = headSpan.SpanContext()
+		head, nextCh = n, l.nextCh
+	}
+	for {
+		select {
+		case nextCh <- head:
+			headSpan.End()
+			if n, ok := l.pending.pop(); ok {
+				ready(n)
+			} else {
+				nextCh = nil
+			}
+		case n, ok := <-l.addCh:
+			if !ok {
+				if nextCh != nil {
+					headSpan.End()
+				}
+				return
+			}
+			if nextCh == nil {
+				ready(n)
+			} else {
+				l.pending.push(n)
+			}
+		}
+	}
+}
+
+// run is processorListener.run: call the handler for each notification.
+func (l *listener) run(ctx context.Context) {
+	for n := range l.nextCh {
+		attrs := []attribute.KeyValue{attribute.String(catalog.AttrObjectKey, n.key)}
+		if n.kind == add {
+			attrs = append(attrs, attribute.Bool("isInInitialList", n.isInInitialList))
+		}
+		hctx, sp := goroutine.Iterate(ctx, n.kind.call(), trace.WithLinks(goroutine.Cause(n.cause, n.key)), trace.WithAttributes(attrs...))
+		switch n.kind {
+		case add:
+			l.handler.OnAdd(hctx, n.newObj, n.isInInitialList)
+		case update:
+			l.handler.OnUpdate(hctx, n.oldObj, n.newObj)
+		case del:
+			l.handler.OnDelete(hctx, n.oldObj)
+		}
+		sp.End()
+	}
+}
+
+// buffer is the unbounded FIFO of pending notifications (a growing ring
+// buffer in client-go today, a slice in v1.5).
+type buffer struct {
+	items []notification
+	head  int
+}
+
+func (b *buffer) len() int { return len(b.items) - b.head }
+
+func (b *buffer) push(n notification) {
+	if b.head > 0 && b.head == len(b.items) {
+		b.items, b.head = b.items[:0], 0
+	}
+	b.items = append(b.items, n)
+}
+
+func (b *buffer) pop() (notification, bool) {
+	if b.head == len(b.items) {
+		return notification{}, false
+	}
+	n := b.items[b.head]
+	b.items[b.head] = notification{}
+	b.head++
+	return n, true
+}

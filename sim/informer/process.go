@@ -1,0 +1,87 @@
+package informer
+
+import (
+	"context"
+	"errors"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/goroutine"
+)
+
+// processLoop is controller.processLoop: Pop until the queue closes.
+func (inf *Informer) processLoop(ctx context.Context) {
+	for {
+		_, err := inf.queue.q.Pop(func(obj any, isInInitialList bool) error {
+			return inf.handleDeltas(ctx, obj.(cache.Deltas), isInInitialList)
+		})
+		if errors.Is(err, cache.ErrFIFOClosed) {
+			return
+		}
+	}
+}
+
+// handleDeltas is sharedIndexInformer.HandleDeltas (processDeltas in
+// client-go today): apply each delta to the indexer and distribute a
+// notification to the listeners.
+func (inf *Informer) handleDeltas(ctx context.Context, deltas cache.Deltas, isInInitialList bool) error {
+	newest := deltas.Newest()
+	if newest == nil {
+		return nil
+	}
+	key := keyOf(newest.Object)
+	n := len(deltas)
+	if inf.queue.popAll {
+		n = -1
+	}
+	var links []trace.Link
+	for _, sc := range inf.causes.pop(key, n) {
+		links = append(links, goroutine.Cause(sc, key))
+	}
+	ctx, pop := goroutine.Start(ctx, "Pop", trace.WithLinks(links...), trace.WithAttributes(
+		attribute.String(catalog.AttrObjectKey, key), attribute.Int("deltas", len(deltas)),
+		attribute.Bool("isInInitialList", isInInitialList)))
+	defer pop.End()
+	ctx, sp := goroutine.Start(ctx, "HandleDeltas", trace.WithAttributes(attribute.String(catalog.AttrObjectKey, key)))
+	defer sp.End()
+
+	inf.deltaMu.Lock()
+	defer inf.deltaMu.Unlock()
+	cause := pop.SpanContext() // the Pop span carries the links to the queue operations
+	for _, d := range deltas {
+		obj := d.Object
+		switch d.Type {
+		case cache.Sync, cache.Replaced, cache.Added, cache.Updated:
+			if old, exists, err := inf.indexer.Get(obj); err == nil && exists {
+				if err := inf.indexer.Update(obj); err != nil {
+					return err
+				}
+				// sharedIndexInformer.OnUpdate: an unchanged resourceVersion
+				// is a resync, delivered only to listeners due for one.
+				isSync := sameVersion(old, obj)
+				inf.proc.distribute(ctx, notification{kind: update, oldObj: old, newObj: obj, key: key, cause: cause}, isSync)
+			} else {
+				if err := inf.indexer.Add(obj); err != nil {
+					return err
+				}
+				inf.proc.distribute(ctx, notification{kind: add, newObj: obj, key: key, cause: cause, isInInitialList: isInInitialList}, false)
+			}
+		case cache.Deleted:
+			if err := inf.indexer.Delete(obj); err != nil {
+				return err
+			}
+			inf.proc.distribute(ctx, notification{kind: del, oldObj: obj, key: key, cause: cause}, false)
+		}
+	}
+	return nil
+}
+
+func sameVersion(a, b any) bool {
+	ma, err1 := meta.Accessor(a)
+	mb, err2 := meta.Accessor(b)
+	return err1 == nil && err2 == nil && ma.GetResourceVersion() == mb.GetResourceVersion()
+}

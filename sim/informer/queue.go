@@ -1,0 +1,114 @@
+package informer
+
+import (
+	"context"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/goroutine"
+)
+
+// fifo is what DeltaFIFO and RealFIFO have in common here.
+type fifo interface {
+	cache.ReflectorStore
+	Pop(cache.PopProcessFunc) (any, error)
+	Close()
+	HasSynced() bool
+}
+
+// tracedQueue is the reflector's store: the era's FIFO, with a span per
+// operation ("DeltaFIFO.Add", "RealFIFO.Replace", ...) on the reflector's
+// goroutine, each linked to the list or watch event that brought the object.
+type tracedQueue struct {
+	inf  *Informer
+	q    fifo
+	kind string // "DeltaFIFO" or "RealFIFO"
+	// popAll: a DeltaFIFO pops every queued delta of a key at once; a
+	// RealFIFO pops one delta at a time.
+	popAll bool
+}
+
+var _ cache.ReflectorStore = (*tracedQueue)(nil)
+
+func newTracedQueue(inf *Informer) *tracedQueue {
+	if inf.cfg.Era == Classic {
+		// v1.5: NewDeltaFIFO(MetaNamespaceKeyFunc, nil, s.indexer); a re-list
+		// queues Sync deltas (EmitDeltaTypeReplaced came later).
+		return &tracedQueue{inf: inf, kind: "DeltaFIFO", popAll: true, q: cache.NewDeltaFIFOWithOptions(cache.DeltaFIFOOptions{
+			Name:         inf.cfg.Name,
+			KeyFunction:  cache.MetaNamespaceKeyFunc,
+			KnownObjects: inf.indexer,
+		})}
+	}
+	return &tracedQueue{inf: inf, kind: "RealFIFO", q: cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{
+		Name:         inf.cfg.Name,
+		KeyFunction:  cache.MetaNamespaceKeyFunc,
+		KnownObjects: inf.indexer,
+	})}
+}
+
+func (t *tracedQueue) op(name string, obj any, do func() error) error {
+	key := keyOf(obj)
+	origin := t.inf.causes.takeOrigin(versionKey(obj))
+	_, sp := goroutine.Start(t.inf.currentReflectorCtx(), t.kind+"."+name,
+		trace.WithAttributes(attribute.String(catalog.AttrObjectKey, key)),
+		trace.WithLinks(linkTo(origin, key)...))
+	defer sp.End()
+	// Remembered before the object is queued: the process loop may pop it at once.
+	t.inf.causes.queue(key, sp.SpanContext())
+	return do()
+}
+
+func (t *tracedQueue) Add(obj any) error {
+	return t.op("Add", obj, func() error { return t.q.Add(obj) })
+}
+
+func (t *tracedQueue) Update(obj any) error {
+	return t.op("Update", obj, func() error { return t.q.Update(obj) })
+}
+
+func (t *tracedQueue) Delete(obj any) error {
+	return t.op("Delete", obj, func() error { return t.q.Delete(obj) })
+}
+
+// Replace is the reflector's store.Replace after a List: every listed object
+// is queued (Sync in v1.5, Replaced today) and known objects missing from the
+// list are queued as deleted.
+func (t *tracedQueue) Replace(list []any, rv string) error {
+	origin := t.inf.causes.takeOrigin(listKey)
+	_, sp := goroutine.Start(t.inf.currentReflectorCtx(), t.kind+".Replace",
+		trace.WithAttributes(attribute.Int("k8s.list.items", len(list)), attribute.String("k8s.resource_version", rv)),
+		trace.WithLinks(linkTo(origin, "")...))
+	defer sp.End()
+	listed := make(map[string]bool, len(list))
+	for _, obj := range list {
+		key := keyOf(obj)
+		listed[key] = true
+		t.inf.causes.takeOrigin(versionKey(obj))
+		t.inf.causes.queue(key, sp.SpanContext())
+	}
+	for _, key := range t.inf.indexer.ListKeys() {
+		if !listed[key] {
+			t.inf.causes.queue(key, sp.SpanContext())
+		}
+	}
+	return t.q.Replace(list, rv)
+}
+
+// Resync is called by the traced resync timer, not by the reflector (whose
+// own resync period is left at 0).
+func (t *tracedQueue) Resync() error { return t.q.Resync() }
+
+func (t *tracedQueue) resync(ctx context.Context) {
+	_, sp := goroutine.Start(ctx, t.kind+".Resync")
+	defer sp.End()
+	for _, key := range t.inf.indexer.ListKeys() {
+		t.inf.causes.queue(key, sp.SpanContext())
+	}
+	if err := t.q.Resync(); err != nil {
+		sp.RecordError(err)
+	}
+}

@@ -1,0 +1,67 @@
+package traces
+
+import "time"
+
+// Span is one recorded span as read back from a trace file. Its fields are
+// those of the OpenTelemetry stdouttrace JSON object, flattened for viewers:
+// IDs are lower-case hex, attribute values are plain Go values.
+type Span struct {
+	Name         string
+	TraceID      string // 32 hex digits
+	SpanID       string // 16 hex digits
+	ParentSpanID string // "" for a root span
+	Kind         int    // trace.SpanKind as the SDK numbers it
+	Start, End   time.Time
+	Attributes   Attributes
+	Events       []Event
+	Links        []Link
+	Resource     Attributes
+	Scope        string // instrumentation scope name
+	StatusCode   string // "Unset", "Error" or "Ok"
+	StatusDesc   string
+
+	// Line is the 1-based line of the trace file the span was read from.
+	Line int
+}
+
+// Event is a span event ("became leader", a watch event, ...).
+type Event struct {
+	Name       string
+	Time       time.Time
+	Attributes Attributes
+}
+
+// Link is a span link; kubeloom's causal links carry kubeloom.link=cause.
+type Link struct {
+	TraceID    string
+	SpanID     string
+	Attributes Attributes
+}
+
+// Attributes maps attribute keys to values. A value is a string, bool,
+// int64, float64, or a slice of one of those ([]string, []bool, []int64,
+// []float64), as the attribute's Type in the file says.
+type Attributes map[string]any
+
+// String returns the string value of key, or "" when it is absent or not a string.
+func (a Attributes) String(key string) string {
+	s, _ := a[key].(string)
+	return s
+}
+
+// Int returns the integer value of key.
+func (a Attributes) Int(key string) (int64, bool) {
+	n, ok := a[key].(int64)
+	return n, ok
+}
+
+// Float returns the numeric value of key, converting integers.
+func (a Attributes) Float(key string) (float64, bool) {
+	switch v := a[key].(type) {
+	case float64:
+		return v, true
+	case int64:
+		return float64(v), true
+	}
+	return 0, false
+}
