@@ -1,0 +1,36 @@
+# kubeloom — the two commands of the README are `make demo` and `make test`.
+GO      ?= go
+BIN     := bin/kubeloom
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X main.version=$(VERSION)
+DEMO_OUT := recordings/demo-informer-basics.jsonl
+
+.PHONY: build demo test test-short bench lint fuzz clean
+
+build: ## build bin/kubeloom
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/kubeloom
+
+demo: build ## run the informer-basics lesson and replay it in the terminal
+	$(BIN) run informer-basics --out $(DEMO_OUT)
+	$(BIN) replay $(DEMO_OUT)
+
+test: ## every test, with the race detector (what CI runs)
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+test-short: ## every test, without the race detector
+	$(GO) test -count=1 ./...
+
+bench: ## the performance benchmarks (cost per span, tracing overhead)
+	$(GO) test -run '^$$' -bench . -benchmem ./sim/... ./traces/...
+
+lint: ## gofmt and go vet must be clean
+	@test -z "$$(gofmt -l .)" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
+	$(GO) vet ./...
+
+fuzz: ## run the fuzz targets for a while each
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./scenarios
+	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 30s ./traces
+
+clean:
+	rm -rf bin

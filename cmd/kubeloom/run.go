@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	rtrace "runtime/trace"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kubeloom/kubeloom/scenarios"
+	"github.com/kubeloom/kubeloom/sim/engine"
+)
+
+type runOptions struct {
+	scenario      string
+	out           string
+	speed         float64
+	duration      time.Duration
+	seed          int64
+	stdout        bool
+	otlpEndpoint  string
+	goTrace       string
+	allIterations bool
+	quiet         bool
+	now           func() time.Time // for the default file name
+}
+
+func newRunCmd(s streams) *cobra.Command {
+	o := &runOptions{now: time.Now}
+	cmd := &cobra.Command{
+		Use:   "run SCENARIO|FILE.yaml",
+		Short: "Run a scenario and record its spans",
+		Long: `Run a built-in scenario (see 'kubeloom scenarios list') or a scenario file,
+show progress, write the recording (JSON Lines, one span per line) and print a
+summary of the goroutines that ran.
+
+The OTLP exporter also honours the standard OTEL_EXPORTER_OTLP_* variables:
+--otlp-endpoint env uses them as they are.`,
+		Example: `  kubeloom run informer-basics
+  kubeloom run informer-eras --speed 30 --out eras.jsonl
+  kubeloom run my-scenario.yaml --otlp-endpoint http://127.0.0.1:4318`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.scenario = args[0]
+			if !cmd.Flags().Changed("otlp-endpoint") && os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" {
+				o.otlpEndpoint = "env"
+			}
+			return runRun(cmd.Context(), s, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.out, "out", "o", "", "recording file (default recordings/<scenario>-<time>.jsonl)")
+	f.Float64Var(&o.speed, "speed", 0, "simulated seconds per real second (default: the scenario's spec.speed)")
+	f.DurationVar(&o.duration, "duration", 0, "simulated time to run (default: the scenario's spec.duration)")
+	f.Int64Var(&o.seed, "seed", 0, "random seed of loop jitter (default: the scenario's spec.seed)")
+	f.BoolVar(&o.stdout, "stdout", false, "also print every span to stdout (OpenTelemetry stdouttrace format)")
+	f.StringVar(&o.otlpEndpoint, "otlp-endpoint", "", "also push spans over OTLP: http://127.0.0.1:4318 (HTTP) or grpc://127.0.0.1:4317 (gRPC)")
+	f.StringVar(&o.goTrace, "go-trace", "", "write a Go execution trace of the run to this file (go tool trace FILE)")
+	f.BoolVar(&o.allIterations, "all-iterations", false, "record every iteration of loops of 1s or less (default: idle ones are sampled)")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress, only the summary")
+	return cmd
+}
+
+func runRun(ctx context.Context, s streams, o *runOptions) error {
+	sc, err := scenarios.Resolve(o.scenario)
+	if err != nil {
+		return err
+	}
+	if o.speed < 0 || o.duration < 0 {
+		return errors.New("--speed and --duration must not be negative")
+	}
+	out := o.out
+	if out == "" {
+		out = filepath.Join("recordings", fmt.Sprintf("%s-%s.jsonl", sc.Metadata.Name, o.now().Format("20060102-150405")))
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return fmt.Errorf("failed to create the folder of --out: %w", err)
+	}
+	file, err := os.Create(out)
+	if err != nil {
+		return fmt.Errorf("failed to create the recording: %w", err)
+	}
+	defer file.Close()
+
+	if o.goTrace != "" {
+		tf, err := os.Create(o.goTrace)
+		if err != nil {
+			return fmt.Errorf("failed to create --go-trace file: %w", err)
+		}
+		defer tf.Close()
+		if err := rtrace.Start(tf); err != nil {
+			return fmt.Errorf("failed to start the Go execution trace: %w", err)
+		}
+		defer rtrace.Stop()
+	}
+
+	opts := engine.Options{
+		Scenario: sc, Recording: file, Speed: o.speed, Duration: o.duration, Seed: o.seed,
+		AllIterations: o.allIterations, OTLPEndpoint: o.otlpEndpoint,
+	}
+	if o.stdout {
+		opts.Stdout = s.out
+	}
+	progress := s.err
+	live := isTerminal(s.err)
+	if !o.quiet {
+		opts.Progress = func(p engine.Progress) { printProgress(progress, p, live) }
+	}
+	fmt.Fprintf(s.err, "running %s (%s) for %s of simulated time at speed %gx\n",
+		sc.Metadata.Name, sc.Source, orDefault(o.duration, sc.Spec.Duration), orDefaultF(o.speed, sc.Spec.Speed))
+	start := time.Now()
+	sum, err := engine.Run(ctx, opts)
+	if !o.quiet && live {
+		fmt.Fprintln(progress)
+	}
+	if cerr := file.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("failed to write the recording: %w", cerr)
+	}
+	if sum != nil {
+		printSummary(s.err, sum, out, time.Since(start))
+	}
+	return err
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+func orDefaultF(f, def float64) float64 {
+	if f > 0 {
+		return f
+	}
+	return def
+}
+
+// printProgress redraws one status line on a terminal; elsewhere (a pipe,
+// CI) it prints a line per action only.
+func printProgress(w io.Writer, p engine.Progress, live bool) {
+	if !live {
+		if p.LastAction != "" && p.LastAction != lastPrinted {
+			lastPrinted = p.LastAction
+			fmt.Fprintf(w, "  %6.1fs  %s  (goroutines %d, spans %d)\n", p.Elapsed.Seconds(), p.LastAction, p.Goroutines, p.Spans)
+		}
+		return
+	}
+	last := ""
+	if p.LastAction != "" {
+		last = "  last: " + p.LastAction
+	}
+	fmt.Fprintf(w, "\r\x1b[K  %6.1fs / %s   goroutines %-4d spans %-7d%s", p.Elapsed.Seconds(), p.Duration, p.Goroutines, p.Spans, last)
+}
+
+var lastPrinted string
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func printSummary(w io.Writer, sum *engine.Summary, out string, real time.Duration) {
+	state := "finished"
+	if sum.Cancelled {
+		state = "interrupted"
+	}
+	fmt.Fprintf(w, "%s %s: %s simulated in %s real, %d actions, %d spans\n",
+		state, sum.Scenario, sum.Duration.Round(time.Millisecond), real.Round(time.Millisecond), sum.Actions, sum.Spans)
+	for _, in := range sum.Instances {
+		fmt.Fprintf(w, "  %s %s\n", in.Service, in.ID)
+		for _, g := range in.Goroutines {
+			fmt.Fprintf(w, "    %-28s started %3d  stopped %3d\n", g.Name, g.Started, g.Stopped)
+		}
+	}
+	if len(sum.Leftovers) == 0 {
+		fmt.Fprintln(w, "  every goroutine stopped")
+	} else {
+		var names []string
+		for _, l := range sum.Leftovers {
+			names = append(names, fmt.Sprintf("%s %s ×%d", l.Instance, l.Name, l.N))
+		}
+		fmt.Fprintf(w, "  LEFTOVER goroutines still running after the grace period: %s\n", strings.Join(names, ", "))
+	}
+	if sum.ExportErr != nil {
+		fmt.Fprintf(w, "  the OTLP/stdout exporter failed (the recording is complete): %v\n", sum.ExportErr)
+	}
+	fmt.Fprintf(w, "recording: %s\nreplay it:  kubeloom replay %s\n", out, out)
+}

@@ -1,0 +1,212 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+	"testing/synctest"
+
+	"github.com/kubeloom/kubeloom/scenarios"
+	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/traces"
+)
+
+// runBuiltin runs a built-in scenario inside a synctest bubble and reads
+// the recording back.
+func runBuiltin(t *testing.T, name string) (*Summary, []traces.Span) {
+	t.Helper()
+	sc, err := scenarios.Builtin(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec bytes.Buffer
+	var sum *Summary
+	synctest.Test(t, func(t *testing.T) {
+		sum, err = Run(context.Background(), Options{Scenario: sc, Recording: &rec})
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+	})
+	spans, err := traces.Read(&rec, name+".jsonl")
+	if err != nil {
+		t.Fatalf("reading the recording: %v", err)
+	}
+	if int64(len(spans)) != sum.Spans {
+		t.Errorf("summary says %d spans, the recording has %d", sum.Spans, len(spans))
+	}
+	return sum, spans
+}
+
+func byInstance(spans []traces.Span) map[string][]traces.Span {
+	out := map[string][]traces.Span{}
+	for _, s := range spans {
+		id := s.Resource.String(catalog.AttrServiceInstanceID)
+		out[id] = append(out[id], s)
+	}
+	return out
+}
+
+// goroutineNames is the set of catalog names of the lifetime spans.
+func goroutineNames(spans []traces.Span) []string {
+	set := map[string]bool{}
+	for _, s := range spans {
+		if s.Attributes.String(catalog.AttrGoroutineKind) != "" {
+			set[s.Attributes.String(catalog.AttrGoroutineName)] = true
+		}
+	}
+	var out []string
+	for n := range set {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// handlerCalls counts "handler OnX key" per handler call.
+func handlerCalls(spans []traces.Span) map[string]int {
+	out := map[string]int{}
+	for _, s := range spans {
+		switch s.Name {
+		case "OnAdd", "OnUpdate", "OnDelete":
+			out[s.Attributes.String(catalog.AttrHandler)+" "+s.Name]++
+		}
+	}
+	return out
+}
+
+// origin follows cause links from s back to the span that brought the
+// object in: a List or a watch event received by watch/stream-receive.
+func origin(s traces.Span, byID map[string]traces.Span) (traces.Span, []string, bool) {
+	var path []string
+	for range 20 {
+		path = append(path, s.Name)
+		if strings.HasSuffix(s.Name, ".List") || s.Name == "receive" {
+			return s, path, true
+		}
+		next := ""
+		for _, l := range s.Links {
+			if l.Attributes.String(catalog.AttrLink) == catalog.LinkCause {
+				next = l.SpanID
+				break
+			}
+		}
+		p, ok := byID[next]
+		if !ok {
+			return s, path, false
+		}
+		s = p
+	}
+	return s, path, false
+}
+
+func checkInformerBasics(t *testing.T, spans []traces.Span) {
+	t.Helper()
+	want := []string{"informer/listener-pop", "informer/listener-run", "informer/run", "reflector/list-watch", "watch/stream-receive"}
+	if got := goroutineNames(spans); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("goroutines = %v, want %v", got, want)
+	}
+	lists := 0
+	for _, s := range spans {
+		if s.Name == "pods.List" {
+			lists++
+		}
+	}
+	if lists != 2 {
+		t.Errorf("pods.List spans = %d, want 2 (initial list + re-list after the broken watch)", lists)
+	}
+	wantCalls := map[string]int{
+		"handler-1 OnAdd": 4, "handler-1 OnUpdate": 1, "handler-1 OnDelete": 1,
+		"handler-2 OnAdd": 4, "handler-2 OnUpdate": 1, "handler-2 OnDelete": 1,
+	}
+	if got := handlerCalls(spans); fmt.Sprint(got) != fmt.Sprint(wantCalls) {
+		t.Errorf("handler calls = %v, want %v", got, wantCalls)
+	}
+	byID := map[string]traces.Span{}
+	for _, s := range spans {
+		byID[s.SpanID] = s
+	}
+	for _, s := range spans {
+		switch s.Name {
+		case "OnAdd", "OnUpdate", "OnDelete":
+		default:
+			continue
+		}
+		o, path, ok := origin(s, byID)
+		if !ok {
+			t.Errorf("%s %s (line %d) is not linked back to a list or watch event: %v", s.Name, s.Attributes.String(catalog.AttrObjectKey), s.Line, path)
+			continue
+		}
+		if s.Name != "OnAdd" && o.Name != "receive" {
+			t.Errorf("%s %s came from %s, want a watch event: %v", s.Name, s.Attributes.String(catalog.AttrObjectKey), o.Name, path)
+		}
+	}
+}
+
+func TestInformerBasics(t *testing.T) {
+	sum, spans := runBuiltin(t, "informer-basics")
+	if len(sum.Leftovers) != 0 {
+		t.Errorf("leftover goroutines: %v", sum.Leftovers)
+	}
+	if sum.Actions != 4 {
+		t.Errorf("actions run = %d, want 4", sum.Actions)
+	}
+	if ids := byInstance(spans); len(ids) != 1 {
+		t.Errorf("instances = %d, want 1", len(ids))
+	}
+	checkInformerBasics(t, spans)
+}
+
+func TestInformerEras(t *testing.T) {
+	sum, spans := runBuiltin(t, "informer-eras")
+	if len(sum.Leftovers) != 0 {
+		t.Errorf("leftover goroutines: %v", sum.Leftovers)
+	}
+	insts := byInstance(spans)
+	if len(insts) != 2 || insts["classic"] == nil || insts["modern"] == nil {
+		t.Fatalf("instances = %v, want classic and modern", keys(insts))
+	}
+	for era, ss := range insts {
+		t.Run(era, func(t *testing.T) { checkInformerBasics(t, ss) })
+	}
+	queue := func(ss []traces.Span) string {
+		for _, s := range ss {
+			if strings.HasSuffix(s.Name, ".Replace") {
+				return strings.TrimSuffix(s.Name, ".Replace")
+			}
+		}
+		return ""
+	}
+	if q := queue(insts["classic"]); q != "DeltaFIFO" {
+		t.Errorf("classic queue = %q, want DeltaFIFO", q)
+	}
+	if q := queue(insts["modern"]); q != "RealFIFO" {
+		t.Errorf("modern queue = %q, want RealFIFO", q)
+	}
+	// Both eras deliver the same notifications, object by object.
+	calls := func(ss []traces.Span) []string {
+		var out []string
+		for _, s := range ss {
+			switch s.Name {
+			case "OnAdd", "OnUpdate", "OnDelete":
+				out = append(out, s.Attributes.String(catalog.AttrHandler)+" "+s.Name+" "+s.Attributes.String(catalog.AttrObjectKey))
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	if c, m := calls(insts["classic"]), calls(insts["modern"]); fmt.Sprint(c) != fmt.Sprint(m) {
+		t.Errorf("eras deliver different notifications:\nclassic %v\nmodern  %v", c, m)
+	}
+}
+
+func keys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,217 @@
+package tracing
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/kubeloom/kubeloom/traces"
+)
+
+// ScopeName is the instrumentation scope of every kubeloom span.
+const ScopeName = "github.com/kubeloom/kubeloom/sim"
+
+// Options says where spans go. The recording is mandatory; the rest is optional.
+type Options struct {
+	// Recording receives the JSON Lines recording.
+	Recording io.Writer
+	// Stdout, if set, also receives every span as stdouttrace prints it.
+	Stdout io.Writer
+	// OTLPEndpoint, if set, is a collector or Jaeger: "http://127.0.0.1:4318"
+	// (OTLP/HTTP) or "grpc://127.0.0.1:4317" (OTLP/gRPC). "env" uses the
+	// standard OTEL_EXPORTER_OTLP_* variables with OTLP/HTTP.
+	OTLPEndpoint string
+	// ExportTimeout bounds each OTLP export and the final flush (default 5s),
+	// so that an endpoint that never answers cannot hang the end of a run.
+	ExportTimeout time.Duration
+}
+
+// Tracing owns the processors and the per-instance providers.
+type Tracing struct {
+	recorder   *traces.Recorder
+	processors []sdktrace.SpanProcessor // real ones, shut down last
+	shared     []sdktrace.SpanProcessor // what the providers see
+	timeout    time.Duration
+
+	ended counter // spans ended so far, for progress (the recorder counts when it writes)
+
+	mu        sync.Mutex
+	providers []*sdktrace.TracerProvider
+	exportErr error
+}
+
+// New sets up the exporters.
+func New(ctx context.Context, o Options) (*Tracing, error) {
+	if o.Recording == nil {
+		return nil, errors.New("tracing: a recording writer is required")
+	}
+	t := &Tracing{timeout: o.ExportTimeout}
+	if t.timeout <= 0 {
+		t.timeout = 5 * time.Second
+	}
+	// Optional exporters are built before any processor starts, so that a
+	// bad option leaves nothing running.
+	var stdout, otlp sdktrace.SpanExporter
+	if o.Stdout != nil {
+		exp, err := stdouttrace.New(stdouttrace.WithWriter(o.Stdout))
+		if err != nil {
+			return nil, fmt.Errorf("failed to set up the stdout exporter: %w", err)
+		}
+		stdout = exp
+	}
+	if o.OTLPEndpoint != "" {
+		exp, err := newOTLP(ctx, o.OTLPEndpoint, t.timeout)
+		if err != nil {
+			return nil, err
+		}
+		otlp = &errorKeeper{SpanExporter: exp, t: t}
+	}
+	t.recorder = traces.NewRecorder(o.Recording)
+	// The recording blocks rather than drop a span when the queue is full.
+	t.add(sdktrace.NewBatchSpanProcessor(t.recorder,
+		sdktrace.WithBlocking(), sdktrace.WithMaxQueueSize(8192), sdktrace.WithMaxExportBatchSize(1024)))
+	if stdout != nil {
+		t.add(sdktrace.NewBatchSpanProcessor(stdout))
+	}
+	if otlp != nil {
+		t.add(sdktrace.NewBatchSpanProcessor(otlp, sdktrace.WithExportTimeout(t.timeout)))
+	}
+	return t, nil
+}
+
+func (t *Tracing) add(p sdktrace.SpanProcessor) {
+	t.processors = append(t.processors, p)
+	t.shared = append(t.shared, unshared{p})
+}
+
+func newOTLP(ctx context.Context, endpoint string, timeout time.Duration) (sdktrace.SpanExporter, error) {
+	if endpoint == "env" {
+		return otlptracehttp.New(ctx, otlptracehttp.WithTimeout(timeout))
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("invalid --otlp-endpoint %q: expected a URL like http://127.0.0.1:4318 or grpc://127.0.0.1:4317", endpoint)
+	}
+	switch u.Scheme {
+	case "http", "https":
+		opts := []otlptracehttp.Option{otlptracehttp.WithEndpointURL(endpoint), otlptracehttp.WithTimeout(timeout)}
+		if u.Path == "" || u.Path == "/" {
+			opts = append(opts, otlptracehttp.WithURLPath("/v1/traces"))
+		}
+		return otlptracehttp.New(ctx, opts...)
+	case "grpc":
+		return otlptracegrpc.New(ctx, otlptracegrpc.WithEndpoint(u.Host), otlptracegrpc.WithInsecure(), otlptracegrpc.WithTimeout(timeout))
+	case "grpcs":
+		return otlptracegrpc.New(ctx, otlptracegrpc.WithEndpoint(u.Host), otlptracegrpc.WithTimeout(timeout))
+	}
+	return nil, fmt.Errorf("invalid --otlp-endpoint %q: the scheme must be http, https, grpc or grpcs", endpoint)
+}
+
+// Provider returns a new TracerProvider for one instance, its resource built
+// from attrs (service.name, service.instance.id, kubeloom.scenario, ...).
+func (t *Tracing) Provider(attrs ...attribute.KeyValue) *sdktrace.TracerProvider {
+	opts := []sdktrace.TracerProviderOption{
+		sdktrace.WithResource(resource.NewSchemaless(attrs...)),
+		sdktrace.WithSampler(sdktrace.AlwaysSample()),
+		sdktrace.WithRawSpanLimits(sdktrace.SpanLimits{
+			AttributeValueLengthLimit: -1, AttributeCountLimit: 128,
+			EventCountLimit: 1024, LinkCountLimit: 128,
+			AttributePerEventCountLimit: 32, AttributePerLinkCountLimit: 32,
+		}),
+	}
+	for _, p := range t.shared {
+		opts = append(opts, sdktrace.WithSpanProcessor(p))
+	}
+	opts = append(opts, sdktrace.WithSpanProcessor(&t.ended))
+	tp := sdktrace.NewTracerProvider(opts...)
+	t.mu.Lock()
+	t.providers = append(t.providers, tp)
+	t.mu.Unlock()
+	return tp
+}
+
+// Tracer is a provider's tracer with kubeloom's scope.
+func Tracer(tp trace.TracerProvider) trace.Tracer { return tp.Tracer(ScopeName) }
+
+// Spans is the number of spans written to the recording so far.
+func (t *Tracing) Spans() int64 { return t.recorder.Spans() }
+
+// Ended is the number of spans ended so far; they reach the recording
+// within the batch processor's delay.
+func (t *Tracing) Ended() int64 { return t.ended.n.Load() }
+
+// ExportError is the first error an optional exporter reported, if any.
+func (t *Tracing) ExportError() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.exportErr
+}
+
+// Shutdown ends every span processor: the recording is flushed first and
+// completely; optional exporters get at most the export timeout.
+func (t *Tracing) Shutdown(ctx context.Context) error {
+	var errs []error
+	t.mu.Lock()
+	providers := t.providers
+	t.mu.Unlock()
+	for _, tp := range providers {
+		errs = append(errs, tp.Shutdown(ctx)) // processors are unshared: this only stops new spans
+	}
+	for i, p := range t.processors {
+		pctx := ctx
+		cancel := func() {}
+		if i > 0 {
+			pctx, cancel = context.WithTimeout(ctx, t.timeout)
+		}
+		if err := p.Shutdown(pctx); err != nil {
+			errs = append(errs, fmt.Errorf("failed to flush exporter %d: %w", i, err))
+		}
+		cancel()
+	}
+	return errors.Join(errs...)
+}
+
+// unshared lets several providers use one processor: a provider's Shutdown
+// must not end the processor the others still feed; Tracing.Shutdown does.
+type unshared struct{ sdktrace.SpanProcessor }
+
+func (unshared) Shutdown(context.Context) error { return nil }
+
+// errorKeeper remembers an optional exporter's first error for the summary.
+type errorKeeper struct {
+	sdktrace.SpanExporter
+	t *Tracing
+}
+
+func (e *errorKeeper) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
+	err := e.SpanExporter.ExportSpans(ctx, spans)
+	if err != nil {
+		e.t.mu.Lock()
+		if e.t.exportErr == nil {
+			e.t.exportErr = err
+		}
+		e.t.mu.Unlock()
+	}
+	return err
+}
+
+// counter counts ended spans.
+type counter struct{ n atomic.Int64 }
+
+func (*counter) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
+func (c *counter) OnEnd(sdktrace.ReadOnlySpan)                   { c.n.Add(1) }
+func (*counter) Shutdown(context.Context) error                  { return nil }
+func (*counter) ForceFlush(context.Context) error                { return nil }
