@@ -92,11 +92,6 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	if base == nil {
 		base = realClock()
 	}
-	clk, err := clock.NewScaledOn(base, speed)
-	if err != nil {
-		return nil, err
-	}
-
 	tr, err := tracing.New(ctx, tracing.Options{Recording: o.Recording, Stdout: o.Stdout, OTLPEndpoint: o.OTLPEndpoint})
 	if err != nil {
 		return nil, err
@@ -112,6 +107,12 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 		err = errors.Join(err, sdErr)
 	}()
 
+	// The clock starts after the exporters are set up, so that simulated
+	// time 0 is the start of the scenario, not of the process.
+	clk, err := clock.NewScaledOn(base, speed)
+	if err != nil {
+		return nil, err
+	}
 	reg := goroutine.NewRegistry(clk)
 	eras := sc.Spec.RunEras()
 	var insts []*instance

@@ -1,0 +1,6 @@
+// Package termview draws a timeline.Timeline as text for `kubeloom replay`:
+// one row per goroutine lane, grouped by instance, with the goroutine's
+// lifetime, loop iterations, calls and events laid on a shared axis of
+// simulated time. The output is deterministic and every line fits the width
+// asked for, so it can be compared with golden files and pasted into notes.
+package termview

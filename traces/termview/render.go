@@ -1,0 +1,447 @@
+package termview
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/kubeloom/kubeloom/traces/timeline"
+)
+
+// Options say how to draw a timeline.
+type Options struct {
+	// Width is the total number of columns of every line. 0 means the
+	// terminal's width (see TerminalWidth).
+	Width int
+	// From and To select a window of simulated time, as offsets from the
+	// start of the recording. 0, 0 shows the whole recording; To 0 alone
+	// means up to the end.
+	From, To time.Duration
+	// ASCII draws with ASCII characters only, for terminals and files that
+	// do not take box-drawing characters.
+	ASCII bool
+}
+
+// MinWidth is the narrowest output Render draws.
+const MinWidth = 30
+
+const (
+	indent    = 2  // lane rows sit under their instance's heading
+	minBar    = 10 // fewest cells of a time bar
+	periodMin = 60 // narrower output has no period column
+	// Repeat the axis under the lanes when there are more rows than this.
+	bottomAxisRows = 20
+)
+
+// Render writes tl to w as a text timeline: a title line, an axis of
+// simulated time, one heading per instance with one row per lane, and a
+// legend. Lanes outside the window are left out. Every line has at most
+// Width runes and the output depends only on tl and opt.
+func Render(w io.Writer, tl *timeline.Timeline, opt Options) error {
+	if tl == nil {
+		return errors.New("termview: no timeline to render")
+	}
+	width := opt.Width
+	if width == 0 {
+		width = TerminalWidth(w)
+	}
+	if width < MinWidth {
+		return fmt.Errorf("width %d is too narrow for a timeline: use a width of at least %d columns", width, MinWidth)
+	}
+	v := &view{tl: tl, width: width, ascii: opt.ASCII, g: unicodeGlyphs}
+	if opt.ASCII {
+		v.g = asciiGlyphs
+	}
+	var lines []string
+	if len(tl.Instances) == 0 {
+		lines = append(v.title(0), "no spans to show: the recording is empty")
+	} else {
+		if err := v.setWindow(opt.From, opt.To); err != nil {
+			return err
+		}
+		lines = v.render()
+	}
+	bw := bufio.NewWriter(w)
+	for _, l := range lines {
+		bw.WriteString(fit(l, width, v.g.ellipsis))
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+type view struct {
+	tl       *timeline.Timeline
+	g        glyphs
+	ascii    bool
+	width    int
+	from, to time.Duration
+	windowed bool
+
+	labelW, periodW, barW int
+}
+
+func (v *view) setWindow(from, to time.Duration) error {
+	dur := v.tl.Duration()
+	if from < 0 || to < 0 {
+		return fmt.Errorf("window %s to %s is invalid: times are offsets from the start of the recording and cannot be negative",
+			formatDuration(from, v.ascii), formatDuration(to, v.ascii))
+	}
+	v.windowed = from != 0 || to != 0
+	if to == 0 {
+		to = dur
+	}
+	if from > 0 && from >= dur {
+		return fmt.Errorf("window starts at %s but the recording ends at %s: choose an earlier --from",
+			formatDuration(from, v.ascii), formatDuration(dur, v.ascii))
+	}
+	if v.windowed && to <= from {
+		return fmt.Errorf("window %s to %s is empty: --to must be after --from",
+			formatDuration(from, v.ascii), formatDuration(to, v.ascii))
+	}
+	if to <= from { // a recording of one instant
+		to = from + time.Second
+	}
+	v.from, v.to = from, to
+	return nil
+}
+
+type section struct {
+	in    *timeline.Instance
+	lanes []*timeline.Lane
+}
+
+func (v *view) render() []string {
+	var secs []section
+	shown, longest, periods := 0, 0, false
+	for _, in := range v.tl.Instances {
+		s := section{in: in}
+		for _, l := range in.Lanes {
+			if v.tl.Offset(l.End) < v.from || v.tl.Offset(l.Start) > v.to {
+				continue
+			}
+			s.lanes = append(s.lanes, l)
+			longest = max(longest, utf8.RuneCountInString(l.Label))
+			periods = periods || l.Period > 0
+		}
+		if len(s.lanes) > 0 {
+			secs = append(secs, s)
+			shown += len(s.lanes)
+		}
+	}
+
+	// Columns: indent, label, space, [period, space], bar.
+	v.labelW = max(4, min(longest, v.width*2/5-indent))
+	if periods && v.width >= periodMin {
+		for _, s := range secs {
+			for _, l := range s.lanes {
+				if l.Period > 0 {
+					v.periodW = max(v.periodW, len(formatDuration(l.Period, v.ascii)))
+				}
+			}
+		}
+	}
+	v.barW = v.width - indent - v.labelW - 1
+	if v.periodW > 0 {
+		v.barW -= v.periodW + 1
+	}
+	if v.barW < minBar { // only when labels are very short and width tiny
+		v.labelW -= minBar - v.barW
+		v.barW = minBar
+	}
+
+	lines := v.title(shown)
+	axis := v.axis()
+	lines = append(lines, axis)
+	for i, s := range secs {
+		if i > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, s.in.Name())
+		for _, l := range s.lanes {
+			lines = append(lines, v.row(l))
+		}
+	}
+	if shown > bottomAxisRows {
+		lines = append(lines, axis)
+	}
+	if n := v.tl.Orphans; n > 0 {
+		lines = append(lines, fmt.Sprintf("%s not shown: %s parent is missing (the recording was cut short?)",
+			plural(n, "span"), map[bool]string{true: "its", false: "their"}[n == 1]))
+	}
+	return append(lines, v.legend()...)
+}
+
+// title is the recording's summary, wrapped at the width.
+func (v *view) title(shown int) []string {
+	tl := v.tl
+	name := tl.Scenario
+	if name == "" {
+		name = "recording"
+	}
+	fields := []string{name, formatDuration(roundDuration(tl.Duration()), v.ascii) + " simulated", plural(len(tl.Instances), "instance")}
+	if total := tl.LaneCount(); shown < total {
+		fields = append(fields, fmt.Sprintf("%d of %s", shown, plural(total, "lane")))
+	} else {
+		fields = append(fields, plural(total, "lane"))
+	}
+	fields = append(fields, plural(tl.Spans, "span"))
+	if tl.Links > 0 {
+		fields = append(fields, plural(tl.Links, "causal link"))
+	}
+	if tl.Orphans > 0 {
+		fields = append(fields, plural(tl.Orphans, "orphan"))
+	}
+	if v.windowed {
+		fields = append(fields, "window "+formatDuration(v.from, v.ascii)+" to "+formatDuration(v.to, v.ascii))
+	}
+	return wrapSep(fields, v.g.sep, v.width)
+}
+
+// axis is the row of tick labels, with "simulated time" in the label column.
+func (v *view) axis() string {
+	head := indent + v.labelW
+	if v.periodW > 0 {
+		head += v.periodW + 1
+	}
+	text := ""
+	for _, t := range []string{"simulated time", "time"} {
+		if len(t) <= head {
+			text = t
+			break
+		}
+	}
+	return fmt.Sprintf("%*s ", head, text) + rule(ticks(v.from, v.to, v.barW, v.ascii), v.barW, v.g)
+}
+
+func (v *view) row(l *timeline.Lane) string {
+	var b strings.Builder
+	b.WriteString(strings.Repeat(" ", indent))
+	label := shortLabel(l, v.labelW, v.g.ellipsis)
+	b.WriteString(label)
+	b.WriteString(strings.Repeat(" ", v.labelW-utf8.RuneCountInString(label)+1))
+	if v.periodW > 0 {
+		p := ""
+		if l.Period > 0 {
+			p = formatDuration(l.Period, v.ascii)
+		}
+		fmt.Fprintf(&b, "%*s ", v.periodW, p)
+	}
+	b.WriteString(v.bar(l))
+	return strings.TrimRight(b.String(), " ")
+}
+
+// bar draws a lane's cells, each layer over the ones of lower rank:
+// lifetime line < iteration in progress < start/end caps < calls <
+// iterations < events < scenario actions.
+func (v *view) bar(l *timeline.Lane) string {
+	g, w := v.g, v.barW
+	cells := []rune(strings.Repeat(" ", w))
+	rank := make([]int, w)
+	set := func(c int, r rune, k int) {
+		if c >= 0 && c < w && k >= rank[c] {
+			cells[c], rank[c] = r, k
+		}
+	}
+	in := func(t time.Duration) bool { return t >= v.from && t <= v.to }
+	at := func(t time.Duration) int { return col(t, v.from, v.to, w) }
+	off := v.tl.Offset
+
+	s, e := off(l.Start), off(l.End)
+	if e < v.from || s > v.to {
+		return string(cells)
+	}
+	cs, ce := at(max(s, v.from)), at(min(e, v.to))
+	for c := cs; c <= ce; c++ {
+		set(c, g.line, rankLine)
+	}
+	switch {
+	case in(s) && in(e) && cs == ce && !l.Open:
+		set(cs, g.short, rankCap)
+	default:
+		if in(s) {
+			set(cs, g.start, rankCap)
+		}
+		if in(e) && l.Open {
+			set(ce, g.open, rankCap)
+		} else if in(e) {
+			set(ce, g.end, rankCap)
+		}
+	}
+
+	counts := make([]int, w)
+	cell := (v.to - v.from) / time.Duration(w)
+	for _, m := range l.Iterations {
+		ms, me := off(m.Start), off(m.End)
+		first := ms - time.Duration(m.Skipped)*l.Period // earliest sampled-out one
+		if me < v.from || first > v.to {
+			continue
+		}
+		if me-ms > cell && ms <= v.to { // lasts longer than a column: show it running
+			c0, c1 := at(max(ms, v.from)), at(min(me, v.to))
+			if in(ms) {
+				c0++
+			}
+			for c := c0; c <= c1; c++ {
+				set(c, g.busy, rankBusy)
+			}
+		}
+		if in(ms) {
+			counts[at(ms)]++
+		}
+		// Iterations the recorder sampled out ran one period apart before
+		// this one; count them where they ran.
+		for i := int64(1); i <= m.Skipped; i++ {
+			t := ms - time.Duration(i)*l.Period
+			if t < s {
+				break
+			}
+			if in(t) {
+				counts[at(t)]++
+			}
+		}
+	}
+	for _, m := range l.Calls {
+		if t := off(m.Start); in(t) {
+			if strings.HasPrefix(m.Name, "action/") {
+				set(at(t), g.action, rankAction)
+			} else {
+				set(at(t), g.call, rankCall)
+			}
+		}
+	}
+	for c, n := range counts {
+		switch {
+		case n == 1:
+			set(c, g.iter, rankIteration)
+		case n >= 2 && n <= 9:
+			set(c, rune('0'+n), rankIteration)
+		case n >= 10:
+			set(c, g.many, rankIteration)
+		}
+	}
+	for _, m := range l.Events {
+		if t := off(m.Start); in(t) {
+			set(at(t), g.event, rankEvent)
+		}
+	}
+	return string(cells)
+}
+
+func (v *view) legend() []string {
+	g := v.g
+	glyph := func(r rune, text string) string { return string(r) + " " + text }
+	items := []string{
+		glyph(g.start, "start"), glyph(g.end, "end"),
+		glyph(g.open, "still running at the end"),
+		glyph(g.short, "lived within one column"),
+		glyph(g.iter, "iteration"), "2-9 " + string(g.many) + " iterations per column",
+		glyph(g.busy, "iteration running"),
+		glyph(g.call, "call"), glyph(g.event, "event"), glyph(g.action, "scenario action"),
+	}
+	scale := roundDuration((v.to - v.from) / time.Duration(v.barW))
+	approx := v.g.approx + " "
+	if scale*time.Duration(v.barW) == v.to-v.from {
+		approx = "= "
+	}
+	items = append(items, "1 column "+approx+formatDuration(scale, v.ascii))
+	if v.periodW > 0 {
+		items = append(items, "after a label: loop period")
+	}
+	if v.width < 60 { // too narrow to indent the items after "legend: "
+		return append([]string{"legend:"}, wrap("  ", items, v.width)...)
+	}
+	return wrap("legend: ", items, v.width)
+}
+
+// wrap lays out items separated by two spaces in lines of at most width
+// runes, the first line starting with lead and the others indented as far.
+func wrap(lead string, items []string, width int) []string {
+	pad := strings.Repeat(" ", utf8.RuneCountInString(lead))
+	var lines []string
+	cur, n := lead, utf8.RuneCountInString(lead)
+	fresh := true
+	for _, it := range items {
+		k := utf8.RuneCountInString(it)
+		if !fresh && n+2+k > width {
+			lines = append(lines, cur)
+			cur, n, fresh = pad, len(pad), true
+		}
+		if !fresh {
+			cur += "  "
+			n += 2
+		}
+		cur += it
+		n += k
+		fresh = false
+	}
+	return append(lines, cur)
+}
+
+// wrapSep joins fields with sep in lines of at most width runes (unless a
+// field is longer); the continuation lines are indented by two spaces.
+func wrapSep(fields []string, sep string, width int) []string {
+	var lines []string
+	cur := ""
+	for _, f := range fields {
+		switch {
+		case cur == "":
+			cur = f
+		case utf8.RuneCountInString(cur+sep+f) <= width:
+			cur += sep + f
+		default:
+			lines = append(lines, cur)
+			cur = "  " + f
+		}
+	}
+	return append(lines, cur)
+}
+
+// fit cuts s to at most width runes, ending it with ellipsis if cut.
+func fit(s string, width int, ellipsis string) string {
+	if utf8.RuneCountInString(s) <= width {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:width-utf8.RuneCountInString(ellipsis)]) + ellipsis
+}
+
+// shortLabel fits a lane's label in n runes. It first drops the
+// component prefix of the goroutine name ("informer/listener-pop pods
+// handler-1" becomes "listener-pop pods handler-1"), then cuts the middle.
+func shortLabel(l *timeline.Lane, n int, ellipsis string) string {
+	label := l.Label
+	if utf8.RuneCountInString(label) <= n {
+		return label
+	}
+	if i := strings.IndexByte(l.Goroutine, '/'); i >= 0 && strings.HasPrefix(label, l.Goroutine) {
+		label = label[i+1:]
+	}
+	return truncateMiddle(label, n, ellipsis)
+}
+
+// truncateMiddle shortens s to n runes by cutting its middle, so that the
+// qualifiers at the end of a label ("… handler-2") stay readable.
+func truncateMiddle(s string, n int, ellipsis string) string {
+	r := []rune(s)
+	e := utf8.RuneCountInString(ellipsis)
+	if len(r) <= n {
+		return s
+	}
+	if n <= e {
+		return string(r[:n])
+	}
+	tail := (n - e) / 2
+	head := n - e - tail
+	return string(r[:head]) + ellipsis + string(r[len(r)-tail:])
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

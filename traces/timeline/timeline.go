@@ -1,0 +1,113 @@
+package timeline
+
+import (
+	"time"
+
+	"github.com/kubeloom/kubeloom/traces"
+)
+
+// MainLane is the goroutine name of the lane that holds the spans of an
+// instance that run on no traced goroutine: the root "run" span, startup
+// steps and scenario actions.
+const MainLane = "main"
+
+// Timeline is a recording arranged for viewing.
+type Timeline struct {
+	Scenario string // kubeloom.scenario of the recording
+	// Start and End are the earliest span start and the latest span end of
+	// the recording, in simulated time. Start is the origin of Offset.
+	Start, End time.Time
+	Instances  []*Instance // sorted by service, then ID (node-2 before node-10)
+	Spans      int         // spans in the recording
+	// Orphans counts spans that belong to no lane: their parent is missing
+	// (it had not ended when the recording stopped) and nothing on their
+	// path says which goroutine they ran on.
+	Orphans int
+	Links   int // causal links (kubeloom.link=cause)
+}
+
+// Instance is one running component: a (service.name, service.instance.id) pair.
+type Instance struct {
+	Service, ID string
+	Lanes       []*Lane // by goroutine start time, then label
+}
+
+// Lane is one goroutine of an instance (or the instance's main lane).
+type Lane struct {
+	Goroutine string // catalog name (goroutine.name), or MainLane
+	// Label names the lane uniquely within its instance: the goroutine name,
+	// plus qualifiers (informer.name, informer.handler, ...) when several
+	// goroutines of the instance share the name, plus "#n" if still ambiguous.
+	Label  string
+	Kind   string        // goroutine.kind; "" when the lifetime span is missing
+	Period time.Duration // goroutine.period_s; 0 if none
+	// Start and End are the goroutine's lifetime. A lane whose lifetime span
+	// is missing from the recording is Open and ends at the Timeline's End.
+	Start, End time.Time
+	Open       bool
+	SpanID     string // the lifetime span; "" when missing or for a main lane
+
+	Iterations []Mark // loop iteration spans, by start
+	Calls      []Mark // the lane's other spans, by start
+	Events     []Mark // span events on the lane's spans, by time
+	// Attributes of the lifetime span; for an Open lane, the goroutine
+	// attributes found on its spans.
+	Attributes traces.Attributes
+}
+
+// Mark is a span or a span event placed on a lane. An event has Start == End.
+type Mark struct {
+	Name       string
+	Start, End time.Time
+	Iteration  int64 // the iteration number, for iteration marks
+	// Skipped counts the idle iterations before this one that the recorder
+	// sampled out (kubeloom.skipped_iterations): loops of 1s or less record
+	// only some iterations.
+	Skipped    int64
+	SpanID     string // the span, or for an event the span it was recorded on
+	Attributes traces.Attributes
+}
+
+// Offset returns how far t is from the start of the recording, in simulated time.
+func (tl *Timeline) Offset(t time.Time) time.Duration { return t.Sub(tl.Start) }
+
+// Duration returns the simulated time the recording covers.
+func (tl *Timeline) Duration() time.Duration { return tl.End.Sub(tl.Start) }
+
+// LaneCount returns the number of lanes of all instances.
+func (tl *Timeline) LaneCount() int {
+	n := 0
+	for _, in := range tl.Instances {
+		n += len(in.Lanes)
+	}
+	return n
+}
+
+// Instance returns the instance of service with the given ID, or nil.
+func (tl *Timeline) Instance(service, id string) *Instance {
+	for _, in := range tl.Instances {
+		if in.Service == service && in.ID == id {
+			return in
+		}
+	}
+	return nil
+}
+
+// Name returns "service id", as viewers title an instance, or just the
+// service when the ID is empty or repeats it.
+func (in *Instance) Name() string {
+	if in.ID == "" || in.ID == in.Service {
+		return in.Service
+	}
+	return in.Service + " " + in.ID
+}
+
+// Lane returns the lane with the given label, or nil.
+func (in *Instance) Lane(label string) *Lane {
+	for _, l := range in.Lanes {
+		if l.Label == label {
+			return l
+		}
+	}
+	return nil
+}
