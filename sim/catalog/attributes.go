@@ -28,6 +28,8 @@ const (
 	AttrResource = "k8s.resource"
 	AttrHandler  = "informer.handler"
 	AttrNode     = "k8s.node.name"
+	// AttrResync marks an OnUpdate whose object did not change (a resync).
+	AttrResync = "informer.resync"
 
 	// Causality.
 	AttrLink      = "kubeloom.link"

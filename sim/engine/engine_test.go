@@ -71,7 +71,11 @@ func handlerCalls(spans []traces.Span) map[string]int {
 	for _, s := range spans {
 		switch s.Name {
 		case "OnAdd", "OnUpdate", "OnDelete":
-			out[s.Attributes.String(catalog.AttrHandler)+" "+s.Name]++
+			name := s.Name
+			if resync, _ := s.Attributes[catalog.AttrResync].(bool); resync {
+				name += "(resync)"
+			}
+			out[s.Attributes.String(catalog.AttrHandler)+" "+name]++
 		}
 	}
 	return out
@@ -102,7 +106,12 @@ func origin(s traces.Span, byID map[string]traces.Span) (traces.Span, []string, 
 	return s, path, false
 }
 
-func checkInformerBasics(t *testing.T, spans []traces.Span) {
+// checkInformerBasics checks the lesson's shape. Each handler sees the
+// scenario's 4 adds (3 listed + 1 created), 1 update and 1 delete. The
+// re-list after the broken watch finds the 3 remaining pods unchanged: in
+// v1.5 (classic) every handler still gets OnUpdate(old == new) for each,
+// since 1.6 (modern) handlers without a resync period get nothing.
+func checkInformerBasics(t *testing.T, spans []traces.Span, era string) {
 	t.Helper()
 	want := []string{"informer/listener-pop", "informer/listener-run", "informer/run", "reflector/list-watch", "watch/stream-receive"}
 	if got := goroutineNames(spans); fmt.Sprint(got) != fmt.Sprint(want) {
@@ -120,6 +129,10 @@ func checkInformerBasics(t *testing.T, spans []traces.Span) {
 	wantCalls := map[string]int{
 		"handler-1 OnAdd": 4, "handler-1 OnUpdate": 1, "handler-1 OnDelete": 1,
 		"handler-2 OnAdd": 4, "handler-2 OnUpdate": 1, "handler-2 OnDelete": 1,
+	}
+	if era == "classic" {
+		wantCalls["handler-1 OnUpdate(resync)"] = 3
+		wantCalls["handler-2 OnUpdate(resync)"] = 3
 	}
 	if got := handlerCalls(spans); fmt.Sprint(got) != fmt.Sprint(wantCalls) {
 		t.Errorf("handler calls = %v, want %v", got, wantCalls)
@@ -139,7 +152,11 @@ func checkInformerBasics(t *testing.T, spans []traces.Span) {
 			t.Errorf("%s %s (line %d) is not linked back to a list or watch event: %v", s.Name, s.Attributes.String(catalog.AttrObjectKey), s.Line, path)
 			continue
 		}
-		if s.Name != "OnAdd" && o.Name != "receive" {
+		if resync, _ := s.Attributes[catalog.AttrResync].(bool); resync {
+			if o.Name != "pods.List" {
+				t.Errorf("resync %s %s came from %s, want the re-list", s.Name, s.Attributes.String(catalog.AttrObjectKey), o.Name)
+			}
+		} else if s.Name != "OnAdd" && o.Name != "receive" {
 			t.Errorf("%s %s came from %s, want a watch event: %v", s.Name, s.Attributes.String(catalog.AttrObjectKey), o.Name, path)
 		}
 	}
@@ -156,7 +173,7 @@ func TestInformerBasics(t *testing.T) {
 	if ids := byInstance(spans); len(ids) != 1 {
 		t.Errorf("instances = %d, want 1", len(ids))
 	}
-	checkInformerBasics(t, spans)
+	checkInformerBasics(t, spans, "classic")
 }
 
 func TestInformerEras(t *testing.T) {
@@ -169,7 +186,7 @@ func TestInformerEras(t *testing.T) {
 		t.Fatalf("instances = %v, want classic and modern", keys(insts))
 	}
 	for era, ss := range insts {
-		t.Run(era, func(t *testing.T) { checkInformerBasics(t, ss) })
+		t.Run(era, func(t *testing.T) { checkInformerBasics(t, ss, era) })
 	}
 	queue := func(ss []traces.Span) string {
 		for _, s := range ss {
@@ -185,10 +202,14 @@ func TestInformerEras(t *testing.T) {
 	if q := queue(insts["modern"]); q != "RealFIFO" {
 		t.Errorf("modern queue = %q, want RealFIFO", q)
 	}
-	// Both eras deliver the same notifications, object by object.
+	// Both eras deliver the same notifications of real changes, object by
+	// object (they differ only in the resyncs of the re-list, checked above).
 	calls := func(ss []traces.Span) []string {
 		var out []string
 		for _, s := range ss {
+			if resync, _ := s.Attributes[catalog.AttrResync].(bool); resync {
+				continue
+			}
 			switch s.Name {
 			case "OnAdd", "OnUpdate", "OnDelete":
 				out = append(out, s.Attributes.String(catalog.AttrHandler)+" "+s.Name+" "+s.Attributes.String(catalog.AttrObjectKey))

@@ -184,9 +184,11 @@ func (inf *Informer) startResyncTimer(ctx context.Context) {
 			case <-t.C():
 			}
 			ictx, sp := goroutine.Iterate(ctx, "Resync")
+			// v1.5 has no per-listener resync: every resync goes to every
+			// handler. Since 1.6 the processor says who is due (ShouldResync).
 			due := inf.proc.shouldResync(clk.Now())
 			sp.SetAttributes(attribute.Int("listeners.due", due))
-			if due > 0 {
+			if due > 0 || inf.cfg.Era == Classic {
 				inf.queue.resync(ictx)
 			}
 			sp.End()

@@ -37,6 +37,7 @@ type notification struct {
 	oldObj, newObj  any
 	key             string
 	isInInitialList bool
+	resync          bool              // an update with an unchanged resourceVersion
 	cause           trace.SpanContext // HandleDeltas, then the listener's pop
 }
 
@@ -128,10 +129,10 @@ func (p *processor) stop() {
 	}
 }
 
-// distribute hands a notification to every listener (or, for a resync, to
-// the listeners due for one). addCh is always being read by pop, so this
+// distribute hands a notification to every listener (or, when onlyDue, to
+// the listeners due for a resync). addCh is always being read by pop, so this
 // never waits for a handler.
-func (p *processor) distribute(ctx context.Context, n notification, sync bool) {
+func (p *processor) distribute(ctx context.Context, n notification, onlyDue bool) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	if p.stopped {
@@ -139,14 +140,14 @@ func (p *processor) distribute(ctx context.Context, n notification, sync bool) {
 	}
 	sent := 0
 	for _, l := range p.listeners {
-		if sync && !l.resyncDue {
+		if onlyDue && !l.resyncDue {
 			continue
 		}
 		l.addCh <- n
 		sent++
 	}
 	goroutine.SpanFrom(ctx).AddEvent("distribute",
-		attribute.String("notification", n.kind.call()), attribute.Bool("sync", sync), attribute.Int("listeners", sent))
+		attribute.String("notification", n.kind.call()), attribute.Bool(catalog.AttrResync, n.resync), attribute.Int("listeners", sent))
 }
 
 // shouldResync marks the listeners whose resync period has come and
@@ -219,8 +220,11 @@ func (l *listener) pop(ctx context.Context) {
 func (l *listener) run(ctx context.Context) {
 	for n := range l.nextCh {
 		attrs := []attribute.KeyValue{attribute.String(catalog.AttrObjectKey, n.key)}
-		if n.kind == add {
+		switch n.kind {
+		case add:
 			attrs = append(attrs, attribute.Bool("isInInitialList", n.isInInitialList))
+		case update:
+			attrs = append(attrs, attribute.Bool(catalog.AttrResync, n.resync))
 		}
 		hctx, sp := goroutine.Iterate(ctx, n.kind.call(), trace.WithLinks(goroutine.Cause(n.cause, n.key)), trace.WithAttributes(attrs...))
 		switch n.kind {

@@ -60,10 +60,14 @@ func (inf *Informer) handleDeltas(ctx context.Context, deltas cache.Deltas, isIn
 				if err := inf.indexer.Update(obj); err != nil {
 					return err
 				}
-				// sharedIndexInformer.OnUpdate: an unchanged resourceVersion
-				// is a resync, delivered only to listeners due for one.
+				// An unchanged resourceVersion is a resync (a Sync delta, or a
+				// re-list that found the object as it was). v1.5 distributes
+				// it to every listener like any update; since 1.6
+				// (sharedIndexInformer.OnUpdate) only to listeners due for a
+				// resync, so with resync 0 a re-list is silent.
 				isSync := sameVersion(old, obj)
-				inf.proc.distribute(ctx, notification{kind: update, oldObj: old, newObj: obj, key: key, cause: cause}, isSync)
+				inf.proc.distribute(ctx, notification{kind: update, oldObj: old, newObj: obj, key: key, cause: cause, resync: isSync},
+					isSync && inf.cfg.Era == Modern)
 			} else {
 				if err := inf.indexer.Add(obj); err != nil {
 					return err

@@ -137,7 +137,7 @@ func BenchmarkUntilTracingOverhead(b *testing.B) {
 type discard struct{}
 
 func (discard) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
-func (discard) Shutdown(context.Context) error                           { return nil }
+func (discard) Shutdown(context.Context) error                             { return nil }
 
 // BenchmarkSDKBaseline is the floor BenchmarkSpanThroughPrimitive is
 // compared with: the same span (3 attributes, a link, explicit timestamps)
