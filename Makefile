@@ -28,9 +28,9 @@ lint: ## gofmt and go vet must be clean
 	@test -z "$$(gofmt -l .)" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
 
-fuzz: ## run the fuzz targets for a while each
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./scenarios
-	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 30s ./traces
+fuzz: ## run the fuzz targets for a while each (minimizing is capped: the seeds are large)
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 2m -fuzzminimizetime 3s ./scenarios
+	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 1m -fuzzminimizetime 3s ./traces
 
 clean:
 	rm -rf bin

@@ -1,0 +1,294 @@
+package scenarios
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+)
+
+// pendingAction is a decoded action with the nodes that checks against the rest of the spec
+// point at.
+type pendingAction struct {
+	Action
+	at   *field // the at field
+	verb *field // the verb field
+	node *field // stopKubelet/setImageFSUsage: the node field
+	inf  *field // addHandler: the informer field
+}
+
+// actions decodes spec.actions, checks each against the rest of the spec and returns them
+// sorted stably by time.
+func (d *decoder) actions(fl *field, sp *Spec, durationOK bool) []Action {
+	items, _ := d.sequence(fl.val, fl.path, "a list of actions, each with at and one verb")
+	var acts []Action
+	for i, item := range items {
+		path := index(fl.path, i)
+		item, ok := d.value(item, path)
+		if !ok {
+			continue
+		}
+		pa, _ := d.action(item, path)
+		d.checkAction(sp, pa, durationOK)
+		acts = append(acts, pa.Action)
+	}
+	slices.SortStableFunc(acts, func(a, b Action) int { return cmp.Compare(a.At, b.At) })
+	return acts
+}
+
+// action decodes one action: at and exactly one verb.
+func (d *decoder) action(n ast.Node, path string) (pendingAction, bool) {
+	pa := pendingAction{Action: Action{Pos: d.pos(n)}}
+	// The action is returned even when it is wrong, so that its time is still checked against
+	// the duration; pa.verb is set only when the verb decoded.
+	f, ok := d.mapping(n, path, "an action: a mapping with at and one verb ("+strings.Join(verbs, ", ")+")", actionFields)
+	if !ok {
+		return pa, false
+	}
+	good := true
+	const atWant = "a time ≥ 0 since the start, such as 5s or 1m30s"
+	if fl, ok := f.get("at"); ok {
+		v, ok := duration(fl.val)
+		if !ok || v < 0 || v > MaxDuration {
+			d.badDuration(fl.val, fl.path, atWant)
+			good = false
+		}
+		pa.At, pa.at = v, fl
+	} else {
+		if !f.has("at") {
+			d.required(f, "at", atWant)
+		}
+		good = false
+	}
+	var verb string
+	for _, name := range f.order {
+		if name == "at" {
+			continue
+		}
+		if verb != "" {
+			d.errorf(f.m[name].key, f.m[name].path, "an action has exactly one verb and this one already has %s; split it into two actions", verb)
+			good = false
+			continue
+		}
+		verb = name
+	}
+	if verb == "" {
+		d.errorf(n, path, "an action needs a verb; expected one of %s", strings.Join(verbs, ", "))
+		return pa, false
+	}
+	fl, ok := f.get(verb)
+	if !ok {
+		return pa, false // unusable value, already reported
+	}
+	if !d.verb(&pa, verb, fl) {
+		return pa, false
+	}
+	pa.verb = fl
+	return pa, good
+}
+
+func (d *decoder) verb(pa *pendingAction, verb string, fl *field) bool {
+	switch verb {
+	case verbCreate:
+		obj, ok := d.object(fl.val, fl.path)
+		pa.Create = obj
+		return ok
+	case verbUpdate:
+		obj, ok := d.object(fl.val, fl.path)
+		pa.Update = obj
+		return ok
+	case verbDelete:
+		ref, ok := d.deleteRef(fl)
+		pa.Delete = ref
+		return ok
+	case verbBreakWatches:
+		f, ok := d.mapping(fl.val, fl.path, "a mapping with the resource whose watches end, such as {resource: pods}", breakWatchesFields)
+		if !ok {
+			return false
+		}
+		r, ok := d.requiredResource(f)
+		pa.BreakWatches = &BreakWatches{Resource: r}
+		return ok
+	case verbAddHandler:
+		f, ok := d.mapping(fl.val, fl.path, "a mapping with the informer to add a handler to, such as {informer: pods}", addHandlerFields)
+		if !ok {
+			return false
+		}
+		name, inf, ok := d.requiredString(f, "informer", "the name of an informer in spec.informers")
+		pa.AddHandler, pa.inf = &AddHandler{Informer: name}, inf
+		return ok
+	case verbKillLeader:
+		if _, ok := d.mapping(fl.val, fl.path, "{} (killLeader has no fields)", nil); !ok {
+			return false
+		}
+		pa.KillLeader = &KillLeader{}
+		return true
+	case verbStopKubelet:
+		f, ok := d.mapping(fl.val, fl.path, "a mapping with the node whose kubelet stops, such as {node: node-1}", stopKubeletFields)
+		if !ok {
+			return false
+		}
+		node, nf, ok := d.requiredString(f, "node", "a node name such as node-1")
+		pa.StopKubelet, pa.node = &StopKubelet{Node: node}, nf
+		return ok
+	case verbSetImageFSUsage:
+		f, ok := d.mapping(fl.val, fl.path, "a mapping with node and percent, such as {node: node-1, percent: 95}", setImageFSUsageFields)
+		if !ok {
+			return false
+		}
+		node, nf, ok := d.requiredString(f, "node", "a node name such as node-1")
+		pa.SetImageFSUsage, pa.node = &SetImageFSUsage{Node: node}, nf
+		const want = "an integer percentage from 0 to 100"
+		if pf, has := f.get("percent"); has {
+			v, isInt := integer(pf.val)
+			if !isInt || v < 0 || v > 100 {
+				d.expected(pf.val, pf.path, want)
+				ok = false
+			}
+			pa.SetImageFSUsage.Percent = int(v)
+		} else {
+			if !f.has("percent") {
+				d.required(f, "percent", want)
+			}
+			ok = false
+		}
+		return ok
+	}
+	return false
+}
+
+func (d *decoder) deleteRef(fl *field) (*ObjectRef, bool) {
+	f, ok := d.mapping(fl.val, fl.path, "a mapping with apiVersion, kind, namespace and name, such as {kind: Pod, name: web-0}", deleteFields)
+	if !ok {
+		return nil, false
+	}
+	ref := &ObjectRef{}
+	good := true
+	kf, hasKind := f.get("kind")
+	if !hasKind {
+		if !f.has("kind") {
+			d.required(f, "kind", "a kind such as Pod")
+		}
+		good = false
+	}
+	var avNode ast.Node // nil: the default, v1
+	avPath := join(fl.path, "apiVersion")
+	if af, ok := f.get("apiVersion"); ok {
+		avNode = af.val
+	} else if f.has("apiVersion") {
+		good = false
+	}
+	if hasKind {
+		r, ok := d.kindResource(avNode, avPath, kf.val, kf.path, true)
+		ref.Resource = r
+		good = good && ok
+	}
+	name, _, ok := d.requiredString(f, "name", "the object's name")
+	ref.Name = name
+	good = good && ok
+	if nf, ok := f.get("namespace"); ok {
+		v, isStr := str(nf.val)
+		switch {
+		case !isStr:
+			d.expected(nf.val, nf.path, "a namespace name such as default")
+			good = false
+		case ref.Resource.Name != "" && !ref.Resource.Namespaced && v != "":
+			d.errorf(nf.val, nf.path, "%s are cluster-scoped, not in a namespace; remove the namespace", ref.Resource.Name)
+			good = false
+		}
+		ref.Namespace = v
+	}
+	if ref.Resource.Namespaced && ref.Namespace == "" {
+		ref.Namespace = defaultNamespace
+	}
+	return ref, good
+}
+
+func (d *decoder) requiredResource(f *fields) (Resource, bool) {
+	if fl, ok := f.get("resource"); ok {
+		return d.resource(fl.val, fl.path)
+	}
+	if !f.has("resource") {
+		d.required(f, "resource", "a resource name such as pods")
+	}
+	return Resource{}, false
+}
+
+// requiredString returns a required, non-empty string field.
+func (d *decoder) requiredString(f *fields, name, want string) (string, *field, bool) {
+	fl, ok := f.get(name)
+	if !ok {
+		if !f.has(name) {
+			d.required(f, name, want)
+		}
+		return "", nil, false
+	}
+	v, ok := str(fl.val)
+	if !ok || v == "" {
+		d.expected(fl.val, fl.path, want)
+		return "", fl, false
+	}
+	return v, fl, true
+}
+
+// checkAction checks an action against the rest of the spec: its time against the duration,
+// and that the component or informer it acts on exists.
+func (d *decoder) checkAction(sp *Spec, pa pendingAction, durationOK bool) {
+	if durationOK && pa.at != nil && pa.At > sp.Duration {
+		d.expected(pa.at.val, pa.at.path, fmt.Sprintf("a time ≤ spec.duration (%s)", sp.Duration))
+	}
+	if pa.verb == nil {
+		return // the verb itself is wrong, already reported
+	}
+	verbPath, verbKey := pa.verb.path, pa.verb.key
+	switch {
+	case pa.KillLeader != nil:
+		switch cm := sp.ControllerManager; {
+		case cm == nil:
+			d.errorf(verbKey, verbPath, "needs spec.controllerManager: there is no controller-manager whose leader could stop")
+		case !cm.LeaderElect:
+			d.errorf(verbKey, verbPath, "needs spec.controllerManager.leaderElect: true; without leader election there is no leader")
+		}
+	case pa.StopKubelet != nil || pa.SetImageFSUsage != nil:
+		node := ""
+		if pa.StopKubelet != nil {
+			node = pa.StopKubelet.Node
+		} else {
+			node = pa.SetImageFSUsage.Node
+		}
+		switch k := sp.Kubelets; {
+		case k == nil:
+			d.errorf(verbKey, verbPath, "needs spec.kubelets: there is no kubelet on any node")
+		case pa.node != nil && !validNode(node, k.Count):
+			want := "node-1 (spec.kubelets.count is 1)"
+			if k.Count > 1 {
+				want = fmt.Sprintf("a node from node-1 to node-%d (spec.kubelets.count is %d)", k.Count, k.Count)
+			}
+			d.expected(pa.node.val, pa.node.path, want)
+		}
+	case pa.AddHandler != nil && pa.inf != nil:
+		var names []string
+		for _, inf := range sp.Informers {
+			if inf.Name == pa.AddHandler.Informer {
+				return
+			}
+			names = append(names, inf.Name)
+		}
+		if len(names) == 0 {
+			d.errorf(pa.inf.val, pa.inf.path, "no informer is named %s: spec.informers is empty; add an informer to add handlers to", quote(pa.AddHandler.Informer))
+			return
+		}
+		d.expected(pa.inf.val, pa.inf.path, "the name of an informer in spec.informers ("+strings.Join(names, ", ")+")")
+	}
+}
+
+func validNode(name string, count int) bool {
+	for i := 1; i <= count; i++ {
+		if name == nodeName(i) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,238 @@
+package scenarios
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+func (d *decoder) controllerManager(fl *field) *ControllerManager {
+	cm := &ControllerManager{Replicas: 1, LeaderElect: true, Controllers: []string{"*"}, Flags: map[string]string{}}
+	f, ok := d.mapping(fl.val, fl.path, "a mapping with replicas, leaderElect, controllers and flags", controllerMgrFields)
+	if !ok {
+		return cm
+	}
+	if fl, ok := f.get("replicas"); ok {
+		v, ok := integer(fl.val)
+		if !ok || v < 1 || v > MaxReplicas {
+			d.expected(fl.val, fl.path, fmt.Sprintf("an integer ≥ 1 and ≤ %d", MaxReplicas))
+		} else {
+			cm.Replicas = int(v)
+		}
+	}
+	if fl, ok := f.get("leaderElect"); ok {
+		v, ok := boolean(fl.val)
+		if !ok {
+			d.expected(fl.val, fl.path, "true or false")
+		}
+		cm.LeaderElect = v
+	}
+	if fl, ok := f.get("controllers"); ok {
+		const want = `a list of controller names, such as ["*"], ["*", "-ttl"] or [endpoint, replicationcontroller]`
+		if items, ok := d.sequence(fl.val, fl.path, want); ok {
+			if len(items) == 0 {
+				d.expected(fl.val, fl.path, want)
+			}
+			cm.Controllers = nil
+			for i, item := range items {
+				path := index(fl.path, i)
+				item, ok := d.value(item, path)
+				if !ok {
+					continue
+				}
+				v, ok := str(item)
+				if !ok || !validController(v) {
+					d.expected(item, path, `"*", a controller name, or -name to disable one`)
+					continue
+				}
+				cm.Controllers = append(cm.Controllers, v)
+			}
+		}
+	}
+	if fl, ok := f.get("flags"); ok {
+		d.flags(fl, cm.Flags)
+	}
+	return cm
+}
+
+func validController(s string) bool {
+	if s == "*" {
+		return true
+	}
+	s = strings.TrimPrefix(s, "-")
+	return s != "" && len(validation.IsDNS1123Label(s)) == 0
+}
+
+// flags decodes command-line flags: keys start with --, values are scalars.
+func (d *decoder) flags(fl *field, into map[string]string) {
+	m, ok := fl.val.(*ast.MappingNode)
+	if !ok {
+		if _, null := fl.val.(*ast.NullNode); !null {
+			d.expected(fl.val, fl.path, `a mapping of flags to values, such as {"--concurrent-endpoint-syncs": "5"}`)
+		}
+		return
+	}
+	seen := map[string]ast.Node{}
+	for _, mv := range m.Values {
+		if mv == nil || mv.Key == nil {
+			continue
+		}
+		name, ok := keyName(mv.Key)
+		if !ok || !validFlag(name) {
+			d.expected(mv.Key, fl.path, `a flag name such as --concurrent-endpoint-syncs`)
+			continue
+		}
+		path := fl.path + "." + name
+		if prev, dup := seen[name]; dup {
+			p := d.pos(prev)
+			d.errorf(mv.Key, path, "duplicate flag (first set at line %d, column %d); a flag may appear only once", p.Line, p.Column)
+			continue
+		}
+		seen[name] = mv.Key
+		switch name {
+		case "--leader-elect":
+			d.errorf(mv.Key, path, "set this with spec.controllerManager.leaderElect")
+			continue
+		case "--controllers":
+			d.errorf(mv.Key, path, "set this with spec.controllerManager.controllers")
+			continue
+		}
+		val, ok := d.value(mv.Value, path)
+		if !ok {
+			continue
+		}
+		v, ok := scalarText(val)
+		if !ok {
+			d.expected(val, path, "a flag value (a string, number or true/false)")
+			continue
+		}
+		into[name] = v
+	}
+}
+
+func validFlag(s string) bool {
+	rest, ok := strings.CutPrefix(s, "--")
+	return ok && rest != "" && len(validation.IsDNS1123Label(rest)) == 0
+}
+
+func (d *decoder) kubelets(fl *field) *Kubelets {
+	k := &Kubelets{Count: 1}
+	f, ok := d.mapping(fl.val, fl.path, "a mapping with count, manifestDir and manifestURL", kubeletsFields)
+	if !ok {
+		return k
+	}
+	if fl, ok := f.get("count"); ok {
+		v, ok := integer(fl.val)
+		if !ok || v < 1 || v > MaxKubelets {
+			d.expected(fl.val, fl.path, fmt.Sprintf("an integer ≥ 1 and ≤ %d", MaxKubelets))
+		} else {
+			k.Count = int(v)
+		}
+	}
+	if fl, ok := f.get("manifestDir"); ok {
+		v, ok := str(fl.val)
+		if !ok {
+			d.expected(fl.val, fl.path, "a directory path, such as manifests/")
+		}
+		k.ManifestDir = v
+	}
+	if fl, ok := f.get("manifestURL"); ok {
+		v, ok := boolean(fl.val)
+		if !ok {
+			d.expected(fl.val, fl.path, "true or false")
+		}
+		k.ManifestURL = v
+	}
+	return k
+}
+
+// informers decodes spec.informers; names must be unique.
+func (d *decoder) informers(fl *field) []Informer {
+	items, _ := d.sequence(fl.val, fl.path, "a list of informers, such as [{resource: pods}]")
+	var infs []Informer
+	first := map[string]string{} // informer name → path of the first informer with it
+	for i, item := range items {
+		path := index(fl.path, i)
+		item, ok := d.value(item, path)
+		if !ok {
+			continue
+		}
+		inf, named, ok := d.informer(item, path)
+		if !ok {
+			continue
+		}
+		if prev, dup := first[inf.Name]; dup {
+			d.errorf(named.val, named.path, "two informers are named %s (the first is %s); give each a distinct name", quote(inf.Name), prev)
+			continue
+		}
+		first[inf.Name] = path
+		infs = append(infs, inf)
+	}
+	return infs
+}
+
+// informer decodes one informer; it also returns the field that gives it its name.
+func (d *decoder) informer(n ast.Node, path string) (Informer, *field, bool) {
+	inf := Informer{Handlers: 1}
+	f, ok := d.mapping(n, path, "an informer: a mapping with name, resource, namespace, handlers and resync", informerFields)
+	if !ok {
+		return inf, nil, false
+	}
+	good := true
+	named := &field{val: n, path: path}
+	fl, ok := f.get("resource")
+	switch {
+	case ok:
+		named = fl
+		inf.Resource, ok = d.resource(fl.val, fl.path)
+		good = good && ok
+	case !f.has("resource"):
+		d.required(f, "resource", "a resource name such as pods")
+		good = false
+	default:
+		good = false
+	}
+	inf.Name = inf.Resource.String()
+	if fl, ok := f.get("name"); ok {
+		named = fl
+		v, ok := str(fl.val)
+		if !ok || len(validation.IsDNS1123Subdomain(v)) > 0 {
+			d.expected(fl.val, fl.path, "an informer name of lower-case letters, digits, '-' and '.', such as pods")
+			good = false
+		}
+		inf.Name = v
+	}
+	if fl, ok := f.get("namespace"); ok {
+		v, ok := str(fl.val)
+		switch {
+		case !ok || (v != "" && len(validation.IsDNS1123Label(v)) > 0):
+			d.expected(fl.val, fl.path, `a namespace name such as default, or "" for all namespaces`)
+			good = false
+		case v != "" && inf.Resource.Name != "" && !inf.Resource.Namespaced:
+			d.errorf(fl.val, fl.path, `%s are cluster-scoped, not in a namespace; remove the namespace or set it to ""`, inf.Resource.Name)
+			good = false
+		}
+		inf.Namespace = v
+	}
+	if fl, ok := f.get("handlers"); ok {
+		v, ok := integer(fl.val)
+		if !ok || v < 1 || v > MaxHandlers {
+			d.expected(fl.val, fl.path, fmt.Sprintf("an integer ≥ 1 and ≤ %d", MaxHandlers))
+			good = false
+		} else {
+			inf.Handlers = int(v)
+		}
+	}
+	if fl, ok := f.get("resync"); ok {
+		v, ok := duration(fl.val)
+		if !ok || v < 0 || v > MaxDuration {
+			d.badDuration(fl.val, fl.path, "a duration ≥ 0 and ≤ 24h, such as 0s (no resync) or 30s")
+			good = false
+		} else {
+			inf.Resync = v
+		}
+	}
+	return inf, named, good
+}

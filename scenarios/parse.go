@@ -1,0 +1,307 @@
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// The fields each mapping of a scenario file may have, in the order the documentation lists them.
+var (
+	topFields             = []string{"apiVersion", "kind", "metadata", "spec"}
+	metadataFields        = []string{"name", "description"}
+	specFields            = []string{"duration", "speed", "seed", "era", "eras", "controllerManager", "kubelets", "informers", "objects", "actions"}
+	controllerMgrFields   = []string{"replicas", "leaderElect", "controllers", "flags"}
+	kubeletsFields        = []string{"count", "manifestDir", "manifestURL"}
+	informerFields        = []string{"name", "resource", "namespace", "handlers", "resync"}
+	actionFields          = append([]string{"at"}, verbs...)
+	deleteFields          = []string{"apiVersion", "kind", "namespace", "name"}
+	breakWatchesFields    = []string{"resource"}
+	addHandlerFields      = []string{"informer"}
+	stopKubeletFields     = []string{"node"}
+	setImageFSUsageFields = []string{"node", "percent"}
+)
+
+// LoadFile reads and parses the scenario file at path.
+func LoadFile(path string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read scenario file: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// Parse decodes and validates a scenario file. file names the file in error messages and
+// becomes the Scenario's Source. Every problem found is reported, sorted by position, as
+// *Error values joined with errors.Join; the first line of the error is the first problem.
+func Parse(file string, data []byte) (*Scenario, error) {
+	d := &decoder{file: file}
+	root, ok := d.document(data)
+	if !ok {
+		return nil, d.errs.err()
+	}
+	s := d.scenario(root)
+	if err := d.errs.err(); err != nil {
+		return nil, err
+	}
+	s.Source = file
+	return s, nil
+}
+
+// document parses the YAML text and returns the body of its only document.
+func (d *decoder) document(data []byte) (ast.Node, bool) {
+	// Duplicate keys are allowed here and reported by the decoder, with the field path and
+	// alongside every other problem.
+	f, err := parser.ParseBytes(data, 0, parser.AllowDuplicateMapKey())
+	if err != nil {
+		pos, msg := Position{File: d.file, Line: 1, Column: 1}, err.Error()
+		var yerr yaml.Error
+		if errors.As(err, &yerr) {
+			msg = yerr.GetMessage()
+			if tk := yerr.GetToken(); tk != nil && tk.Position != nil {
+				pos.Line, pos.Column = tk.Position.Line, tk.Position.Column
+			}
+		}
+		d.errs.add(pos, "", "invalid YAML: %s", msg)
+		return nil, false
+	}
+	var bodies []*ast.DocumentNode
+	for _, doc := range f.Docs {
+		if doc == nil || doc.Body == nil {
+			continue // an empty document, e.g. after a trailing ---
+		}
+		if _, ok := doc.Body.(*ast.DirectiveNode); ok {
+			continue // %YAML 1.2
+		}
+		bodies = append(bodies, doc)
+	}
+	switch len(bodies) {
+	case 0:
+		d.errs.add(Position{File: d.file, Line: 1, Column: 1}, "",
+			"the file is empty; expected a scenario (apiVersion: %s, kind: %s, metadata, spec)", APIVersion, Kind)
+		return nil, false
+	case 1:
+		return bodies[0].Body, true
+	}
+	second := bodies[1]
+	pos := d.pos(second.Body)
+	if tk := second.Start; tk != nil && tk.Position != nil { // the --- line
+		pos.Line, pos.Column = tk.Position.Line, tk.Position.Column
+	}
+	d.errs.add(pos, "", "a second YAML document starts here; a scenario file holds exactly one scenario")
+	return nil, false
+}
+
+func (d *decoder) scenario(root ast.Node) *Scenario {
+	s := &Scenario{APIVersion: APIVersion, Kind: Kind}
+	root, ok := d.value(root, "")
+	if !ok {
+		return s
+	}
+	f, ok := d.mapping(root, "", "a scenario: a mapping with apiVersion, kind, metadata and spec", topFields)
+	if !ok {
+		return s
+	}
+	if fl, ok := f.get("apiVersion"); ok {
+		if v, ok := str(fl.val); !ok || v != APIVersion {
+			d.expected(fl.val, fl.path, quote(APIVersion))
+		}
+	} else if !f.has("apiVersion") {
+		d.required(f, "apiVersion", quote(APIVersion))
+	}
+	if fl, ok := f.get("kind"); ok {
+		if v, ok := str(fl.val); !ok || v != Kind {
+			d.expected(fl.val, fl.path, quote(Kind))
+		}
+	} else if !f.has("kind") {
+		d.required(f, "kind", quote(Kind))
+	}
+	if fl, ok := f.get("metadata"); ok {
+		s.Metadata = d.metadata(fl)
+	} else if !f.has("metadata") {
+		d.required(f, "metadata", "a mapping with the scenario's name and description")
+	}
+	if fl, ok := f.get("spec"); ok {
+		s.Spec = d.spec(fl)
+	} else if !f.has("spec") {
+		d.required(f, "spec", "a mapping with at least duration")
+	}
+	return s
+}
+
+func (d *decoder) metadata(fl *field) Metadata {
+	var m Metadata
+	f, ok := d.mapping(fl.val, fl.path, "a mapping with name and description", metadataFields)
+	if !ok {
+		return m
+	}
+	const nameWant = "a name of lower-case letters, digits and '-', at most 63 characters, such as informer-basics"
+	if fl, ok := f.get("name"); ok {
+		v, ok := str(fl.val)
+		if !ok || len(validation.IsDNS1123Label(v)) > 0 {
+			d.expected(fl.val, fl.path, nameWant)
+		}
+		m.Name = v
+	} else if !f.has("name") {
+		d.required(f, "name", nameWant)
+	}
+	if fl, ok := f.get("description"); ok {
+		v, ok := str(fl.val)
+		if !ok {
+			d.expected(fl.val, fl.path, "a string")
+		}
+		m.Description = v
+	}
+	return m
+}
+
+// spec decodes the spec mapping, then checks what depends on several fields (action times
+// against the duration, actions against the components and informers they need).
+func (d *decoder) spec(fl *field) Spec {
+	sp := Spec{Speed: 1, Seed: 1, Era: EraClassic}
+	f, ok := d.mapping(fl.val, fl.path, "a mapping with duration, speed, seed, era, controllerManager, kubelets, informers, objects and actions", specFields)
+	if !ok {
+		return sp
+	}
+	durationOK := false
+	const durationWant = "a duration > 0 and ≤ 24h, such as 30s or 10m"
+	if fl, ok := f.get("duration"); ok {
+		v, ok := duration(fl.val)
+		if !ok || v <= 0 || v > MaxDuration {
+			d.badDuration(fl.val, fl.path, durationWant)
+		} else {
+			sp.Duration, durationOK = v, true
+		}
+	} else if !f.has("duration") {
+		d.required(f, "duration", durationWant)
+	}
+	if fl, ok := f.get("speed"); ok {
+		v, ok := number(fl.val)
+		if !ok || v <= 0 || v > MaxSpeed {
+			d.expected(fl.val, fl.path, fmt.Sprintf("a number > 0 and ≤ %d (simulated seconds per real second)", MaxSpeed))
+		} else {
+			sp.Speed = v
+		}
+	}
+	if fl, ok := f.get("seed"); ok {
+		v, ok := integer(fl.val)
+		if !ok {
+			d.expected(fl.val, fl.path, "an integer")
+		}
+		sp.Seed = v
+	}
+	if fl, ok := f.get("era"); ok {
+		if e, ok := d.era(fl.val, fl.path); ok {
+			sp.Era = e
+		}
+	}
+	if fl, ok := f.get("eras"); ok {
+		if f.has("era") {
+			d.errorf(fl.key, fl.path, "cannot be used together with spec.era; set era for one run, or eras to run the scenario once per era")
+		} else {
+			sp.Eras = d.eras(fl)
+			sp.Era = ""
+		}
+	}
+	if fl, ok := f.get("controllerManager"); ok {
+		sp.ControllerManager = d.controllerManager(fl)
+	}
+	if fl, ok := f.get("kubelets"); ok {
+		sp.Kubelets = d.kubelets(fl)
+	}
+	if fl, ok := f.get("informers"); ok {
+		sp.Informers = d.informers(fl)
+	}
+	if fl, ok := f.get("objects"); ok {
+		sp.Objects = d.objects(fl)
+	}
+	if fl, ok := f.get("actions"); ok {
+		sp.Actions = d.actions(fl, &sp, durationOK)
+	}
+	return sp
+}
+
+func (d *decoder) era(n ast.Node, path string) (Era, bool) {
+	v, ok := str(n)
+	if ok && slices.Contains(allEras, Era(v)) {
+		return Era(v), true
+	}
+	d.expected(n, path, "classic or modern")
+	return "", false
+}
+
+func (d *decoder) eras(fl *field) []Era {
+	const want = "a list of at least two distinct eras, such as [classic, modern] (for one era, use era)"
+	items, ok := d.sequence(fl.val, fl.path, want)
+	if !ok {
+		return nil
+	}
+	var eras []Era
+	var bad bool
+	for i, item := range items {
+		path := index(fl.path, i)
+		item, ok := d.value(item, path)
+		if !ok {
+			bad = true
+			continue
+		}
+		e, ok := d.era(item, path)
+		if !ok {
+			bad = true
+			continue
+		}
+		if slices.Contains(eras, e) {
+			d.errorf(item, path, "era %s is listed twice; each era runs once", e)
+			bad = true
+			continue
+		}
+		eras = append(eras, e)
+	}
+	switch {
+	case bad:
+	case len(eras) == 1:
+		d.errorf(fl.val, fl.path, "expected at least two distinct eras, such as [classic, modern], got only %s; for one era, write era: %s", eras[0], eras[0])
+	case len(eras) == 0:
+		d.expected(fl.val, fl.path, want)
+	}
+	return eras
+}
+
+// objectKey identifies an object in the fake apiserver.
+type objectKey struct {
+	groupResource   string
+	namespace, name string
+}
+
+// objects decodes spec.objects; an object may be defined only once.
+func (d *decoder) objects(fl *field) []Object {
+	items, _ := d.sequence(fl.val, fl.path, "a list of Kubernetes objects, each with apiVersion, kind and metadata")
+	var objs []Object
+	first := map[objectKey]string{} // → path of the first object with the key
+	for i, item := range items {
+		path := index(fl.path, i)
+		item, ok := d.value(item, path)
+		if !ok {
+			continue
+		}
+		obj, ok := d.object(item, path)
+		if !ok {
+			continue
+		}
+		ref := obj.Ref()
+		k := objectKey{ref.Resource.GVR.GroupResource().String(), ref.Namespace, ref.Name}
+		if prev, dup := first[k]; dup {
+			d.errs.add(obj.Pos, path, "%s %s is already defined by %s; each object is preloaded once", ref.Resource.GVK.Kind, ref.Key(), prev)
+			continue
+		}
+		first[k] = path
+		objs = append(objs, *obj)
+	}
+	return objs
+}

@@ -1,0 +1,706 @@
+package scenarios
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// head is the first three lines of every test scenario; spec starts on line 4.
+const head = "apiVersion: kubeloom.dev/v1\nkind: Scenario\nmetadata: {name: t}\n"
+
+// specWith returns a scenario whose spec (line 4) holds duration: 30s and the given lines,
+// indented by two spaces, from line 6 on.
+func specWith(lines ...string) string {
+	var b strings.Builder
+	b.WriteString(head + "spec:\n  duration: 30s\n")
+	for _, l := range lines {
+		b.WriteString("  " + l + "\n")
+	}
+	return b.String()
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		input string
+		want  []string // every line of the error, in order
+	}{
+		{
+			name:  "empty file",
+			input: "",
+			want:  []string{`t.yaml:1:1: the file is empty; expected a scenario (apiVersion: kubeloom.dev/v1, kind: Scenario, metadata, spec)`},
+		},
+		{
+			name:  "only a comment",
+			input: "# nothing here\n",
+			want:  []string{`t.yaml:1:1: the file is empty; expected a scenario (apiVersion: kubeloom.dev/v1, kind: Scenario, metadata, spec)`},
+		},
+		{
+			name:  "YAML syntax error",
+			input: head + "spec:\n  duration: [1\n",
+			want:  []string{`t.yaml:5:13: invalid YAML: sequence end token ']' not found`},
+		},
+		{
+			name:  "tab indentation",
+			input: head + "spec:\n\tduration: 30s\n",
+			want:  []string{"t.yaml:5:1: invalid YAML: found character '\t' that cannot start any token"},
+		},
+		{
+			name:  "two documents",
+			input: "a: 1\n---\nb: 2\n",
+			want:  []string{`t.yaml:2:1: a second YAML document starts here; a scenario file holds exactly one scenario`},
+		},
+		{
+			name:  "not a mapping",
+			input: "- 1\n",
+			want:  []string{`t.yaml:1:1: expected a scenario: a mapping with apiVersion, kind, metadata and spec, got a list`},
+		},
+		{
+			name:  "missing top-level fields",
+			input: "kind: Scenario\n",
+			want: []string{
+				`t.yaml:1:1: apiVersion: required field is missing; expected "kubeloom.dev/v1"`,
+				`t.yaml:1:1: metadata: required field is missing; expected a mapping with the scenario's name and description`,
+				`t.yaml:1:1: spec: required field is missing; expected a mapping with at least duration`,
+			},
+		},
+		{
+			name:  "unknown top-level field",
+			input: head + "spec: {duration: 1s}\nstatus: {}\n",
+			want:  []string{`t.yaml:5:1: status: unknown field; expected one of apiVersion, kind, metadata, spec`},
+		},
+		{
+			name:  "wrong apiVersion, kind and name; duplicate field",
+			input: "apiVersion: v2\nkind: Scenaro\nmetadata: {name: \"My Scenario\"}\nspec: {duration: 1m, duration: 2m}\n",
+			want: []string{
+				`t.yaml:1:13: apiVersion: expected "kubeloom.dev/v1", got "v2"`,
+				`t.yaml:2:7: kind: expected "Scenario", got "Scenaro"`,
+				`t.yaml:3:18: metadata.name: expected a name of lower-case letters, digits and '-', at most 63 characters, such as informer-basics, got "My Scenario"`,
+				`t.yaml:4:22: spec.duration: duplicate field (first set at line 4, column 8); a field may appear only once`,
+			},
+		},
+		{
+			name:  "metadata without name",
+			input: "apiVersion: kubeloom.dev/v1\nkind: Scenario\nmetadata: {description: 5, title: x}\nspec: {duration: 1s}\n",
+			want: []string{
+				`t.yaml:3:11: metadata.name: required field is missing; expected a name of lower-case letters, digits and '-', at most 63 characters, such as informer-basics`,
+				`t.yaml:3:25: metadata.description: expected a string, got 5`,
+				`t.yaml:3:28: metadata.title: unknown field; expected one of name, description`,
+			},
+		},
+		{
+			name:  "unknown spec field",
+			input: head + "spec:\n  duraton: 30s\n",
+			want: []string{
+				`t.yaml:5:3: spec.duraton: unknown field; expected one of duration, speed, seed, era, eras, controllerManager, kubelets, informers, objects, actions`,
+				`t.yaml:5:3: spec.duration: required field is missing; expected a duration > 0 and ≤ 24h, such as 30s or 10m`,
+			},
+		},
+		{
+			name:  "null spec",
+			input: head + "spec: ~\n",
+			want:  []string{`t.yaml:4:7: spec.duration: required field is missing; expected a duration > 0 and ≤ 24h, such as 30s or 10m`},
+		},
+		{
+			name:  "duration without unit",
+			input: head + "spec:\n  duration: 30\n",
+			want:  []string{`t.yaml:5:13: spec.duration: expected a duration > 0 and ≤ 24h, such as 30s or 10m, got 30; add a unit, e.g. 30s`},
+		},
+		{
+			name:  "negative duration",
+			input: head + "spec:\n  duration: -5s\n",
+			want:  []string{`t.yaml:5:13: spec.duration: expected a duration > 0 and ≤ 24h, such as 30s or 10m, got "-5s"`},
+		},
+		{
+			name:  "zero duration",
+			input: head + "spec:\n  duration: 0s\n",
+			want:  []string{`t.yaml:5:13: spec.duration: expected a duration > 0 and ≤ 24h, such as 30s or 10m, got "0s"`},
+		},
+		{
+			name:  "duration too long",
+			input: head + "spec:\n  duration: 25h\n",
+			want:  []string{`t.yaml:5:13: spec.duration: expected a duration > 0 and ≤ 24h, such as 30s or 10m, got "25h"`},
+		},
+		{
+			name:  "not a duration",
+			input: head + "spec:\n  duration: soon\n",
+			want:  []string{`t.yaml:5:13: spec.duration: expected a duration > 0 and ≤ 24h, such as 30s or 10m, got "soon"`},
+		},
+		{
+			name:  "wrong scalar types",
+			input: specWith("speed: 0", "seed: abc", "era: new"),
+			want: []string{
+				`t.yaml:6:10: spec.speed: expected a number > 0 and ≤ 10000 (simulated seconds per real second), got 0`,
+				`t.yaml:7:9: spec.seed: expected an integer, got "abc"`,
+				`t.yaml:8:8: spec.era: expected classic or modern, got "new"`,
+			},
+		},
+		{
+			name:  "speed too high and not finite",
+			input: specWith("speed: 10001", "seed: 1.5"),
+			want: []string{
+				`t.yaml:6:10: spec.speed: expected a number > 0 and ≤ 10000 (simulated seconds per real second), got 10001`,
+				`t.yaml:7:9: spec.seed: expected an integer, got 1.5`,
+			},
+		},
+		{
+			name:  "era and eras together",
+			input: specWith("era: classic", "eras: [classic, modern]"),
+			want:  []string{`t.yaml:7:3: spec.eras: cannot be used together with spec.era; set era for one run, or eras to run the scenario once per era`},
+		},
+		{
+			name:  "eras repeats an era",
+			input: specWith("eras: [classic, classic]"),
+			want:  []string{`t.yaml:6:19: spec.eras[1]: era classic is listed twice; each era runs once`},
+		},
+		{
+			name:  "eras with one era",
+			input: specWith("eras: [modern]"),
+			want:  []string{`t.yaml:6:9: spec.eras: expected at least two distinct eras, such as [classic, modern], got only modern; for one era, write era: modern`},
+		},
+		{
+			name:  "eras not a list",
+			input: specWith("eras: classic"),
+			want:  []string{`t.yaml:6:9: spec.eras: expected a list of at least two distinct eras, such as [classic, modern] (for one era, use era), got "classic"`},
+		},
+		{
+			name:  "anchors, aliases, tags, merge keys, complex keys",
+			input: head + "spec:\n  duration: &d 30s\n  speed: *d\n  seed: !!int 3\n  <<: {era: classic}\n  ? era\n  : modern\n",
+			want: []string{
+				`t.yaml:5:13: spec.duration: YAML anchors (&d) are not supported in scenario files; write the value out in full`,
+				`t.yaml:6:10: spec.speed: YAML aliases (*d) are not supported in scenario files; write the value out in full`,
+				`t.yaml:7:9: spec.seed: YAML tags (!!int) are not supported in scenario files; quote a value to make it a string`,
+				`t.yaml:8:3: spec: YAML merge keys (<<) are not supported in scenario files; write the fields out in full`,
+				`t.yaml:9:3: spec: complex YAML keys (? key) are not supported in scenario files; write key: value`,
+			},
+		},
+		{
+			name: "controllerManager and kubelets values",
+			input: specWith(
+				"controllerManager:",
+				"  replicas: 0",
+				"  leaderElect: yes",
+				"  controllers: []",
+				`  flags: {"--concurrent-endpoint-syncs": 5, bad: 1, "--leader-elect": "true"}`,
+				"  extra: 1",
+				"kubelets: {count: 2, manifestDir: 3, manifestURL: \"true\"}",
+			),
+			want: []string{
+				`t.yaml:7:15: spec.controllerManager.replicas: expected an integer ≥ 1 and ≤ 10, got 0`,
+				`t.yaml:8:18: spec.controllerManager.leaderElect: expected true or false, got "yes"`,
+				`t.yaml:9:18: spec.controllerManager.controllers: expected a list of controller names, such as ["*"], ["*", "-ttl"] or [endpoint, replicationcontroller], got an empty list`,
+				`t.yaml:10:47: spec.controllerManager.flags: expected a flag name such as --concurrent-endpoint-syncs, got "bad"`,
+				`t.yaml:10:55: spec.controllerManager.flags.--leader-elect: set this with spec.controllerManager.leaderElect`,
+				`t.yaml:11:5: spec.controllerManager.extra: unknown field; expected one of replicas, leaderElect, controllers, flags`,
+				`t.yaml:12:37: spec.kubelets.manifestDir: expected a directory path, such as manifests/, got 3`,
+				`t.yaml:12:53: spec.kubelets.manifestURL: expected true or false, got "true"`,
+			},
+		},
+		{
+			name:  "bad controller names",
+			input: specWith(`controllerManager: {controllers: ["*", "-", Endpoint, 5]}`),
+			want: []string{
+				`t.yaml:6:42: spec.controllerManager.controllers[1]: expected "*", a controller name, or -name to disable one, got "-"`,
+				`t.yaml:6:47: spec.controllerManager.controllers[2]: expected "*", a controller name, or -name to disable one, got "Endpoint"`,
+				`t.yaml:6:57: spec.controllerManager.controllers[3]: expected "*", a controller name, or -name to disable one, got 5`,
+			},
+		},
+		{
+			name: "informer values",
+			input: specWith(
+				"informers:",
+				"  - {resource: pods, handlers: two}",
+				"  - {resource: pod}",
+				"  - {resource: Pods}",
+				"  - {resource: podz}",
+				"  - {resource: nodes, namespace: default}",
+				"  - {resource: pods, resync: 5}",
+				"  - {resource: pods, handlers: 0, extra: 1}",
+				"  - {name: x}",
+				"  - {resource: widgets}",
+				"  - {resource: pods, namespace: Default}",
+			),
+			want: []string{
+				`t.yaml:7:34: spec.informers[0].handlers: expected an integer ≥ 1 and ≤ 100, got "two"`,
+				`t.yaml:8:18: spec.informers[1].resource: expected a plural lower-case resource name such as pods, nodes or deployments, got "pod"; did you mean pods?`,
+				`t.yaml:9:18: spec.informers[2].resource: expected a plural lower-case resource name such as pods, nodes or deployments, got "Pods"; did you mean pods?`,
+				`t.yaml:10:18: spec.informers[3].resource: expected a plural lower-case resource name such as pods, nodes or deployments, got "podz"; did you mean pods?`,
+				`t.yaml:11:36: spec.informers[4].namespace: nodes are cluster-scoped, not in a namespace; remove the namespace or set it to ""`,
+				`t.yaml:12:32: spec.informers[5].resync: expected a duration ≥ 0 and ≤ 24h, such as 0s (no resync) or 30s, got 5; add a unit, e.g. 5s`,
+				`t.yaml:13:34: spec.informers[6].handlers: expected an integer ≥ 1 and ≤ 100, got 0`,
+				`t.yaml:13:37: spec.informers[6].extra: unknown field; expected one of name, resource, namespace, handlers, resync`,
+				`t.yaml:14:7: spec.informers[7].resource: required field is missing; expected a resource name such as pods`,
+				`t.yaml:15:18: spec.informers[8].resource: expected a plural lower-case resource name such as pods, nodes or deployments, got "widgets"`,
+				`t.yaml:16:35: spec.informers[9].namespace: expected a namespace name such as default, or "" for all namespaces, got "Default"`,
+			},
+		},
+		{
+			name:  "informers not a list",
+			input: specWith("informers: {resource: pods}", "objects: {}", "actions: [1]"),
+			want: []string{
+				`t.yaml:6:14: spec.informers: expected a list of informers, such as [{resource: pods}], got a mapping`,
+				`t.yaml:7:12: spec.objects: expected a list of Kubernetes objects, each with apiVersion, kind and metadata, got an empty mapping`,
+				`t.yaml:8:13: spec.actions[0]: expected an action: a mapping with at and one verb (create, update, delete, breakWatches, addHandler, killLeader, stopKubelet, setImageFSUsage), got 1`,
+			},
+		},
+		{
+			name: "duplicate informer names",
+			input: specWith(
+				"informers:",
+				"  - {resource: pods}",
+				"  - {resource: pods}",
+				"  - {name: pods, resource: nodes}",
+				"  - {name: other, resource: pods}",
+			),
+			want: []string{
+				`t.yaml:8:18: spec.informers[1].resource: two informers are named "pods" (the first is spec.informers[0]); give each a distinct name`,
+				`t.yaml:9:14: spec.informers[2].name: two informers are named "pods" (the first is spec.informers[0]); give each a distinct name`,
+			},
+		},
+		{
+			name: "action structure",
+			input: specWith(
+				"actions:",
+				"  - at: 40s",
+				"    breakWatches: {resource: pods}",
+				"  - at: 5s",
+				"    create: {apiVersion: v1, kind: Pod, metadata: {name: a}}",
+				"    delete: {kind: Pod, name: a}",
+				"  - at: 6s",
+				"  - breakWatches: {resource: pods}",
+				"  - at: -1s",
+				"    killLeader: {}",
+				"    explode: true",
+			),
+			want: []string{
+				`t.yaml:7:11: spec.actions[0].at: expected a time ≤ spec.duration (30s), got "40s"`,
+				`t.yaml:11:7: spec.actions[1].delete: an action has exactly one verb and this one already has create; split it into two actions`,
+				`t.yaml:12:7: spec.actions[2]: an action needs a verb; expected one of create, update, delete, breakWatches, addHandler, killLeader, stopKubelet, setImageFSUsage`,
+				`t.yaml:13:7: spec.actions[3].at: required field is missing; expected a time ≥ 0 since the start, such as 5s or 1m30s`,
+				`t.yaml:14:11: spec.actions[4].at: expected a time ≥ 0 since the start, such as 5s or 1m30s, got "-1s"`,
+				`t.yaml:15:7: spec.actions[4].killLeader: needs spec.controllerManager: there is no controller-manager whose leader could stop`,
+				`t.yaml:16:7: spec.actions[4].explode: unknown field; expected one of at, create, update, delete, breakWatches, addHandler, killLeader, stopKubelet, setImageFSUsage`,
+			},
+		},
+		{
+			name: "actions need their component",
+			input: specWith(
+				"actions:",
+				"  - at: 7s",
+				"    addHandler: {informer: pods}",
+				"  - at: 9s",
+				"    stopKubelet: {node: node-1}",
+				"  - at: 10s",
+				"    setImageFSUsage: {node: node-1, percent: 101}",
+			),
+			want: []string{
+				`t.yaml:8:30: spec.actions[0].addHandler.informer: no informer is named "pods": spec.informers is empty; add an informer to add handlers to`,
+				`t.yaml:10:7: spec.actions[1].stopKubelet: needs spec.kubelets: there is no kubelet on any node`,
+				`t.yaml:12:48: spec.actions[2].setImageFSUsage.percent: expected an integer percentage from 0 to 100, got 101`,
+			},
+		},
+		{
+			name: "actions name a missing node, informer or leader",
+			input: specWith(
+				"controllerManager: {leaderElect: false}",
+				"kubelets: {count: 2}",
+				"informers: [{resource: pods}, {name: other, resource: pods}]",
+				"actions:",
+				"  - at: 1s",
+				"    stopKubelet: {node: node-3}",
+				"  - at: 1s",
+				"    setImageFSUsage: {node: worker, percent: 50}",
+				"  - at: 1s",
+				"    killLeader:",
+				"  - at: 1s",
+				"    addHandler: {informer: podz}",
+				"  - at: 1s",
+				"    killLeader: {x: 1}",
+			),
+			want: []string{
+				`t.yaml:11:27: spec.actions[0].stopKubelet.node: expected a node from node-1 to node-2 (spec.kubelets.count is 2), got "node-3"`,
+				`t.yaml:13:31: spec.actions[1].setImageFSUsage.node: expected a node from node-1 to node-2 (spec.kubelets.count is 2), got "worker"`,
+				`t.yaml:15:7: spec.actions[2].killLeader: needs spec.controllerManager.leaderElect: true; without leader election there is no leader`,
+				`t.yaml:17:30: spec.actions[3].addHandler.informer: expected the name of an informer in spec.informers (pods, other), got "podz"`,
+				`t.yaml:19:7: spec.actions[4].killLeader: needs spec.controllerManager.leaderElect: true; without leader election there is no leader`,
+				`t.yaml:19:20: spec.actions[4].killLeader.x: unknown field; expected no fields: write {}`,
+			},
+		},
+		{
+			name: "verb arguments",
+			input: specWith(
+				"kubelets: {}",
+				"actions:",
+				"  - at: 1s",
+				"    create: 5",
+				"  - at: 2s",
+				"    delete: {apiVersion: 5, kind: [], name: {}}",
+				"  - at: 3s",
+				"    breakWatches: {}",
+				"  - at: 4s",
+				"    breakWatches: {resource: pod}",
+				"  - at: 5s",
+				"    setImageFSUsage: {node: node-1}",
+				"  - at: 6s",
+				"    delete: {kind: Node, namespace: x, name: n}",
+				"  - at: 7s",
+				"    delete: {kind: Pod}",
+				"  - at: 8s",
+				"    stopKubelet: {node: \"\"}",
+			),
+			want: []string{
+				`t.yaml:9:15: spec.actions[0].create: expected a Kubernetes object: a mapping with apiVersion, kind, metadata and the kind's fields, got 5`,
+				`t.yaml:11:28: spec.actions[1].delete.apiVersion: expected an API version such as v1 or apps/v1, got 5`,
+				`t.yaml:11:37: spec.actions[1].delete.kind: expected a kind such as Pod or Deployment, got an empty list`,
+				`t.yaml:11:47: spec.actions[1].delete.name: expected the object's name, got an empty mapping`,
+				`t.yaml:13:21: spec.actions[2].breakWatches.resource: required field is missing; expected a resource name such as pods`,
+				`t.yaml:15:32: spec.actions[3].breakWatches.resource: expected a plural lower-case resource name such as pods, nodes or deployments, got "pod"; did you mean pods?`,
+				`t.yaml:17:24: spec.actions[4].setImageFSUsage.percent: required field is missing; expected an integer percentage from 0 to 100`,
+				`t.yaml:19:39: spec.actions[5].delete.namespace: nodes are cluster-scoped, not in a namespace; remove the namespace`,
+				`t.yaml:21:15: spec.actions[6].delete.name: required field is missing; expected the object's name`,
+				`t.yaml:23:27: spec.actions[7].stopKubelet.node: expected a node name such as node-1, got ""`,
+			},
+		},
+		{
+			name: "objects: kinds and versions",
+			input: specWith(
+				"objects:",
+				"  - {apiVersion: v1, kind: Pods, metadata: {name: x}}",
+				"  - {apiVersion: app/v1, kind: Deployment, metadata: {name: x}}",
+				"  - {apiVersion: v1, kind: Deployment, metadata: {name: x}}",
+				"  - {apiVersion: apps/v1beta1, kind: Deployment, metadata: {name: x}}",
+				"  - {apiVersion: v1, kind: PodList}",
+				"  - {apiVersion: v1, kind: Foo, metadata: {name: x}}",
+				"  - {apiVersion: policy/v1, kind: Eviction, metadata: {name: x}}",
+				"  - {apiVersion: bogus.example.com/v9, kind: Widget}",
+				"  - {apiVersion: batch/v1, kind: Jobb, metadata: {name: x}}",
+				"  - {kind: Pod, metadata: {name: x}}",
+				"  - {metadata: {name: x}}",
+			),
+			want: []string{
+				`t.yaml:7:30: spec.objects[0].kind: unknown kind "Pods" in v1; did you mean Pod?`,
+				`t.yaml:8:20: spec.objects[1].apiVersion: unknown apiVersion "app/v1"; Deployment is in apps/v1`,
+				`t.yaml:9:30: spec.objects[2].kind: Deployment is not in v1; use apiVersion: apps/v1`,
+				`t.yaml:10:20: spec.objects[3].apiVersion: apps/v1beta1 is an older version of Deployment; use apiVersion: apps/v1`,
+				`t.yaml:11:30: spec.objects[4].kind: PodList is a list; write each Pod as an object of its own`,
+				`t.yaml:12:30: spec.objects[5].kind: unknown kind "Foo" in v1; expected one of ComponentStatus, ConfigMap, Endpoints, Event, LimitRange, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, PodTemplate, ReplicationController, ResourceQuota, Secret, Service, ServiceAccount`,
+				`t.yaml:13:37: spec.objects[6].kind: Eviction cannot be stored in the apiserver (it is a request or a subresource, not an object); expected a kind such as Pod`,
+				`t.yaml:14:20: spec.objects[7].apiVersion: unknown apiVersion "bogus.example.com/v9"; expected an API version such as v1, apps/v1 or batch/v1`,
+				`t.yaml:15:36: spec.objects[8].kind: unknown kind "Jobb" in batch/v1; did you mean Job?`,
+				`t.yaml:16:7: spec.objects[9].apiVersion: required field is missing; expected an API version such as v1 or apps/v1`,
+				`t.yaml:17:7: spec.objects[10].apiVersion: required field is missing; expected an API version such as v1 or apps/v1`,
+				`t.yaml:17:7: spec.objects[10].kind: required field is missing; expected a kind such as Pod or Deployment`,
+			},
+		},
+		{
+			name: "objects: strict decoding",
+			input: specWith(
+				"objects:",
+				"  - apiVersion: v1",
+				"    kind: Pod",
+				"    metadata: {name: web-0}",
+				"    spec:",
+				"      containers:",
+				"        - name: web",
+				"          imagee: nginx",
+				"  - {apiVersion: v1, kind: Pod, metadata: {name: p3}, spc: {}}",
+				"  - {apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {containers: {name: x}}}",
+				"  - {apiVersion: v1, kind: Pod, metadata: {name: p4}, spec: {containers: [{name: x, ports: [{containerPort: \"80\"}]}]}}",
+				"  - {apiVersion: v1, kind: Pod, metadata: {name: p5, labels: {a: 1}}}",
+				"  - {apiVersion: v1, kind: Pod, metadata: {name: p2}, spec: {containers: [{name: x, resources: {limits: {cpu: 100mi}}}]}}",
+				"  - {apiVersion: v1, kind: Secret, metadata: {name: s}, data: {x: \"not base64!\"}}",
+				"  - {apiVersion: v1, kind: Pod, metadata: {name: p6}, spec: {activeDeadlineSeconds: .inf}}",
+				"  - {apiVersion: v1, kind: Pod, metadata: {name: p7, creationTimestamp: yesterday}}",
+				"  - {apiVersion: v1, kind: Pod, metadata: {name: p8}, spec: {nodeNam: node-1}}",
+				"  - {apiVersion: v1, kind: Pod, metadata: {name: p9}, spec: {containers: [{name: a, name: b}]}}",
+			),
+			want: []string{
+				`t.yaml:13:13: spec.objects[0].spec.containers[0].imagee: unknown field; did you mean image? (kubectl explain pods.spec.containers lists every field)`,
+				`t.yaml:14:57: spec.objects[1].spc: unknown field; expected one of apiVersion, kind, metadata, spec, status`,
+				`t.yaml:15:75: spec.objects[2].spec.containers: expected a list, got a mapping`,
+				`t.yaml:16:111: spec.objects[3].spec.containers[0].ports[0].containerPort: expected an integer that fits int32, got "80"`,
+				`t.yaml:17:68: spec.objects[4].metadata.labels.a: expected a string, got 1`,
+				`t.yaml:18:113: spec.objects[5].spec.containers[0].resources.limits.cpu: invalid value "100mi": unable to parse quantity's suffix`,
+				`t.yaml:19:69: spec.objects[6].data.x: invalid value "not base64!": illegal base64 data at input byte 3`,
+				`t.yaml:20:87: spec.objects[7].spec.activeDeadlineSeconds: expected a finite number, got .inf; quote it if it is text`,
+				`t.yaml:21:75: spec.objects[8].metadata.creationTimestamp: invalid value "yesterday": parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"`,
+				`t.yaml:22:64: spec.objects[9].spec.nodeNam: unknown field; did you mean nodeName? (kubectl explain pods.spec lists every field)`,
+				`t.yaml:23:87: spec.objects[10].spec.containers[0].name: duplicate field (first set at line 23, column 78); a field may appear only once`,
+			},
+		},
+		{
+			name: "objects: names and namespaces",
+			input: specWith(
+				"objects:",
+				"  - {apiVersion: v1, kind: Pod, metadata: {namespace: default}}",
+				"  - {apiVersion: v1, kind: Node, metadata: {name: n, namespace: default}}",
+				"  - {apiVersion: v1, kind: Pod, metadata: {generateName: web-}}",
+				"  - {apiVersion: v1, kind: Pod, metadata: {name: \"a/b\"}}",
+				"  - {apiVersion: v1, kind: Pod, metadata: {name: ok, namespace: Bad_NS}}",
+				"  - {apiVersion: v1, kind: Pod, metadata: {name: web-0}}",
+				"  - {apiVersion: v1, kind: Pod, metadata: {name: web-0, namespace: default}}",
+				"  - {apiVersion: v1, kind: Pod, metadata: {name: web-0, namespace: other}}",
+				"  - {apiVersion: v1, kind: Pod}",
+				"  - {apiVersion: v1, kind: Pod, metadata: {name: \"\"}}",
+			),
+			want: []string{
+				`t.yaml:7:45: spec.objects[0].metadata.name: required field is missing; every object needs a name`,
+				`t.yaml:8:67: spec.objects[1].metadata.namespace: nodes are cluster-scoped, not in a namespace; remove metadata.namespace`,
+				`t.yaml:9:60: spec.objects[2].metadata.generateName: not supported: the fake apiserver does not generate names; set metadata.name`,
+				`t.yaml:10:52: spec.objects[3].metadata.name: expected a name that can be part of a URL, got "a/b": may not contain '/'`,
+				`t.yaml:11:67: spec.objects[4].metadata.namespace: expected a namespace name of lower-case letters, digits and '-', got "Bad_NS"`,
+				`t.yaml:13:7: spec.objects[6]: Pod default/web-0 is already defined by spec.objects[5]; each object is preloaded once`,
+				`t.yaml:15:7: spec.objects[8].metadata.name: required field is missing; every object needs a name`,
+				`t.yaml:16:52: spec.objects[9].metadata.name: expected a name; every object needs one, got ""`,
+			},
+		},
+		{
+			name: "objects inside actions report their action's path",
+			input: specWith(
+				"actions:",
+				"  - at: 1s",
+				"    update:",
+				"      apiVersion: v1",
+				"      kind: Pod",
+				"      metadata: {name: web-1}",
+				"      spec: {containers: [{name: web, image: nginx, imagePullPolicy: [Always]}]}",
+			),
+			want: []string{`t.yaml:12:72: spec.actions[0].update.spec.containers[0].imagePullPolicy: expected a string, got a list`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Parse("t.yaml", []byte(tt.input))
+			if err == nil {
+				t.Fatalf("Parse succeeded (%+v); want errors:\n%s", s.Spec, strings.Join(tt.want, "\n"))
+			}
+			if s != nil {
+				t.Errorf("Parse returned a scenario and an error")
+			}
+			got := strings.Split(err.Error(), "\n")
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("errors differ\ngot:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+			var first *Error
+			if !errors.As(err, &first) {
+				t.Fatalf("errors.As(*Error) failed for %T", err)
+			}
+			if first.Error() != got[0] {
+				t.Errorf("first *Error = %q, want %q", first.Error(), got[0])
+			}
+			if first.Pos.File != "t.yaml" || first.Pos.Line == 0 || first.Pos.Column == 0 {
+				t.Errorf("first error has no position: %+v", first.Pos)
+			}
+		})
+	}
+}
+
+func TestParseDefaults(t *testing.T) {
+	s, err := Parse("min.yaml", []byte(head+"spec: {duration: 1m}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := s.Spec
+	if sp.Duration != time.Minute || sp.Speed != 1 || sp.Seed != 1 || sp.Era != EraClassic || sp.Eras != nil {
+		t.Errorf("defaults: got duration %v speed %v seed %v era %q eras %v", sp.Duration, sp.Speed, sp.Seed, sp.Era, sp.Eras)
+	}
+	if sp.ControllerManager != nil || sp.Kubelets != nil || sp.Informers != nil || sp.Objects != nil || sp.Actions != nil {
+		t.Errorf("components should be absent: %+v", sp)
+	}
+	if got := sp.RunEras(); len(got) != 1 || got[0] != EraClassic {
+		t.Errorf("RunEras() = %v, want [classic]", got)
+	}
+	if s.Source != "min.yaml" || s.APIVersion != APIVersion || s.Kind != Kind || s.Metadata.Name != "t" {
+		t.Errorf("scenario header: %+v", s)
+	}
+}
+
+func TestParseComponentDefaults(t *testing.T) {
+	s, err := Parse("t.yaml", []byte(specWith(
+		"controllerManager: {}",
+		"kubelets: {}",
+		"informers: [{resource: nodes}]",
+		"actions:",
+		"  - {at: 0, killLeader: {}}",
+		"  - {at: 30s, stopKubelet: {node: node-1}}",
+	)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm := s.Spec.ControllerManager
+	if cm == nil || cm.Replicas != 1 || !cm.LeaderElect || len(cm.Controllers) != 1 || cm.Controllers[0] != "*" || len(cm.Flags) != 0 {
+		t.Errorf("controllerManager defaults: %+v", cm)
+	}
+	k := s.Spec.Kubelets
+	if k == nil || k.Count != 1 || k.ManifestDir != "" || k.ManifestURL {
+		t.Errorf("kubelets defaults: %+v", k)
+	}
+	if got := k.NodeNames(); len(got) != 1 || got[0] != "node-1" {
+		t.Errorf("NodeNames() = %v", got)
+	}
+	inf := s.Spec.Informers[0]
+	if inf.Name != "nodes" || inf.Resource.Name != "nodes" || inf.Resource.Namespaced || inf.Handlers != 1 || inf.Resync != 0 || inf.Namespace != "" {
+		t.Errorf("informer defaults: %+v", inf)
+	}
+}
+
+func TestParseEras(t *testing.T) {
+	s, err := Parse("t.yaml", []byte(specWith("eras: [modern, classic]")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Spec.Era != "" {
+		t.Errorf("Era = %q, want empty when eras is set", s.Spec.Era)
+	}
+	got := s.Spec.RunEras()
+	if len(got) != 2 || got[0] != EraModern || got[1] != EraClassic {
+		t.Errorf("RunEras() = %v, want [modern classic]", got)
+	}
+	got[0] = "changed"
+	if s.Spec.Eras[0] != EraModern {
+		t.Error("RunEras returned the spec's own slice")
+	}
+}
+
+func TestParseActionsSortedStably(t *testing.T) {
+	s, err := Parse("t.yaml", []byte(specWith(
+		"controllerManager: {replicas: 2}",
+		"kubelets: {count: 3}",
+		"informers: [{resource: pods}]",
+		"actions:",
+		"  - {at: 20s, breakWatches: {resource: pods}}",
+		"  - {at: 5s, delete: {kind: Pod, name: a}}",
+		"  - {at: 20s, addHandler: {informer: pods}}",
+		"  - {at: 0s, setImageFSUsage: {node: node-3, percent: 95}}",
+		"  - {at: 20s, killLeader: {}}",
+		"  - {at: 1m0s, stopKubelet: {node: node-2}}",
+	)))
+	if err == nil {
+		t.Fatal("at: 1m0s > duration 30s was accepted")
+	}
+	s, err = Parse("t.yaml", []byte(specWith(
+		"controllerManager: {replicas: 2}",
+		"kubelets: {count: 3}",
+		"informers: [{resource: pods}]",
+		"actions:",
+		"  - {at: 20s, breakWatches: {resource: pods}}",
+		"  - {at: 5s, delete: {kind: Pod, name: a}}",
+		"  - {at: 20s, addHandler: {informer: pods}}",
+		"  - {at: 0s, setImageFSUsage: {node: node-3, percent: 95}}",
+		"  - {at: 20s, killLeader: {}}",
+		"  - {at: 30s, stopKubelet: {node: node-2}}",
+	)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range s.Spec.Actions {
+		got = append(got, a.At.String()+" "+a.Verb())
+	}
+	want := "0s setImageFSUsage, 5s delete, 20s breakWatches, 20s addHandler, 20s killLeader, 30s stopKubelet"
+	if strings.Join(got, ", ") != want {
+		t.Errorf("actions = %s\nwant      %s", strings.Join(got, ", "), want)
+	}
+	del := s.Spec.Actions[1].Delete
+	if del.Namespace != "default" || del.Name != "a" || del.Resource.GVK.Kind != "Pod" || del.Key() != "default/a" {
+		t.Errorf("delete defaults: %+v", del)
+	}
+	if p := s.Spec.Actions[0].Pos; p.Line != 13 || p.Column != 7 {
+		t.Errorf("setImageFSUsage action position = %v, want line 13 column 7", p)
+	}
+}
+
+func TestParseObjects(t *testing.T) {
+	s, err := Parse("t.yaml", []byte(specWith(
+		"objects:",
+		"  - apiVersion: v1",
+		"    kind: Pod",
+		"    metadata: {name: web-0, labels: {app: web}}",
+		"    spec:",
+		"      containers:",
+		"        - name: web",
+		"          image: nginx:1.27",
+		"          resources: {limits: {cpu: 100m, memory: 64Mi}}",
+		"          ports: [{containerPort: 80}]",
+		"  - {apiVersion: v1, kind: Node, metadata: {name: node-1}}",
+		"  - apiVersion: apps/v1",
+		"    kind: Deployment",
+		"    metadata: {name: web, namespace: prod}",
+		"    spec:",
+		"      replicas: 2",
+		"      selector: {matchLabels: {app: web}}",
+		"      strategy: {rollingUpdate: {maxSurge: 25%, maxUnavailable: 1}}",
+		"      template:",
+		"        metadata: {labels: {app: web}}",
+		"        spec: {containers: [{name: web, image: nginx}]}",
+		"  - apiVersion: v1",
+		"    kind: ConfigMap",
+		"    metadata: {name: script}",
+		"    data:",
+		"      run.sh: |",
+		"        echo hello",
+	)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs := s.Spec.Objects
+	if len(objs) != 4 {
+		t.Fatalf("got %d objects", len(objs))
+	}
+	pod, ok := objs[0].Object.(*corev1.Pod)
+	if !ok {
+		t.Fatalf("objects[0] is %T, want *v1.Pod", objs[0].Object)
+	}
+	if pod.Namespace != "default" || pod.Labels["app"] != "web" || pod.Spec.Containers[0].Resources.Limits.Cpu().String() != "100m" ||
+		pod.Spec.Containers[0].Ports[0].ContainerPort != 80 || pod.Kind != "Pod" || pod.APIVersion != "v1" {
+		t.Errorf("pod decoded wrong: %+v", pod)
+	}
+	if objs[0].Pos.Line != 7 || objs[0].Pos.Column != 7 {
+		t.Errorf("objects[0].Pos = %v, want line 7 column 7", objs[0].Pos)
+	}
+	if ref := objs[1].Ref(); ref.Namespace != "" || ref.Key() != "node-1" || ref.Resource.Namespaced {
+		t.Errorf("node ref = %+v", ref)
+	}
+	if ref := objs[2].Ref(); ref.Key() != "prod/web" || ref.Resource.GVR.String() != "apps/v1, Resource=deployments" {
+		t.Errorf("deployment ref = %+v", ref)
+	}
+	if cm := objs[3].Object.(*corev1.ConfigMap); cm.Data["run.sh"] != "echo hello\n" {
+		t.Errorf("configmap data = %q", cm.Data)
+	}
+}
+
+func TestVerb(t *testing.T) {
+	tests := []struct {
+		a    Action
+		want string
+	}{
+		{Action{Create: &Object{}}, "create"},
+		{Action{Update: &Object{}}, "update"},
+		{Action{Delete: &ObjectRef{}}, "delete"},
+		{Action{BreakWatches: &BreakWatches{}}, "breakWatches"},
+		{Action{AddHandler: &AddHandler{}}, "addHandler"},
+		{Action{KillLeader: &KillLeader{}}, "killLeader"},
+		{Action{StopKubelet: &StopKubelet{}}, "stopKubelet"},
+		{Action{SetImageFSUsage: &SetImageFSUsage{}}, "setImageFSUsage"},
+		{Action{}, ""},
+	}
+	for _, tt := range tests {
+		if got := tt.a.Verb(); got != tt.want {
+			t.Errorf("Verb() = %q, want %q", got, tt.want)
+		}
+	}
+	if len(verbs) != len(tests)-1 {
+		t.Errorf("verbs lists %d verbs, the test %d", len(verbs), len(tests)-1)
+	}
+}
+
+func TestLoadFileMissing(t *testing.T) {
+	_, err := LoadFile("testdata/does-not-exist.yaml")
+	if err == nil || !strings.HasPrefix(err.Error(), "failed to read scenario file: open testdata/does-not-exist.yaml") {
+		t.Errorf("LoadFile error = %v", err)
+	}
+}

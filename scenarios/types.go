@@ -1,0 +1,245 @@
+package scenarios
+
+import (
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// APIVersion and Kind are the only values a scenario file's apiVersion and kind may have.
+const (
+	APIVersion = "kubeloom.dev/v1"
+	Kind       = "Scenario"
+)
+
+// Limits on spec values. They keep a scenario small enough to run in seconds on a laptop.
+const (
+	MaxDuration = 24 * time.Hour // spec.duration
+	MaxSpeed    = 10000          // spec.speed
+	MaxReplicas = 10             // spec.controllerManager.replicas
+	MaxKubelets = 1000           // spec.kubelets.count
+	MaxHandlers = 100            // spec.informers[].handlers
+)
+
+// defaultNamespace is given to namespaced objects that name none, as kubectl does.
+const defaultNamespace = "default"
+
+// Scenario is a decoded, validated scenario file. Every default is filled in.
+type Scenario struct {
+	APIVersion string // always APIVersion
+	Kind       string // always Kind
+	Metadata   Metadata
+	Spec       Spec
+	// Source is where the scenario came from: the file path given to Parse or LoadFile, or
+	// "builtin:NAME" for a built-in.
+	Source string
+}
+
+// Metadata names and describes a scenario.
+type Metadata struct {
+	Name        string // a DNS-1123 label: lower-case letters, digits and '-'
+	Description string // optional, one line for `kubeloom scenarios list`
+}
+
+// Era selects which generation of Kubernetes behaviour the simulation follows.
+type Era string
+
+const (
+	// EraClassic is the v1.3–v1.5 behaviour the articles read: DeltaFIFO informers, the
+	// Endpoints leader-election lock, PetSet-era controller names.
+	EraClassic Era = "classic"
+	// EraModern is today's client-go: RealFIFO informers, the Lease lock.
+	EraModern Era = "modern"
+)
+
+// allEras lists every era, in the order the documentation presents them.
+var allEras = []Era{EraClassic, EraModern}
+
+// Spec is what a scenario runs.
+type Spec struct {
+	Duration time.Duration // simulated; 0 < Duration ≤ MaxDuration
+	Speed    float64       // default --speed: simulated seconds per real second; default 1
+	Seed     int64         // default 1
+	// Era is the era of a single run (default classic). It is empty when Eras is set: use
+	// RunEras to get the eras to run.
+	Era Era
+	// Eras, when set, runs the whole scenario once per era, side by side as separate
+	// instances, in this order. It holds at least two distinct eras.
+	Eras              []Era
+	ControllerManager *ControllerManager // nil: no controller-manager
+	Kubelets          *Kubelets          // nil: no kubelet
+	Informers         []Informer         // stand-alone instrumented informers
+	Objects           []Object           // preloaded into the fake apiserver, in file order
+	Actions           []Action           // sorted stably by At
+}
+
+// RunEras returns the eras to run the scenario in: Eras if set, else just Era.
+func (s *Spec) RunEras() []Era {
+	if len(s.Eras) > 0 {
+		return append([]Era(nil), s.Eras...)
+	}
+	return []Era{s.Era}
+}
+
+// ControllerManager configures the simulated kube-controller-manager.
+type ControllerManager struct {
+	Replicas    int  // ≥ 1, default 1; more than one replica compete for the leader lock
+	LeaderElect bool // --leader-elect, default true
+	// Controllers is --controllers, default ["*"]: "*" enables the default set, "name"
+	// enables one controller, "-name" disables one.
+	Controllers []string
+	// Flags are further command-line flags ("--concurrent-endpoint-syncs": "5"), as the
+	// simulated binary would receive them.
+	Flags map[string]string
+}
+
+// Kubelets configures the simulated kubelets (one per node).
+type Kubelets struct {
+	Count int // ≥ 1, default 1; nodes are named node-1 … node-Count
+	// ManifestDir is the kubelet's --pod-manifest-path (the file source of static pods); a
+	// relative path is relative to the scenario file's folder. Empty: no file source.
+	ManifestDir string
+	// ManifestURL turns on the kubelet's --manifest-url source (an HTTP server kubeloom runs).
+	ManifestURL bool
+}
+
+// NodeNames returns the node names of the kubelets: node-1 … node-Count.
+func (k *Kubelets) NodeNames() []string {
+	names := make([]string, k.Count)
+	for i := range names {
+		names[i] = nodeName(i + 1)
+	}
+	return names
+}
+
+func nodeName(i int) string { return fmt.Sprintf("node-%d", i) }
+
+// Informer is a stand-alone instrumented shared informer.
+type Informer struct {
+	Name      string        // unique; defaults to Resource.Name
+	Resource  Resource      // what it lists and watches
+	Namespace string        // "" watches every namespace
+	Handlers  int           // event handlers registered before start, ≥ 1, default 1
+	Resync    time.Duration // resync period, ≥ 0, default 0 (no resync)
+}
+
+// Object is a Kubernetes object from a scenario file, decoded strictly into its client-go type
+// (e.g. *corev1.Pod). Its namespace is filled in ("default") for namespaced kinds.
+type Object struct {
+	Object   runtime.Object
+	Resource Resource
+	Pos      Position // where the object starts in the file
+}
+
+// Ref returns the object's resource, namespace and name.
+func (o Object) Ref() ObjectRef {
+	ref := ObjectRef{Resource: o.Resource}
+	if m, err := meta.Accessor(o.Object); err == nil {
+		ref.Namespace, ref.Name = m.GetNamespace(), m.GetName()
+	}
+	return ref
+}
+
+// ObjectRef names an object.
+type ObjectRef struct {
+	Resource  Resource
+	Namespace string // "" for cluster-scoped resources
+	Name      string
+}
+
+// Key returns the object's cache key, as client-go's MetaNamespaceKeyFunc forms it:
+// "namespace/name", or "name" for cluster-scoped objects.
+func (r ObjectRef) Key() string {
+	if r.Namespace == "" {
+		return r.Name
+	}
+	return r.Namespace + "/" + r.Name
+}
+
+// Action is one timed step of a scenario. Exactly one of the verb fields is set.
+type Action struct {
+	At  time.Duration // simulated time since start, 0 ≤ At ≤ Spec.Duration
+	Pos Position      // where the action starts in the file
+
+	Create          *Object          // create the object
+	Update          *Object          // replace the object (like kubectl replace)
+	Delete          *ObjectRef       // delete the object
+	BreakWatches    *BreakWatches    // end every open watch of a resource with 410 Gone
+	AddHandler      *AddHandler      // add an event handler to a running informer
+	KillLeader      *KillLeader      // stop the controller-manager leader
+	StopKubelet     *StopKubelet     // stop one kubelet
+	SetImageFSUsage *SetImageFSUsage // set a node's image filesystem usage
+}
+
+// Verb returns the action's verb as written in the file: "create", "update", "delete",
+// "breakWatches", "addHandler", "killLeader", "stopKubelet" or "setImageFSUsage".
+func (a Action) Verb() string {
+	switch {
+	case a.Create != nil:
+		return verbCreate
+	case a.Update != nil:
+		return verbUpdate
+	case a.Delete != nil:
+		return verbDelete
+	case a.BreakWatches != nil:
+		return verbBreakWatches
+	case a.AddHandler != nil:
+		return verbAddHandler
+	case a.KillLeader != nil:
+		return verbKillLeader
+	case a.StopKubelet != nil:
+		return verbStopKubelet
+	case a.SetImageFSUsage != nil:
+		return verbSetImageFSUsage
+	}
+	return ""
+}
+
+// BreakWatches makes the apiserver end every open watch of Resource with 410 Gone, so that
+// every reflector watching it re-lists.
+type BreakWatches struct {
+	Resource Resource
+}
+
+// AddHandler adds one event handler to a running informer; client-go first gives the new
+// handler an add notification for every object already in the cache.
+type AddHandler struct {
+	Informer string // an Informer's Name
+}
+
+// KillLeader stops the controller-manager replica that holds the leader lock.
+type KillLeader struct{}
+
+// StopKubelet stops the kubelet of one node, so that it stops reporting node status.
+type StopKubelet struct {
+	Node string // node-1 … node-N
+}
+
+// SetImageFSUsage sets how full a node's image filesystem is, which drives image GC.
+type SetImageFSUsage struct {
+	Node    string // node-1 … node-N
+	Percent int    // 0 … 100
+}
+
+// Verb names, as written in scenario files.
+const (
+	verbCreate          = "create"
+	verbUpdate          = "update"
+	verbDelete          = "delete"
+	verbBreakWatches    = "breakWatches"
+	verbAddHandler      = "addHandler"
+	verbKillLeader      = "killLeader"
+	verbStopKubelet     = "stopKubelet"
+	verbSetImageFSUsage = "setImageFSUsage"
+)
+
+var verbs = []string{verbCreate, verbUpdate, verbDelete, verbBreakWatches, verbAddHandler,
+	verbKillLeader, verbStopKubelet, verbSetImageFSUsage}
+
+// Summary describes a built-in scenario.
+type Summary struct {
+	Name        string
+	Description string
+}
