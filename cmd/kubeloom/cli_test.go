@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// execute runs the CLI with args and returns stdout, stderr and the error.
+func execute(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	cmd := newRootCmd(streams{in: strings.NewReader(""), out: &out, err: &errOut})
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(context.Background())
+	return out.String(), errOut.String(), err
+}
+
+func TestRunThenReplay(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "basics.jsonl")
+	var stderr string
+	synctest.Test(t, func(t *testing.T) {
+		var err error
+		_, stderr, err = execute(t, "run", "informer-basics", "--out", file)
+		if err != nil {
+			t.Fatalf("run: %v\n%s", err, stderr)
+		}
+	})
+	for _, want := range []string{
+		"finished informer-basics: 30s simulated",
+		"informer/listener-pop        started   2  stopped   2",
+		"every goroutine stopped",
+		"replay it:  kubeloom replay " + file,
+		"breakWatches at 20s",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("run output lacks %q:\n%s", want, stderr)
+		}
+	}
+	out, _, err := execute(t, "replay", file, "--width", "100")
+	if err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	for _, want := range []string{"informer-basics", "reflector/list-watch", "informer/listener-run", "watch/stream-receive"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("replay output lacks %q:\n%s", want, out)
+		}
+	}
+	for i, line := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		if n := len([]rune(line)); n > 100 {
+			t.Errorf("replay line %d is %d columns wide, more than --width 100", i+1, n)
+		}
+	}
+
+	// A recording cut in the middle of a line still replays, with a warning.
+	data, _ := os.ReadFile(file)
+	cut := filepath.Join(t.TempDir(), "cut.jsonl")
+	os.WriteFile(cut, data[:len(data)-40], 0o644)
+	out, stderr, err = execute(t, "replay", cut, "--width", "80")
+	if err != nil {
+		t.Fatalf("replay of a truncated file: %v", err)
+	}
+	lines := strings.Count(string(data), "\n")
+	if !strings.Contains(stderr, "cut.jsonl:"+strconv.Itoa(lines)+":") || !strings.Contains(out, "informer/run") {
+		t.Errorf("truncated replay: stderr %q, out has timeline: %v", stderr, strings.Contains(out, "informer/run"))
+	}
+}
+
+
+func TestRunFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run"}, "accepts 1 arg"},
+		{[]string{"run", "no-such-scenario"}, "informer-basics"},
+		{[]string{"run", "informer-basics", "--speed", "fast"}, `invalid argument "fast" for "--speed"`},
+		{[]string{"run", "informer-basics", "--duration", "-5s", "--out", "/dev/null"}, "must not be negative"},
+		{[]string{"run", "informer-basics", "--otlp-endpoint", "ftp://127.0.0.1:1", "--out", "/dev/null"}, "scheme must be http, https, grpc or grpcs"},
+	} {
+		_, _, err := execute(t, tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want it to mention %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+func TestInterruptedRunKeepsAValidRecording(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "cut-short.jsonl")
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		var errOut bytes.Buffer
+		done := make(chan error)
+		go func() {
+			done <- runRun(ctx, streams{out: &bytes.Buffer{}, err: &errOut}, &runOptions{scenario: "informer-basics", out: file, quiet: true, now: time.Now})
+		}()
+		time.Sleep(1200 * time.Millisecond) // 12 simulated seconds at the scenario's speed 10: Ctrl-C then
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatalf("interrupted run: %v", err)
+		}
+		if !strings.Contains(errOut.String(), "interrupted informer-basics") {
+			t.Errorf("summary does not say the run was interrupted:\n%s", errOut.String())
+		}
+	})
+	out, stderr, err := execute(t, "replay", file, "--width", "80")
+	if err != nil || stderr != "" || !strings.Contains(out, "listener-run") {
+		t.Errorf("replay of an interrupted run: err %v, stderr %q", err, stderr)
+	}
+}
+
+func TestScenariosCommands(t *testing.T) {
+	out, _, err := execute(t, "scenarios", "list")
+	if err != nil || !strings.Contains(out, "informer-basics") || !strings.Contains(out, "informer-eras") {
+		t.Errorf("scenarios list: %v\n%s", err, out)
+	}
+	out, _, err = execute(t, "scenarios", "show", "informer-eras")
+	if err != nil || !strings.Contains(out, "eras:") {
+		t.Errorf("scenarios show: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.yaml")
+	bad := filepath.Join(dir, "bad.yaml")
+	src, _, _ := execute(t, "scenarios", "show", "informer-basics")
+	os.WriteFile(good, []byte(src), 0o644)
+	os.WriteFile(bad, []byte("apiVersion: kubeloom.dev/v1\nkind: Scenario\nmetadata: {name: x}\nspec:\n  duraton: 10s\n"), 0o644)
+	out, _, err = execute(t, "scenarios", "validate", good, bad)
+	if err == nil || !strings.Contains(err.Error(), "1 of 2") {
+		t.Errorf("validate error = %v", err)
+	}
+	if !strings.Contains(out, good+": ok") || !strings.Contains(out, bad+":5:3: spec.duraton: unknown field") {
+		t.Errorf("validate output:\n%s", out)
+	}
+}
+
+func TestGoroutinesAndVersion(t *testing.T) {
+	out, _, err := execute(t, "goroutines")
+	if err != nil || !strings.Contains(out, "informer/listener-pop") || !strings.Contains(out, "pkg/client/cache/reflector.go") {
+		t.Errorf("goroutines: %v\n%s", err, out)
+	}
+	out, _, _ = execute(t, "goroutines", "--long")
+	if !strings.Contains(out, "每个 handler 一个") {
+		t.Errorf("goroutines --long lacks the Chinese narrative")
+	}
+	out, _, err = execute(t, "version")
+	if err != nil || !strings.HasPrefix(out, "kubeloom ") {
+		t.Errorf("version: %v %q", err, out)
+	}
+}
