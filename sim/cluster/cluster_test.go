@@ -1,0 +1,95 @@
+package cluster
+
+import (
+	"context"
+	"testing"
+
+	"go.uber.org/goleak"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+var pods = corev1.SchemeGroupVersion.WithResource("pods")
+
+func pod(name string) *corev1.Pod {
+	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}}
+}
+
+func rv(t *testing.T, c *Cluster, name string) string {
+	t.Helper()
+	obj, err := c.Get(context.Background(), pods, "default", name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return obj.(*corev1.Pod).ResourceVersion
+}
+
+func TestResourceVersionsFollowTheTracker(t *testing.T) {
+	c := New()
+	ctx := context.Background()
+	p := pod("a")
+	if _, err := c.Create(ctx, pods, p); err != nil {
+		t.Fatal(err)
+	}
+	if p.ResourceVersion != "" {
+		t.Errorf("the caller's object was changed")
+	}
+	if got := rv(t, c, "a"); got != "2" {
+		t.Errorf("first object rv = %q, want 2", got)
+	}
+	if _, err := c.Create(ctx, pods, pod("a")); !apierrors.IsAlreadyExists(err) {
+		t.Errorf("second create: %v", err)
+	}
+	c.Create(ctx, pods, pod("b"))
+	c.Update(ctx, pods, pod("a"))
+	if got := rv(t, c, "a"); got != "4" {
+		t.Errorf("updated rv = %q, want 4 (a failed create does not count)", got)
+	}
+	list, err := c.List(ctx, pods, corev1.SchemeGroupVersion.WithKind("Pod"), "", metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := list.(*corev1.PodList).ResourceVersion; got != "4" {
+		t.Errorf("list rv = %q, want the tracker's 4", got)
+	}
+	// A watch from the list's version sees only later changes.
+	w, err := c.Watch(ctx, pods, "", metav1.ListOptions{ResourceVersion: "4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	c.Delete(ctx, pods, "default", "b")
+	if ev := <-w.ResultChan(); ev.Type != watch.Deleted || ev.Object.(*corev1.Pod).Name != "b" {
+		t.Errorf("first event after rv 4 = %v %v", ev.Type, ev.Object)
+	}
+}
+
+func TestBreakWatchesEndsThemWithGone(t *testing.T) {
+	c := New()
+	ctx := context.Background()
+	w1, _ := c.Watch(ctx, pods, "", metav1.ListOptions{})
+	w2, _ := c.Watch(ctx, pods, "default", metav1.ListOptions{})
+	if n := c.OpenWatches(pods); n != 2 {
+		t.Fatalf("open watches = %d", n)
+	}
+	if n := c.BreakWatches(pods); n != 2 {
+		t.Errorf("broke %d, want 2", n)
+	}
+	for _, w := range []watch.Interface{w1, w2} {
+		ev := <-w.ResultChan()
+		st, ok := ev.Object.(*metav1.Status)
+		if ev.Type != watch.Error || !ok || st.Code != 410 || !apierrors.IsResourceExpired(apierrors.FromObject(st)) {
+			t.Errorf("event = %v %+v, want a 410 Expired error", ev.Type, ev.Object)
+		}
+		if _, open := <-w.ResultChan(); open {
+			t.Errorf("the watch stays open after the error")
+		}
+	}
+	if n := c.OpenWatches(pods); n != 0 {
+		t.Errorf("open watches after the break = %d", n)
+	}
+}
