@@ -40,7 +40,9 @@ type Link struct {
 
 // Attributes maps attribute keys to values. A value is a string, bool,
 // int64, float64, or a slice of one of those ([]string, []bool, []int64,
-// []float64), as the attribute's Type in the file says.
+// []float64), as the attribute's Type in the file says. The rarer types of
+// newer OpenTelemetry versions read as []byte (BYTESLICE), []any (SLICE),
+// Attributes (MAP) and nil (EMPTY).
 type Attributes map[string]any
 
 // String returns the string value of key, or "" when it is absent or not a string.
