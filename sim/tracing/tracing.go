@@ -80,9 +80,8 @@ func New(ctx context.Context, o Options) (*Tracing, error) {
 		otlp = &errorKeeper{SpanExporter: exp, t: t}
 	}
 	t.recorder = traces.NewRecorder(o.Recording)
-	// The recording blocks rather than drop a span when the queue is full.
-	t.add(sdktrace.NewBatchSpanProcessor(t.recorder,
-		sdktrace.WithBlocking(), sdktrace.WithMaxQueueSize(8192), sdktrace.WithMaxExportBatchSize(1024)))
+	// The recording never drops a span: see collector.
+	t.add(newCollector(t.recorder))
 	if stdout != nil {
 		t.add(sdktrace.NewBatchSpanProcessor(stdout))
 	}
