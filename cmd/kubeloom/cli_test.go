@@ -72,7 +72,6 @@ func TestRunThenReplay(t *testing.T) {
 	}
 }
 
-
 func TestRunFlagErrors(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
