@@ -12,6 +12,7 @@ import (
 	"github.com/kubeloom/kubeloom/scenarios"
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/clock"
+	"github.com/kubeloom/kubeloom/sim/cluster"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/tracing"
 )
@@ -107,16 +108,21 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 		err = errors.Join(err, sdErr)
 	}()
 
-	// The clock starts after the exporters are set up, so that simulated
-	// time 0 is the start of the scenario, not of the process.
+	// The fake apiservers (slow to build: the field-managed tracker) and the
+	// exporters exist before the clock starts, so that simulated time 0 is
+	// the start of the scenario, not of the process.
+	eras := sc.Spec.RunEras()
+	clusters := make([]*cluster.Cluster, len(eras))
+	for i := range eras {
+		clusters[i] = cluster.New()
+	}
 	clk, err := clock.NewScaledOn(base, speed)
 	if err != nil {
 		return nil, err
 	}
 	reg := goroutine.NewRegistry(clk)
-	eras := sc.Spec.RunEras()
 	var insts []*instance
-	for _, era := range eras {
+	for i, era := range eras {
 		id := "informers"
 		if len(eras) > 1 {
 			id = string(era)
@@ -129,7 +135,7 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 		)
 		rt := goroutine.NewRuntime(id, tracing.Tracer(tp), clk, reg,
 			goroutine.WithAllIterations(o.AllIterations), goroutine.WithSeed(seed))
-		insts = append(insts, newInstance(sc, era, id, rt))
+		insts = append(insts, newInstance(sc, era, id, rt, clusters[i]))
 	}
 
 	sum = &Summary{Scenario: sc.Metadata.Name, Speed: speed}

@@ -34,8 +34,8 @@ type instance struct {
 	root goroutine.Span
 }
 
-func newInstance(sc *scenarios.Scenario, era scenarios.Era, id string, rt *goroutine.Runtime) *instance {
-	return &instance{sc: sc, era: era, id: id, rt: rt, cluster: cluster.New(),
+func newInstance(sc *scenarios.Scenario, era scenarios.Era, id string, rt *goroutine.Runtime, c *cluster.Cluster) *instance {
+	return &instance{sc: sc, era: era, id: id, rt: rt, cluster: c,
 		byName: map[string]*informer.Informer{}, handlers: map[string]int{}}
 }
 
