@@ -503,64 +503,16 @@ func appendValue(b []byte, v *attribute.Value) []byte {
 		b = appendString(b, v.AsString())
 	case attribute.BOOLSLICE:
 		b = append(b, `{"Type":"BOOLSLICE","Value":`...)
-		s := v.AsBoolSlice()
-		if s == nil {
-			b = append(b, "null"...)
-			break
-		}
-		b = append(b, '[')
-		for i, x := range s {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendBool(b, x)
-		}
-		b = append(b, ']')
+		b = appendSlice(b, v.AsBoolSlice(), strconv.AppendBool)
 	case attribute.INT64SLICE:
 		b = append(b, `{"Type":"INT64SLICE","Value":`...)
-		s := v.AsInt64Slice()
-		if s == nil {
-			b = append(b, "null"...)
-			break
-		}
-		b = append(b, '[')
-		for i, x := range s {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(b, x, 10)
-		}
-		b = append(b, ']')
+		b = appendSlice(b, v.AsInt64Slice(), appendInt64)
 	case attribute.FLOAT64SLICE:
 		b = append(b, `{"Type":"FLOAT64SLICE","Value":`...)
-		s := v.AsFloat64Slice()
-		if s == nil {
-			b = append(b, "null"...)
-			break
-		}
-		b = append(b, '[')
-		for i, x := range s {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendFloat(b, x)
-		}
-		b = append(b, ']')
+		b = appendSlice(b, v.AsFloat64Slice(), appendFloat)
 	case attribute.STRINGSLICE:
 		b = append(b, `{"Type":"STRINGSLICE","Value":`...)
-		s := v.AsStringSlice()
-		if s == nil {
-			b = append(b, "null"...)
-			break
-		}
-		b = append(b, '[')
-		for i, x := range s {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, x)
-		}
-		b = append(b, ']')
+		b = appendSlice(b, v.AsStringSlice(), appendString)
 	case attribute.BYTESLICE:
 		// encoding/json writes a []byte as a base64 string (standard
 		// encoding, padded).
@@ -750,3 +702,21 @@ func appendBase64(b []byte, s string) []byte {
 	}
 	return b
 }
+
+// appendSlice appends s as a JSON array (null for a nil slice, as
+// encoding/json writes it), each element by appendElem.
+func appendSlice[T any](b []byte, s []T, appendElem func([]byte, T) []byte) []byte {
+	if s == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, x := range s {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendElem(b, x)
+	}
+	return append(b, ']')
+}
+
+func appendInt64(b []byte, n int64) []byte { return strconv.AppendInt(b, n, 10) }
