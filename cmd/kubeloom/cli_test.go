@@ -152,3 +152,17 @@ func TestGoroutinesAndVersion(t *testing.T) {
 		t.Errorf("version: %v %q", err, out)
 	}
 }
+
+func TestRunRefusesWhatItCannotSimulateYet(t *testing.T) {
+	dir := t.TempDir()
+	sc := filepath.Join(dir, "cm.yaml")
+	os.WriteFile(sc, []byte("apiVersion: kubeloom.dev/v1\nkind: Scenario\nmetadata: {name: cm}\nspec:\n  duration: 1m\n  controllerManager: {replicas: 2}\n"), 0o644)
+	out := filepath.Join(dir, "cm.jsonl")
+	_, _, err := execute(t, "run", sc, "--out", out)
+	if err == nil || !strings.Contains(err.Error(), "spec.controllerManager: this kubeloom does not simulate the controller-manager yet") {
+		t.Errorf("error = %v", err)
+	}
+	if _, statErr := os.Stat(out); !os.IsNotExist(statErr) {
+		t.Errorf("a refused run left a recording behind: %v", statErr)
+	}
+}

@@ -75,6 +75,9 @@ func runRun(ctx context.Context, s streams, o *runOptions) error {
 	if o.speed < 0 || o.duration < 0 {
 		return errors.New("--speed and --duration must not be negative")
 	}
+	if err := engine.Supported(sc); err != nil {
+		return err
+	}
 	out := o.out
 	if out == "" {
 		out = filepath.Join("recordings", fmt.Sprintf("%s-%s.jsonl", sc.Metadata.Name, o.now().Format("20060102-150405")))

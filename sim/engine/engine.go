@@ -71,7 +71,7 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	if sc == nil {
 		return nil, errors.New("engine: no scenario")
 	}
-	if err := supported(sc); err != nil {
+	if err := Supported(sc); err != nil {
 		return nil, err
 	}
 	speed := o.Speed
@@ -178,8 +178,9 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 // informers with no controller-manager or kubelet around them.
 const serviceInformers = "informers"
 
-// supported rejects the parts of a scenario this kubeloom cannot simulate yet.
-func supported(sc *scenarios.Scenario) error {
+// Supported rejects the parts of a scenario this kubeloom cannot simulate
+// yet, so that a caller can say so before it creates a recording.
+func Supported(sc *scenarios.Scenario) error {
 	var errs []error
 	where := sc.Source
 	if sc.Spec.ControllerManager != nil {

@@ -3,6 +3,7 @@ package goroutine
 import (
 	"context"
 	rtrace "runtime/trace"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -55,8 +56,8 @@ func (g *G) iterate(ctx context.Context, sample bool, fn func(ctx context.Contex
 	}
 	l := &lazyIteration{g: g, n: n, at: g.rt.clock.Now()}
 	run(context.WithValue(ctx, scopeKey{}, &scope{rt: g.rt, g: g, lazy: l}))
-	if l.span.Span != nil {
-		l.span.End()
+	if sp, ok := l.recorded(); ok {
+		sp.End()
 		return
 	}
 	g.skipped++
@@ -69,17 +70,29 @@ func (g *G) takeSkipped() int64 {
 }
 
 // lazyIteration is an iteration whose span is started only when needed.
+// The iteration may hand its context to a helper goroutine (client-go's
+// reflector lists on one), so materializing is guarded.
 type lazyIteration struct {
 	g    *G
 	n    int64
 	at   time.Time
+	mu   sync.Mutex
 	ctx  context.Context
 	span Span
 }
 
 func (l *lazyIteration) materialize(ctx context.Context) context.Context {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if l.ctx == nil {
 		l.ctx, l.span = l.g.startIteration(ctx, l.g.iterName, l.n, l.at, l.g.takeSkipped())
 	}
 	return l.ctx
+}
+
+// recorded returns the iteration's span if it was materialized.
+func (l *lazyIteration) recorded() (Span, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.span, l.ctx != nil
 }
