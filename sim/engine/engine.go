@@ -121,30 +121,17 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 		return nil, err
 	}
 	reg := goroutine.NewRegistry(clk)
-	var insts []*instance
-	for i, era := range eras {
-		id := "informers"
-		if len(eras) > 1 {
-			id = string(era)
-		}
-		tp := tr.Provider(
-			attribute.String(catalog.AttrServiceName, serviceInformers),
-			attribute.String(catalog.AttrServiceInstanceID, id),
-			attribute.String(catalog.AttrScenario, sc.Metadata.Name),
-			attribute.String(catalog.AttrEra, string(era)),
-		)
-		rt := goroutine.NewRuntime(id, tracing.Tracer(tp), clk, reg,
-			goroutine.WithAllIterations(o.AllIterations), goroutine.WithSeed(seed))
-		insts = append(insts, newInstance(sc, era, id, rt, clusters[i]))
-	}
+	insts := newInstances(sc, eras, clusters, tr, clk, reg, o.AllIterations, seed)
 
 	sum = &Summary{Scenario: sc.Metadata.Name, Speed: speed}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	for _, in := range insts {
+	for i, in := range insts {
 		if err := in.start(runCtx); err != nil {
 			reg.Stop(o.Grace)
-			in.end()
+			for _, started := range insts[:i+1] {
+				started.end()
+			}
 			return sum, err
 		}
 	}
@@ -161,7 +148,36 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	for _, in := range insts {
 		in.end()
 	}
-	counts := reg.Counts()
+	sum.Instances = summarize(insts, reg.Counts())
+	return sum, nil
+}
+
+// newInstances builds one instance per era, each traced by its own
+// provider (its resource names the instance) and Runtime.
+func newInstances(sc *scenarios.Scenario, eras []scenarios.Era, clusters []*cluster.Cluster, tr *tracing.Tracing,
+	clk clock.Clock, reg *goroutine.Registry, allIterations bool, seed int64) []*instance {
+	var insts []*instance
+	for i, era := range eras {
+		id := "informers"
+		if len(eras) > 1 {
+			id = string(era)
+		}
+		tp := tr.Provider(
+			attribute.String(catalog.AttrServiceName, serviceInformers),
+			attribute.String(catalog.AttrServiceInstanceID, id),
+			attribute.String(catalog.AttrScenario, sc.Metadata.Name),
+			attribute.String(catalog.AttrEra, string(era)),
+		)
+		rt := goroutine.NewRuntime(id, tracing.Tracer(tp), clk, reg,
+			goroutine.WithAllIterations(allIterations), goroutine.WithSeed(seed))
+		insts = append(insts, newInstance(sc, era, id, rt, clusters[i]))
+	}
+	return insts
+}
+
+// summarize groups the registry's counts by instance.
+func summarize(insts []*instance, counts []goroutine.FamilyCount) []InstanceSummary {
+	var out []InstanceSummary
 	for _, in := range insts {
 		is := InstanceSummary{Service: serviceInformers, ID: in.id}
 		for _, c := range counts {
@@ -169,9 +185,9 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 				is.Goroutines = append(is.Goroutines, c)
 			}
 		}
-		sum.Instances = append(sum.Instances, is)
+		out = append(out, is)
 	}
-	return sum, nil
+	return out
 }
 
 // serviceInformers is the service.name of the stand-alone informer lessons:
