@@ -126,6 +126,20 @@ func checkInformerBasics(t *testing.T, spans []traces.Span, era string) {
 	if lists != 2 {
 		t.Errorf("pods.List spans = %d, want 2 (initial list + re-list after the broken watch)", lists)
 	}
+	// One watch per list, each with its receive goroutine; stopping the
+	// simulation must not look like a closed watch that is re-opened.
+	watches, receivers := 0, 0
+	for _, s := range spans {
+		switch s.Name {
+		case "pods.Watch":
+			watches++
+		case "watch/stream-receive":
+			receivers++
+		}
+	}
+	if watches != 2 || receivers != 2 {
+		t.Errorf("pods.Watch spans = %d, stream-receive goroutines = %d, want 2 and 2", watches, receivers)
+	}
 	wantCalls := map[string]int{
 		"handler-1 OnAdd": 4, "handler-1 OnUpdate": 1, "handler-1 OnDelete": 1,
 		"handler-2 OnAdd": 4, "handler-2 OnUpdate": 1, "handler-2 OnDelete": 1,

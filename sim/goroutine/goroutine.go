@@ -176,9 +176,17 @@ func (r *Runtime) start(parent context.Context, name, kind string, period time.D
 		trace.WithTimestamp(r.clock.Now()), trace.WithAttributes(attrs...), trace.WithLinks(o.links...))
 	g.lifetime = lifetime
 
-	// The goroutine stops when its parent's context ends or the simulation stops.
+	// The goroutine stops when its parent's context ends or the simulation
+	// stops. Only goroutines started outside any simulated goroutine hang
+	// on the registry; the others are cancelled through their parent, so a
+	// stop runs parent first, as Kubernetes' stop channels do: a reflector
+	// sees its own stop before its watch's receive goroutine ends the stream
+	// (otherwise it would take the end for a closed watch and re-open it).
 	ctx, cancel := context.WithCancel(ctx)
-	stopWithSim := context.AfterFunc(r.registry.ctx, cancel)
+	stopWithSim := func() bool { return false }
+	if ps, _ := parent.Value(scopeKey{}).(*scope); ps == nil || ps.g == nil {
+		stopWithSim = context.AfterFunc(r.registry.ctx, cancel)
+	}
 	ctx = context.WithValue(ctx, scopeKey{}, &scope{rt: r, g: g})
 
 	r.registry.add(g)
