@@ -15,11 +15,8 @@ func (d *decoder) controllerManager(fl *field) *ControllerManager {
 		return cm
 	}
 	if fl, ok := f.get("replicas"); ok {
-		v, ok := integer(fl.val)
-		if !ok || v < 1 || v > MaxReplicas {
-			d.expected(fl.val, fl.path, fmt.Sprintf("an integer ≥ 1 and ≤ %d", MaxReplicas))
-		} else {
-			cm.Replicas = int(v)
+		if v, ok := d.count(fl, MaxReplicas); ok {
+			cm.Replicas = v
 		}
 	}
 	if fl, ok := f.get("leaderElect"); ok {
@@ -124,11 +121,8 @@ func (d *decoder) kubelets(fl *field) *Kubelets {
 		return k
 	}
 	if fl, ok := f.get("count"); ok {
-		v, ok := integer(fl.val)
-		if !ok || v < 1 || v > MaxKubelets {
-			d.expected(fl.val, fl.path, fmt.Sprintf("an integer ≥ 1 and ≤ %d", MaxKubelets))
-		} else {
-			k.Count = int(v)
+		if v, ok := d.count(fl, MaxKubelets); ok {
+			k.Count = v
 		}
 	}
 	if fl, ok := f.get("manifestDir"); ok {
@@ -217,12 +211,10 @@ func (d *decoder) informer(n ast.Node, path string) (Informer, *field, bool) {
 		inf.Namespace = v
 	}
 	if fl, ok := f.get("handlers"); ok {
-		v, ok := integer(fl.val)
-		if !ok || v < 1 || v > MaxHandlers {
-			d.expected(fl.val, fl.path, fmt.Sprintf("an integer ≥ 1 and ≤ %d", MaxHandlers))
-			good = false
+		if v, ok := d.count(fl, MaxHandlers); ok {
+			inf.Handlers = v
 		} else {
-			inf.Handlers = int(v)
+			good = false
 		}
 	}
 	if fl, ok := f.get("resync"); ok {
@@ -235,4 +227,15 @@ func (d *decoder) informer(n ast.Node, path string) (Informer, *field, bool) {
 		}
 	}
 	return inf, named, good
+}
+
+// count reads an integer from 1 to limit (replicas, kubelets, handlers),
+// reporting anything else.
+func (d *decoder) count(fl *field, limit int) (int, bool) {
+	v, ok := integer(fl.val)
+	if !ok || v < 1 || v > int64(limit) {
+		d.expected(fl.val, fl.path, fmt.Sprintf("an integer ≥ 1 and ≤ %d", limit))
+		return 0, false
+	}
+	return int(v), true
 }

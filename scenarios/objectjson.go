@@ -200,32 +200,32 @@ func typeAt(t reflect.Type, path string) (reflect.Type, bool) {
 }
 
 // jsonField finds the struct field that JSON calls name, looking into inlined structs.
-func jsonField(t reflect.Type, name string) (reflect.StructField, bool) {
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag, inline := jsonName(f)
-		if inline {
-			ft := f.Type
-			for ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				if g, ok := jsonField(ft, name); ok {
-					return g, true
-				}
-			}
-			continue
-		}
+func jsonField(t reflect.Type, name string) (found reflect.StructField, ok bool) {
+	eachJSONField(t, func(tag string, f reflect.StructField) bool {
 		if tag == name {
-			return f, true
+			found, ok = f, true
+			return false
 		}
-	}
-	return reflect.StructField{}, false
+		return true
+	})
+	return found, ok
 }
 
 // jsonFieldNames lists the JSON names of a struct's fields, sorted.
 func jsonFieldNames(t reflect.Type) []string {
 	var names []string
+	eachJSONField(t, func(tag string, _ reflect.StructField) bool {
+		names = append(names, tag)
+		return true
+	})
+	sort.Strings(names)
+	return names
+}
+
+// eachJSONField calls visit with the JSON name of every field JSON encodes,
+// in field order, looking into inlined structs, until visit returns false.
+// It reports whether the walk went to the end.
+func eachJSONField(t reflect.Type, visit func(name string, f reflect.StructField) bool) bool {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		tag, inline := jsonName(f)
@@ -234,17 +234,16 @@ func jsonFieldNames(t reflect.Type) []string {
 			for ft.Kind() == reflect.Pointer {
 				ft = ft.Elem()
 			}
-			if ft.Kind() == reflect.Struct {
-				names = append(names, jsonFieldNames(ft)...)
+			if ft.Kind() == reflect.Struct && !eachJSONField(ft, visit) {
+				return false
 			}
 			continue
 		}
-		if tag != "" {
-			names = append(names, tag)
+		if tag != "" && !visit(tag, f) {
+			return false
 		}
 	}
-	sort.Strings(names)
-	return names
+	return true
 }
 
 // jsonName returns the field's JSON name ("" when not encoded), or inline for embedded
