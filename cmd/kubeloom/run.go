@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -113,10 +114,10 @@ func runRun(ctx context.Context, s streams, o *runOptions) error {
 	progress := s.err
 	live := isTerminal(s.err)
 	if !o.quiet {
-		opts.Progress = func(p engine.Progress) { printProgress(progress, p, live) }
+		opts.Progress = progressPrinter(progress, live)
 	}
 	fmt.Fprintf(s.err, "running %s (%s) for %s of simulated time at speed %gx\n",
-		sc.Metadata.Name, sc.Source, orDefault(o.duration, sc.Spec.Duration), orDefaultF(o.speed, sc.Spec.Speed))
+		sc.Metadata.Name, sc.Source, cmp.Or(o.duration, sc.Spec.Duration), cmp.Or(o.speed, sc.Spec.Speed))
 	start := time.Now()
 	sum, err := engine.Run(ctx, opts)
 	if !o.quiet && live {
@@ -131,38 +132,25 @@ func runRun(ctx context.Context, s streams, o *runOptions) error {
 	return err
 }
 
-func orDefault(d, def time.Duration) time.Duration {
-	if d > 0 {
-		return d
-	}
-	return def
-}
-
-func orDefaultF(f, def float64) float64 {
-	if f > 0 {
-		return f
-	}
-	return def
-}
-
-// printProgress redraws one status line on a terminal; elsewhere (a pipe,
-// CI) it prints a line per action only.
-func printProgress(w io.Writer, p engine.Progress, live bool) {
-	if !live {
-		if p.LastAction != "" && p.LastAction != lastPrinted {
-			lastPrinted = p.LastAction
-			fmt.Fprintf(w, "  %6.1fs  %s  (goroutines %d, spans %d)\n", p.Elapsed.Seconds(), p.LastAction, p.Goroutines, p.Spans)
+// progressPrinter redraws one status line on a terminal; elsewhere (a
+// pipe, CI) it prints a line per action only.
+func progressPrinter(w io.Writer, live bool) func(engine.Progress) {
+	lastPrinted := ""
+	return func(p engine.Progress) {
+		if !live {
+			if p.LastAction != "" && p.LastAction != lastPrinted {
+				lastPrinted = p.LastAction
+				fmt.Fprintf(w, "  %6.1fs  %s  (goroutines %d, spans %d)\n", p.Elapsed.Seconds(), p.LastAction, p.Goroutines, p.Spans)
+			}
+			return
 		}
-		return
+		last := ""
+		if p.LastAction != "" {
+			last = "  last: " + p.LastAction
+		}
+		fmt.Fprintf(w, "\r\x1b[K  %6.1fs / %s   goroutines %-4d spans %-7d%s", p.Elapsed.Seconds(), p.Duration, p.Goroutines, p.Spans, last)
 	}
-	last := ""
-	if p.LastAction != "" {
-		last = "  last: " + p.LastAction
-	}
-	fmt.Fprintf(w, "\r\x1b[K  %6.1fs / %s   goroutines %-4d spans %-7d%s", p.Elapsed.Seconds(), p.Duration, p.Goroutines, p.Spans, last)
 }
-
-var lastPrinted string
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)

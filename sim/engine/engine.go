@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -33,8 +34,6 @@ type Options struct {
 	Grace time.Duration
 	// Progress, if set, is called about twice a real second and after each action.
 	Progress func(Progress)
-	// Clock, if set, is the real clock under the simulation (tests).
-	Clock clock.Base
 }
 
 // Progress is a snapshot of a running simulation.
@@ -74,25 +73,10 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	if err := Supported(sc); err != nil {
 		return nil, err
 	}
-	speed := o.Speed
-	if speed == 0 {
-		speed = sc.Spec.Speed
-	}
-	duration := o.Duration
-	if duration == 0 {
-		duration = sc.Spec.Duration
-	}
-	seed := o.Seed
-	if seed == 0 {
-		seed = sc.Spec.Seed
-	}
-	if o.Grace <= 0 {
-		o.Grace = 10 * time.Second
-	}
-	base := o.Clock
-	if base == nil {
-		base = realClock()
-	}
+	speed := cmp.Or(o.Speed, sc.Spec.Speed)
+	duration := cmp.Or(o.Duration, sc.Spec.Duration)
+	seed := cmp.Or(o.Seed, sc.Spec.Seed)
+	grace := cmp.Or(o.Grace, 10*time.Second)
 	tr, err := tracing.New(ctx, tracing.Options{Recording: o.Recording, Stdout: o.Stdout, OTLPEndpoint: o.OTLPEndpoint})
 	if err != nil {
 		return nil, err
@@ -116,7 +100,7 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	for i := range eras {
 		clusters[i] = cluster.New()
 	}
-	clk, err := clock.NewScaledOn(base, speed)
+	clk, err := clock.NewScaled(speed)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +112,7 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	defer cancel()
 	for i, in := range insts {
 		if err := in.start(runCtx); err != nil {
-			reg.Stop(o.Grace)
+			reg.Stop(grace)
 			for _, started := range insts[:i+1] {
 				started.end()
 			}
@@ -144,7 +128,7 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	sum.Cancelled = ctx.Err() != nil
 	sum.Duration = min(clk.Elapsed(), duration)
 
-	sum.Leftovers = reg.Stop(o.Grace)
+	sum.Leftovers = reg.Stop(grace)
 	for _, in := range insts {
 		in.end()
 	}

@@ -33,7 +33,10 @@ func (g *G) startIteration(ctx context.Context, name string, n int64, at time.Ti
 	attrs = append(attrs, g.attrs...)
 	opts = append(opts, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
 	ctx, sp := g.rt.tracer.Start(ctx, name, opts...)
-	ctx = context.WithValue(ctx, scopeKey{}, &scope{rt: g.rt, g: g})
+	if s, _ := ctx.Value(scopeKey{}).(*scope); s == nil || s.g != g || s.lazy != nil {
+		// Below the iteration there is nothing lazy left to record.
+		ctx = context.WithValue(ctx, scopeKey{}, &scope{rt: g.rt, g: g})
+	}
 	return ctx, Span{Span: sp, clock: g.rt.clock}
 }
 
