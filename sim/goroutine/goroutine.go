@@ -74,7 +74,7 @@ func WithSetup(setup func(ctx context.Context)) Option {
 // Go starts fn as a plain goroutine (`go f()` in Kubernetes). fn's context
 // ends when the simulation stops; fn marks its own iterations with Iterate.
 func (r *Runtime) Go(ctx context.Context, name string, fn func(ctx context.Context), opts ...Option) {
-	r.start(ctx, name, catalog.KindGo, 0, opts, fn)
+	r.start(ctx, name, catalog.KindGo, 0, true, opts, fn)
 }
 
 // Until runs fn every period, the period starting after fn returns
@@ -109,8 +109,27 @@ func (r *Runtime) BackoffUntil(ctx context.Context, name string, delay func() ti
 	r.loop(ctx, name, catalog.KindJitterUntil, 0, func(*rand.Rand) time.Duration { return delay() }, true, opts, fn)
 }
 
+// Main is wait.JitterUntil run on the calling goroutine, as Kubernetes runs
+// leader election's acquire and renew loops on main: fn runs every
+// period × (1 + rand × jitter), the period starting after fn returns. It is
+// recorded as its own lane of kind "main" and returns when ctx ends (a loop
+// that should end earlier cancels its own context, as client-go's acquire
+// does once it leads).
+func (r *Runtime) Main(ctx context.Context, name string, period time.Duration, jitter float64, fn func(ctx context.Context), opts ...Option) {
+	wait := func(rng *rand.Rand) time.Duration {
+		return period + time.Duration(rng.Float64()*jitter*float64(period))
+	}
+	r.run(ctx, name, catalog.KindMain, period, wait, true, false, opts, fn)
+}
+
 func (r *Runtime) loop(ctx context.Context, name, kind string, period time.Duration, wait func(*rand.Rand) time.Duration, sliding bool, opts []Option, fn func(ctx context.Context)) {
-	r.start(ctx, name, kind, period, opts, func(ctx context.Context) {
+	r.run(ctx, name, kind, period, wait, sliding, true, opts, fn)
+}
+
+// run is the loop of every periodic primitive; spawn says whether it gets
+// a goroutine of its own or runs on the caller's.
+func (r *Runtime) run(ctx context.Context, name, kind string, period time.Duration, wait func(*rand.Rand) time.Duration, sliding, spawn bool, opts []Option, fn func(ctx context.Context)) {
+	r.start(ctx, name, kind, period, spawn, opts, func(ctx context.Context) {
 		g := scopeOf(ctx).g
 		o := collect(opts)
 		rng := o.rand
@@ -120,7 +139,10 @@ func (r *Runtime) loop(ctx context.Context, name, kind string, period time.Durat
 		if o.setup != nil {
 			o.setup(ctx)
 		}
-		sample := !r.allIterations && period > 0 && period <= time.Second
+		var sample int64 // 0: record every iteration
+		if !r.allIterations && period > 0 && period <= time.Second {
+			sample = heartbeatEvery(period)
+		}
 		for ctx.Err() == nil {
 			began := r.clock.Now()
 			g.iterate(ctx, sample, fn)
@@ -146,13 +168,32 @@ func (r *Runtime) loop(ctx context.Context, name, kind string, period time.Durat
 	})
 }
 
-func (r *Runtime) start(parent context.Context, name, kind string, period time.Duration, opts []Option, body func(ctx context.Context)) {
+func (r *Runtime) start(parent context.Context, name, kind string, period time.Duration, spawn bool, opts []Option, body func(ctx context.Context)) {
+	ctx, _, end := r.begin(parent, name, kind, period, opts)
+	labels := pprof.Labels(catalog.AttrGoroutineName, name, catalog.AttrServiceInstanceID, r.instance)
+	run := func() {
+		defer end()
+		pprof.Do(ctx, labels, func(ctx context.Context) {
+			rtrace.WithRegion(ctx, name, func() { body(ctx) })
+		})
+	}
+	if spawn {
+		go run()
+	} else {
+		run()
+	}
+}
+
+// begin records the start of a goroutine: its lifetime span, its context
+// (cancelled with its parent's, or with the simulation for top-level ones)
+// and its place in the registry. end records its end.
+func (r *Runtime) begin(parent context.Context, name, kind string, period time.Duration, opts []Option) (ctx context.Context, g *G, end func()) {
 	entry, ok := catalog.Lookup(name)
 	if !ok {
 		panic(fmt.Sprintf("goroutine: %q is not in the catalog (sim/catalog)", name))
 	}
 	o := collect(opts)
-	g := &G{key: Key{Instance: r.instance, Name: name}, entry: entry, rt: r, attrs: o.attrs, iterName: o.iterName}
+	g = &G{key: Key{Instance: r.instance, Name: name}, entry: entry, rt: r, attrs: o.attrs, iterName: o.iterName}
 	if g.iterName == "" {
 		g.iterName = lastPart(name)
 	}
@@ -190,16 +231,12 @@ func (r *Runtime) start(parent context.Context, name, kind string, period time.D
 	ctx = context.WithValue(ctx, scopeKey{}, &scope{rt: r, g: g})
 
 	r.registry.add(g)
-	labels := pprof.Labels(catalog.AttrGoroutineName, name, catalog.AttrServiceInstanceID, r.instance)
-	go func() {
-		defer r.registry.remove(g)
-		defer cancel()
-		defer stopWithSim()
-		defer func() { lifetime.End(trace.WithTimestamp(r.clock.Now())) }()
-		pprof.Do(ctx, labels, func(ctx context.Context) {
-			rtrace.WithRegion(ctx, name, func() { body(ctx) })
-		})
-	}()
+	return ctx, g, func() {
+		lifetime.End(trace.WithTimestamp(r.clock.Now()))
+		stopWithSim()
+		cancel()
+		r.registry.remove(g)
+	}
 }
 
 func collect(opts []Option) options {

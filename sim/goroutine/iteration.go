@@ -40,18 +40,26 @@ func (g *G) startIteration(ctx context.Context, name string, n int64, at time.Ti
 	return ctx, Span{Span: sp, clock: g.rt.clock}
 }
 
-// iterate runs one loop iteration. Unsampled, it is a span around fn.
-// Sampled (fast loops), the span is only recorded when fn does something
-// visible (starts a span, adds an event), or as a heartbeat for the first
-// iterations and every tenth; the others are counted in the next recorded
-// iteration's kubeloom.skipped_iterations.
-func (g *G) iterate(ctx context.Context, sample bool, fn func(ctx context.Context)) {
+// heartbeatEvery is how often an idle iteration of a sampled loop is
+// recorded anyway: every 10th iteration, and no more often than every 10
+// simulated seconds, so a 1s loop beats every 10th iteration and a 100ms
+// loop every 100th.
+func heartbeatEvery(period time.Duration) int64 {
+	return max(10, int64((10*time.Second+period-1)/period))
+}
+
+// iterate runs one loop iteration. Unsampled (sample == 0), it is a span
+// around fn. Sampled (fast loops), the span is only recorded when fn does
+// something visible (starts a span, adds an event), or as a heartbeat for
+// the first iterations and every sample-th; the others are counted in the
+// next recorded iteration's kubeloom.skipped_iterations.
+func (g *G) iterate(ctx context.Context, sample int64, fn func(ctx context.Context)) {
 	n := g.iterations.Add(1)
 	run := fn
 	if rtrace.IsEnabled() {
 		run = func(ctx context.Context) { rtrace.WithRegion(ctx, g.iterName, func() { fn(ctx) }) }
 	}
-	if !sample || n <= 3 || n%10 == 0 {
+	if sample == 0 || n <= 3 || n%sample == 0 {
 		ctx, sp := g.startIteration(ctx, g.iterName, n, g.rt.clock.Now(), g.takeSkipped())
 		run(ctx)
 		sp.End()

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/kubeloom/kubeloom/sim/clock"
@@ -91,6 +92,16 @@ func (s Span) End(opts ...trace.SpanEndOption) {
 	s.Span.End(append(opts, trace.WithTimestamp(s.clock.Now()))...)
 }
 
+// RecordError records an error as an exception event at the current
+// simulated time and sets the span's status to Error.
+func (s Span) RecordError(err error, opts ...trace.EventOption) {
+	if err == nil {
+		return
+	}
+	s.Span.RecordError(err, append(opts, trace.WithTimestamp(s.clock.Now()))...)
+	s.Span.SetStatus(codes.Error, err.Error())
+}
+
 // AddEvent adds an event at the current simulated time.
 func (s Span) AddEvent(name string, attrs ...attribute.KeyValue) {
 	s.Span.AddEvent(name, trace.WithTimestamp(s.clock.Now()), trace.WithAttributes(attrs...))
@@ -123,3 +134,29 @@ func SpanFrom(ctx context.Context) Span {
 func Cause(sc trace.SpanContext, key string) trace.Link {
 	return trace.Link{SpanContext: sc, Attributes: []attribute.KeyValue{linkCause, attribute.String(attrObjectKey, key)}}
 }
+
+// Live returns this instance's goroutine families alive now, by name.
+func (r *Runtime) Live() map[string]int {
+	out := map[string]int{}
+	for _, a := range r.registry.Live() {
+		if a.Instance == r.instance {
+			out[a.Name] += a.N
+		}
+	}
+	return out
+}
+
+// Outlive returns a context with ctx's span and goroutine but life's
+// cancellation, for goroutines that outlive the goroutine that starts them
+// (v1.5's node controller starts its loops from a goroutine that then
+// returns): their spans still hang under the starter's.
+func Outlive(ctx, life context.Context) context.Context {
+	return outlived{Context: life, values: ctx}
+}
+
+type outlived struct {
+	context.Context
+	values context.Context
+}
+
+func (o outlived) Value(key any) any { return o.values.Value(key) }
