@@ -1,0 +1,189 @@
+package cluster
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+	k8stesting "k8s.io/client-go/testing"
+)
+
+// watch opens a watch. Objects newer than the requested resourceVersion
+// are sent first, as the fake does (an empty version sends them all); then
+// every write of the resource in the watched namespace. Unlike the fake's
+// watches, these never overflow: each holds an unbounded queue, drained by
+// its own goroutine into the result channel (the apiserver's side of the
+// HTTP stream).
+func (c *Cluster) watch(action k8stesting.Action) (bool, watch.Interface, error) {
+	var opts metav1.ListOptions
+	if wa, ok := action.(k8stesting.WatchActionImpl); ok {
+		opts = wa.ListOptions
+	}
+	gvr, ns := action.GetResource(), action.GetNamespace()
+	from := int64(0)
+	if opts.ResourceVersion != "" {
+		rv, err := strconv.ParseInt(opts.ResourceVersion, 10, 64)
+		if err != nil {
+			return true, nil, apierrors.NewBadRequest(fmt.Sprintf("invalid resourceVersion %q: expected an integer", opts.ResourceVersion))
+		}
+		from = rv
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	w := newWatcher(ns)
+	if kind, ok := c.kinds[gvr]; ok {
+		_, list, err := c.object(k8stesting.NewListAction(gvr, kind, ns, metav1.ListOptions{}))
+		if err != nil {
+			return true, nil, err
+		}
+		items, _ := meta.ExtractList(list)
+		for _, it := range items {
+			m, _ := meta.Accessor(it)
+			if rv, _ := strconv.ParseInt(m.GetResourceVersion(), 10, 64); rv > from {
+				w.push(watch.Event{Type: watch.Added, Object: it})
+			}
+		}
+	}
+	c.watches[gvr] = append(alive(c.watches[gvr]), w)
+	return true, w, nil
+}
+
+// notify sends an event to every watch of the resource that sees the
+// namespace. The caller holds c.mu.
+func (c *Cluster) notify(gvr schema.GroupVersionResource, ns string, t watch.EventType, obj runtime.Object) {
+	for _, w := range c.watches[gvr] {
+		if w.ns == "" || w.ns == ns {
+			w.push(watch.Event{Type: t, Object: obj.DeepCopyObject()})
+		}
+	}
+}
+
+func alive(ws []*watcher) []*watcher {
+	out := ws[:0]
+	for _, w := range ws {
+		if !w.stopped() {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// BreakWatches ends every open watch of a resource the way a restarted
+// apiserver (or a compacted etcd) does: with a watch error event "410 Gone:
+// too old resource version", after which the stream closes. A reflector
+// then re-lists; a watch that merely closed would only be re-opened.
+// It returns how many watches it broke.
+func (c *Cluster) BreakWatches(gvr schema.GroupVersionResource) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ws := alive(c.watches[gvr])
+	current := c.currentRV(gvr)
+	for _, w := range ws {
+		gone := apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", current, current+1))
+		w.push(watch.Event{Type: watch.Error, Object: &gone.ErrStatus})
+		w.end()
+	}
+	c.watches[gvr] = nil
+	return len(ws)
+}
+
+// OpenWatches is the number of open watches of a resource.
+func (c *Cluster) OpenWatches(gvr schema.GroupVersionResource) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.watches[gvr] = alive(c.watches[gvr])
+	return len(c.watches[gvr])
+}
+
+// watcher is one open watch.
+type watcher struct {
+	ns     string
+	result chan watch.Event
+	wake   chan struct{} // a new event, or the end
+	done   chan struct{} // closed by Stop
+
+	mu     sync.Mutex
+	queue  []watch.Event
+	ending bool // no more events: close after the queue drains
+	once   sync.Once
+}
+
+func newWatcher(ns string) *watcher {
+	w := &watcher{ns: ns, result: make(chan watch.Event), wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go w.pump()
+	return w
+}
+
+func (w *watcher) push(ev watch.Event) {
+	w.mu.Lock()
+	w.queue = append(w.queue, ev)
+	w.mu.Unlock()
+	w.signal()
+}
+
+// end closes the stream once the queued events are delivered.
+func (w *watcher) end() {
+	w.mu.Lock()
+	w.ending = true
+	w.mu.Unlock()
+	w.signal()
+}
+
+func (w *watcher) signal() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (w *watcher) pump() {
+	defer close(w.result)
+	for {
+		w.mu.Lock()
+		if len(w.queue) == 0 {
+			ending := w.ending
+			w.mu.Unlock()
+			if ending {
+				return
+			}
+			select {
+			case <-w.wake:
+				continue
+			case <-w.done:
+				return
+			}
+		}
+		ev := w.queue[0]
+		w.queue[0] = watch.Event{}
+		w.queue = w.queue[1:]
+		w.mu.Unlock()
+		select {
+		case w.result <- ev:
+		case <-w.done:
+			return
+		}
+	}
+}
+
+func (w *watcher) stopped() bool {
+	select {
+	case <-w.done:
+		return true
+	default:
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.ending
+}
+
+// Stop ends the watch (watch.Interface).
+func (w *watcher) Stop() { w.once.Do(func() { close(w.done) }) }
+
+// ResultChan is the stream of events (watch.Interface).
+func (w *watcher) ResultChan() <-chan watch.Event { return w.result }
