@@ -39,3 +39,32 @@ func (o Observer) Name() string                     { return string(o) }
 func (Observer) OnAdd(context.Context, any, bool)   {}
 func (Observer) OnUpdate(context.Context, any, any) {}
 func (Observer) OnDelete(context.Context, any)      {}
+
+// Funcs is a Handler made of functions (cache.ResourceEventHandlerFuncs
+// with contexts); a nil function ignores its notifications.
+type Funcs struct {
+	HandlerName string
+	Add         func(ctx context.Context, obj any)
+	Update      func(ctx context.Context, oldObj, newObj any)
+	Delete      func(ctx context.Context, obj any)
+}
+
+func (f Funcs) Name() string { return f.HandlerName }
+
+func (f Funcs) OnAdd(ctx context.Context, obj any, _ bool) {
+	if f.Add != nil {
+		f.Add(ctx, obj)
+	}
+}
+
+func (f Funcs) OnUpdate(ctx context.Context, oldObj, newObj any) {
+	if f.Update != nil {
+		f.Update(ctx, oldObj, newObj)
+	}
+}
+
+func (f Funcs) OnDelete(ctx context.Context, obj any) {
+	if f.Delete != nil {
+		f.Delete(ctx, obj)
+	}
+}

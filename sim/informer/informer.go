@@ -49,7 +49,26 @@ type Config struct {
 	Era       Era
 	Resync    time.Duration // 0 = never
 	Source    Source
+	// Mode is how the informer delivers what it sees (default Shared).
+	Mode Mode
 }
+
+// Mode is the kind of informer, as Kubernetes builds them.
+type Mode int
+
+const (
+	// Shared is a shared index informer (sharedIndexInformer): its process
+	// loop hands notifications to one listener pair (listener-pop and
+	// listener-run goroutines) per handler.
+	Shared Mode = iota
+	// Private is a controller's own informer (cache.NewInformer /
+	// NewIndexerInformer): no listener goroutines; the process loop, whose
+	// goroutine is informer/private, calls the handlers itself.
+	Private
+	// ReflectorOnly is a bare reflector into a store (cache.NewReflector(…).Run):
+	// the reflector writes the indexer directly; no process loop, no handlers.
+	ReflectorOnly
+)
 
 // Informer is one instrumented shared index informer.
 type Informer struct {
@@ -58,7 +77,8 @@ type Informer struct {
 	indexer cache.Indexer
 	queue   *tracedQueue
 	lw      cache.ListerWatcher
-	proc    *processor
+	proc    *processor // Shared: the listeners
+	direct  []Handler  // Private: the handlers the process loop calls itself
 	causes  causes
 
 	// deltaMu is client-go's blockDeltas: HandleDeltas and a late
@@ -82,6 +102,9 @@ func New(cfg Config) (*Informer, error) {
 	}
 	if cfg.Era == "" {
 		cfg.Era = Classic
+	}
+	if cfg.Mode < Shared || cfg.Mode > ReflectorOnly {
+		return nil, fmt.Errorf("informer %s: unknown mode %d", cfg.Name, cfg.Mode)
 	}
 	if cfg.Era != Classic && cfg.Era != Modern {
 		return nil, fmt.Errorf("informer %s: unknown era %q: expected classic or modern", cfg.Name, cfg.Era)
@@ -113,27 +136,48 @@ func (inf *Informer) Era() Era { return inf.cfg.Era }
 // Indexer is the informer's cache. Objects in it must not be mutated.
 func (inf *Informer) Indexer() cache.Indexer { return inf.indexer }
 
-// HasSynced reports whether the initial list has been popped and handled.
+// HasSynced reports whether the initial list has been popped and handled
+// (for a bare reflector: stored).
 func (inf *Informer) HasSynced() bool { return inf.queue.q.HasSynced() }
 
-// Run starts the informer as sharedIndexInformer.Run does: the informer/run
-// goroutine starts the listeners (sharedProcessor.run) and the reflector
-// (controller.Run → Reflector.RunUntil), then loops on processLoop every 1s
-// until ctx ends. Run returns at once.
+// Run starts the informer and returns at once. A shared informer runs as
+// sharedIndexInformer.Run does: the informer/run goroutine starts the
+// listeners (sharedProcessor.run) and the reflector (controller.Run →
+// Reflector.RunUntil), then loops on processLoop every 1s until ctx ends. A
+// private informer is the same on informer/private, without listeners. A
+// bare reflector is just reflector/list-watch.
 func (inf *Informer) Run(ctx context.Context) {
 	if !inf.started.CompareAndSwap(false, true) {
 		panic("informer: Run called twice for " + inf.cfg.Name)
 	}
+	if inf.cfg.Mode == ReflectorOnly {
+		inf.runReflector(ctx)
+		return
+	}
+	name := "informer/run"
+	if inf.cfg.Mode == Private {
+		name = "informer/private"
+	}
 	rt := goroutine.RuntimeFrom(ctx)
-	rt.Until(ctx, "informer/run", time.Second, inf.processLoop,
+	rt.Until(ctx, name, time.Second, inf.processLoop,
 		goroutine.WithAttributes(inf.attrs...),
 		goroutine.WithIterationName("processLoop"),
 		goroutine.WithSetup(func(ctx context.Context) {
 			// The FIFO closes when the informer stops, which ends Pop.
 			context.AfterFunc(ctx, inf.queue.q.Close)
-			inf.proc.run(ctx)
+			if inf.cfg.Mode == Shared {
+				inf.proc.run(ctx)
+			}
 			inf.runReflector(ctx)
 		}))
+}
+
+// RunDummy is what a controller's `go podController.Run(stopCh)` does when
+// podController is a shared informer's GetController(): a dummyController
+// whose Run returns at once — the factory runs the real informer.
+func (inf *Informer) RunDummy(ctx context.Context) {
+	goroutine.RuntimeFrom(ctx).Go(ctx, "informer/dummy-controller-run", func(context.Context) {},
+		goroutine.WithAttributes(inf.attrs...))
 }
 
 // runReflector starts reflector/list-watch: wait.Until(ListAndWatch, 1s) in
@@ -188,7 +232,9 @@ func (inf *Informer) startResyncTimer(ctx context.Context) {
 			// handler. Since 1.6 the processor says who is due (ShouldResync).
 			due := inf.proc.shouldResync(clk.Now())
 			sp.SetAttributes(attribute.Int("listeners.due", due))
-			if due > 0 || inf.cfg.Era == Classic {
+			// A controller's own informer and a bare reflector resync every
+			// period in both eras: they have no per-listener periods.
+			if due > 0 || inf.cfg.Era == Classic || inf.cfg.Mode != Shared {
 				inf.queue.resync(ictx)
 			}
 			sp.End()

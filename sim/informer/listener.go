@@ -68,7 +68,20 @@ type listener struct {
 // AddHandler registers a handler. Before Run it is one of the handlers
 // sharedProcessor.run starts; after Run it is started at once and first
 // given an add for every cached object (sharedIndexInformer.AddEventHandler).
+//
+// A private informer's handlers are fixed when it is built
+// (cache.NewInformer takes them): add them before Run.
 func (inf *Informer) AddHandler(ctx context.Context, h Handler) {
+	switch inf.cfg.Mode {
+	case Private:
+		if inf.started.Load() {
+			panic("informer: a private informer's handlers are given before Run (" + inf.cfg.Name + ")")
+		}
+		inf.direct = append(inf.direct, h)
+		return
+	case ReflectorOnly:
+		panic("informer: a bare reflector has no handlers (" + inf.cfg.Name + ")")
+	}
 	p := inf.proc
 	l := &listener{
 		handler:      h,
@@ -216,26 +229,35 @@ func (l *listener) pop(ctx context.Context) {
 	}
 }
 
-// run is processorListener.run: call the handler for each notification.
+// run is processorListener.run: call the handler for each notification;
+// each call is an iteration of the goroutine.
 func (l *listener) run(ctx context.Context) {
 	for n := range l.nextCh {
-		attrs := []attribute.KeyValue{attribute.String(catalog.AttrObjectKey, n.key)}
-		switch n.kind {
-		case add:
-			attrs = append(attrs, attribute.Bool("isInInitialList", n.isInInitialList))
-		case update:
-			attrs = append(attrs, attribute.Bool(catalog.AttrResync, n.resync))
-		}
-		hctx, sp := goroutine.Iterate(ctx, n.kind.call(), trace.WithLinks(goroutine.Cause(n.cause, n.key)), trace.WithAttributes(attrs...))
-		switch n.kind {
-		case add:
-			l.handler.OnAdd(hctx, n.newObj, n.isInInitialList)
-		case update:
-			l.handler.OnUpdate(hctx, n.oldObj, n.newObj)
-		case del:
-			l.handler.OnDelete(hctx, n.oldObj)
-		}
-		sp.End()
+		callHandler(ctx, l.handler, n, goroutine.Iterate) // the goroutine's attributes name the handler
+	}
+}
+
+// callHandler calls the handler for one notification inside a span named
+// OnAdd, OnUpdate or OnDelete, linked to what caused it; start makes the
+// span (an iteration of listener-run, or a child span of HandleDeltas for
+// a private informer), extra adds attributes.
+func callHandler(ctx context.Context, h Handler, n notification, start func(context.Context, string, ...trace.SpanStartOption) (context.Context, goroutine.Span), extra ...attribute.KeyValue) {
+	attrs := append([]attribute.KeyValue{attribute.String(catalog.AttrObjectKey, n.key)}, extra...)
+	switch n.kind {
+	case add:
+		attrs = append(attrs, attribute.Bool("isInInitialList", n.isInInitialList))
+	case update:
+		attrs = append(attrs, attribute.Bool(catalog.AttrResync, n.resync))
+	}
+	hctx, sp := start(ctx, n.kind.call(), trace.WithLinks(goroutine.Cause(n.cause, n.key)), trace.WithAttributes(attrs...))
+	defer sp.End()
+	switch n.kind {
+	case add:
+		h.OnAdd(hctx, n.newObj, n.isInInitialList)
+	case update:
+		h.OnUpdate(hctx, n.oldObj, n.newObj)
+	case del:
+		h.OnDelete(hctx, n.oldObj)
 	}
 }
 

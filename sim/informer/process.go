@@ -66,19 +66,19 @@ func (inf *Informer) handleDeltas(ctx context.Context, deltas cache.Deltas, isIn
 				// (sharedIndexInformer.OnUpdate) only to listeners due for a
 				// resync, so with resync 0 a re-list is silent.
 				isSync := sameVersion(old, obj)
-				inf.proc.distribute(ctx, notification{kind: update, oldObj: old, newObj: obj, key: key, cause: cause, resync: isSync},
+				inf.deliver(ctx, notification{kind: update, oldObj: old, newObj: obj, key: key, cause: cause, resync: isSync},
 					isSync && inf.cfg.Era == Modern)
 			} else {
 				if err := inf.indexer.Add(obj); err != nil {
 					return err
 				}
-				inf.proc.distribute(ctx, notification{kind: add, newObj: obj, key: key, cause: cause, isInInitialList: isInInitialList}, false)
+				inf.deliver(ctx, notification{kind: add, newObj: obj, key: key, cause: cause, isInInitialList: isInInitialList}, false)
 			}
 		case cache.Deleted:
 			if err := inf.indexer.Delete(obj); err != nil {
 				return err
 			}
-			inf.proc.distribute(ctx, notification{kind: del, oldObj: obj, key: key, cause: cause}, false)
+			inf.deliver(ctx, notification{kind: del, oldObj: obj, key: key, cause: cause}, false)
 		}
 	}
 	return nil
@@ -88,4 +88,17 @@ func sameVersion(a, b any) bool {
 	ma, err1 := meta.Accessor(a)
 	mb, err2 := meta.Accessor(b)
 	return err1 == nil && err2 == nil && ma.GetResourceVersion() == mb.GetResourceVersion()
+}
+
+// deliver hands a notification to the handlers: through the listeners of a
+// shared informer; directly, on the process loop's goroutine, for a
+// private one (controller.go's Process func calls h.OnAdd and friends).
+func (inf *Informer) deliver(ctx context.Context, n notification, onlyDue bool) {
+	if inf.cfg.Mode == Shared {
+		inf.proc.distribute(ctx, n, onlyDue)
+		return
+	}
+	for _, h := range inf.direct {
+		callHandler(ctx, h, n, goroutine.Start, attribute.String(catalog.AttrHandler, h.Name()))
+	}
 }

@@ -2,6 +2,8 @@ package informer
 
 import (
 	"context"
+	"errors"
+	"sync/atomic"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
@@ -29,11 +31,16 @@ type tracedQueue struct {
 	// popAll: a DeltaFIFO pops every queued delta of a key at once; a
 	// RealFIFO pops one delta at a time.
 	popAll bool
+	// store: a bare reflector's store; nothing pops, so no cause is queued.
+	store bool
 }
 
 var _ cache.ReflectorStore = (*tracedQueue)(nil)
 
 func newTracedQueue(inf *Informer) *tracedQueue {
+	if inf.cfg.Mode == ReflectorOnly {
+		return &tracedQueue{inf: inf, kind: "Store", store: true, q: &storeQueue{Indexer: inf.indexer}}
+	}
 	if inf.cfg.Era == Classic {
 		// v1.5: NewDeltaFIFO(MetaNamespaceKeyFunc, nil, s.indexer); a re-list
 		// queues Sync deltas (EmitDeltaTypeReplaced came later).
@@ -58,7 +65,9 @@ func (t *tracedQueue) op(name string, obj any, do func() error) error {
 		trace.WithLinks(linkTo(origin, key)...))
 	defer sp.End()
 	// Remembered before the object is queued: the process loop may pop it at once.
-	t.inf.causes.queue(key, sp.SpanContext())
+	if !t.store {
+		t.inf.causes.queue(key, sp.SpanContext())
+	}
 	return do()
 }
 
@@ -88,11 +97,15 @@ func (t *tracedQueue) Replace(list []any, rv string) error {
 		key := keyOf(obj)
 		listed[key] = true
 		t.inf.causes.takeOrigin(versionKey(obj))
-		t.inf.causes.queue(key, sp.SpanContext())
-	}
-	for _, key := range t.inf.indexer.ListKeys() {
-		if !listed[key] {
+		if !t.store {
 			t.inf.causes.queue(key, sp.SpanContext())
+		}
+	}
+	if !t.store {
+		for _, key := range t.inf.indexer.ListKeys() {
+			if !listed[key] {
+				t.inf.causes.queue(key, sp.SpanContext())
+			}
 		}
 	}
 	return t.q.Replace(list, rv)
@@ -112,3 +125,23 @@ func (t *tracedQueue) resync(ctx context.Context) {
 		sp.RecordError(err)
 	}
 }
+
+// storeQueue is a bare reflector's store: the indexer itself. Nothing pops
+// from it; it has synced once the first list is stored.
+type storeQueue struct {
+	cache.Indexer
+	synced atomic.Bool
+}
+
+func (s *storeQueue) Replace(list []any, rv string) error {
+	err := s.Indexer.Replace(list, rv)
+	s.synced.Store(true)
+	return err
+}
+
+func (s *storeQueue) Pop(cache.PopProcessFunc) (any, error) {
+	return nil, errors.New("informer: a bare reflector's store is never popped")
+}
+
+func (s *storeQueue) Close()          {}
+func (s *storeQueue) HasSynced() bool { return s.synced.Load() }

@@ -1,0 +1,112 @@
+package informer
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/kubeloom/kubeloom/sim/goroutine"
+)
+
+// Factory is the SharedInformerFactory of pkg/controller/informers (v1.5):
+// one shared informer per resource, created on first request, all with the
+// factory's resync period, started together by Start.
+type Factory struct {
+	source Source
+	era    Era
+	resync time.Duration
+
+	mu        sync.Mutex
+	informers map[string]*Informer
+	order     []string // request order, which Start follows
+	started   map[string]bool
+}
+
+// NewFactory returns an empty factory (informers.NewSharedInformerFactory(client, resync)).
+func NewFactory(source Source, era Era, resync time.Duration) *Factory {
+	return &Factory{source: source, era: era, resync: resync, informers: map[string]*Informer{}, started: map[string]bool{}}
+}
+
+// Informer returns the shared informer of a resource of Resources ("pods"),
+// creating it on first use, as podInformer.Informer() does.
+func (f *Factory) Informer(resource string) *Informer {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if inf, ok := f.informers[resource]; ok {
+		return inf
+	}
+	r, ok := Resources[resource]
+	if !ok {
+		panic(fmt.Sprintf("informer: the factory knows no resource %q", resource))
+	}
+	inf, err := New(Config{Name: resource, Resource: r.GVR, Kind: r.GVK, Era: f.era, Resync: f.resync, Source: f.source})
+	if err != nil {
+		panic(err) // the table above is fixed and valid
+	}
+	f.informers[resource] = inf
+	f.order = append(f.order, resource)
+	return inf
+}
+
+// Start runs every informer not yet started (sharedInformerFactory.Start:
+// `go informer.Run(stopCh)` each). v1.5 ranges over a map, so its order is
+// random; kubeloom starts them in the order they were first requested, so
+// that runs are reproducible.
+func (f *Factory) Start(ctx context.Context) {
+	f.mu.Lock()
+	var todo []*Informer
+	for _, name := range f.order {
+		if !f.started[name] {
+			f.started[name] = true
+			todo = append(todo, f.informers[name])
+		}
+	}
+	f.mu.Unlock()
+	sp := goroutine.SpanFrom(ctx)
+	for _, inf := range todo {
+		inf.Run(ctx)
+	}
+	sp.AddEvent("informers started", attribute.Int("informers", len(todo)))
+}
+
+// Resync is the factory's resync period.
+func (f *Factory) Resync() time.Duration { return f.resync }
+
+// WaitForCacheSync waits until every synced func reports true or ctx ends
+// (cache.WaitForCacheSync). Kubernetes polls every 100ms through a
+// short-lived poller goroutine; kubeloom records it as the
+// informer/cache-sync-poller lane, one iteration per check, and the wait
+// itself as a span of the caller. It reports whether the caches synced.
+func WaitForCacheSync(ctx context.Context, what string, synced ...func() bool) bool {
+	ctx, sp := goroutine.Start(ctx, "WaitForCacheSync", trace.WithAttributes(attribute.String("informer.caches", what)))
+	defer sp.End()
+	all := func() bool {
+		for _, s := range synced {
+			if !s() {
+				return false
+			}
+		}
+		return true
+	}
+	pctx, done := context.WithCancel(ctx)
+	defer done()
+	var mu sync.Mutex
+	ok := false
+	goroutine.RuntimeFrom(ctx).Until(pctx, "informer/cache-sync-poller", 100*time.Millisecond, func(context.Context) {
+		if all() {
+			mu.Lock()
+			ok = true
+			mu.Unlock()
+			done()
+		}
+	}, goroutine.WithIterationName("HasSynced"), goroutine.WithAttributes(attribute.String("informer.caches", what)))
+	<-pctx.Done()
+	mu.Lock()
+	defer mu.Unlock()
+	sp.SetAttributes(attribute.Bool("synced", ok))
+	return ok
+}
