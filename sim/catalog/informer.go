@@ -79,5 +79,50 @@ func init() {
 			Quote: "ListAndWatch先获取rsv 根据rsv监控",
 			Now:   "Same; the decoder may now be protobuf or CBOR.",
 		},
+		Entry{
+			Name: "informer/private", Component: "informer", Kind: KindUntil, Period: time.Second,
+			Function: "cache.NewInformer / NewIndexerInformer → go controller.Run(stopCh) → wait.Until(c.processLoop, time.Second, stopCh)",
+			File:     "pkg/client/cache/controller.go",
+			Article:  articleCM + " §6 Controller.Run (shown for the shared informer)",
+			Summary: "A controller's own, non-shared informer. It runs the same process loop as informer/run: pop one key's " +
+				"Deltas, update the store, re-entered every 1s if it returns, with its own reflector, resync timer and watch " +
+				"goroutines. But there are no listener goroutines: processLoop calls the controller's handlers itself, so a slow " +
+				"handler blocks the loop. In 1.5 the endpoint controller's Services, the RC manager's ReplicationControllers, the " +
+				"namespace, quota, HPA, disruption, StatefulSet, CSR and PV-binder controllers and every garbage-collector monitor use one.",
+			SummaryZH: "控制器自己的、不共享的 informer。它运行与 informer/run 相同的处理循环：弹出一个 key 的 Deltas、更新 store，" +
+				"返回后每 1 秒重新进入，也有自己的 reflector、resync 定时器和 watch 协程。但它没有 listener 协程：processLoop 直接调用控制器的 handler，" +
+				"所以慢的 handler 会阻塞整个循环。1.5 中 endpoint 控制器的 Services、RC manager 的 ReplicationControllers，" +
+				"namespace、quota、HPA、disruption、StatefulSet、CSR、PV binder 控制器，以及垃圾回收器的每个 monitor 都用它。",
+			Now: "The same Controller.Run loop lives on in k8s.io/client-go/tools/cache; the garbage collector and the quota " +
+				"controller now watch through metadata informers.",
+		},
+		Entry{
+			Name: "informer/dummy-controller-run", Component: "informer", Kind: KindGo,
+			Function: "go x.podController.Run(stopCh), podController = sharedIndexInformer.GetController() (a dummyController whose Run returns at once)",
+			File:     "pkg/client/cache/shared_informer.go",
+			Summary: "Lives for an instant. Controller code written for private informers still does go podController.Run(stopCh), " +
+				"but for a shared informer GetController returns a dummyController whose Run is empty: the factory runs the real " +
+				"informer (informer/run, from sharedInformers.Start). The lane shows that the call is there and does nothing; it " +
+				"appears in the endpoint, replication, StatefulSet and disruption controllers and in quota replenishment for pods and PVCs.",
+			SummaryZH: "一闪而过。为私有 informer 写的控制器代码仍然执行 go podController.Run(stopCh)，但对共享 informer 来说，" +
+				"GetController 返回的是 dummyController，它的 Run 是空的：真正的 informer 由工厂运行（sharedInformers.Start 启动的 informer/run）。" +
+				"这条泳道说明调用确实存在但什么也不做；endpoint、replication、StatefulSet、disruption 控制器以及 pod 和 PVC 的配额补充都会出现它。",
+			Now: "client-go's sharedIndexInformer still returns a do-nothing dummyController from GetController; controllers " +
+				"written against the factory (already ReplicaSet, Deployment and DaemonSet in 1.5) never call its Run.",
+		},
+		Entry{
+			Name: "informer/cache-sync-poller", Component: "informer", Kind: KindUntil, Period: 100 * time.Millisecond,
+			Function: "cache.WaitForCacheSync → wait.PollUntil(syncedPollPeriod=100ms, …) poller",
+			File:     "pkg/client/cache/shared_informer.go",
+			Summary: "Controllers call cache.WaitForCacheSync before starting their workers, so they never act on a half-filled " +
+				"cache. In Kubernetes a wait.PollUntil helper goroutine ticks every 100ms (syncedPollPeriod) and WaitForCacheSync " +
+				"checks every HasSynced on the caller's goroutine; kubeloom records one lane per wait with an iteration per check. " +
+				"The lane ends when every cache has synced, and the caller goes on to start its workers.",
+			SummaryZH: "控制器在启动 worker 之前调用 cache.WaitForCacheSync，以免基于半满的缓存做决定。在 Kubernetes 中，" +
+				"wait.PollUntil 的辅助协程每 100 毫秒（syncedPollPeriod）发一次 tick，WaitForCacheSync 在调用者的协程上检查每个 HasSynced；" +
+				"kubeloom 为每次等待记录一条泳道，每次检查一次迭代。所有缓存都同步后泳道结束，调用者接着启动 worker。",
+			Now: "Still in client-go with the same 100ms syncedPollPeriod; almost every controller now waits this way " +
+				"(WaitForNamedCacheSync) before starting its workers.",
+		},
 	)
 }
