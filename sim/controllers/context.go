@@ -1,0 +1,133 @@
+package controllers
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kubeloom/kubeloom/sim/events"
+	"github.com/kubeloom/kubeloom/sim/informer"
+)
+
+// Context is what StartControllers hands every controller: the
+// configuration, clients, the shared informer factory and what the
+// apiserver serves.
+type Context struct {
+	Config    *Config
+	Era       informer.Era
+	Client    kubernetes.Interface
+	API       API // the apiserver by resource: the controllers' own informers, and what a dynamic client does
+	Informers *informer.Factory
+	// APIEnabled reports whether the apiserver serves a group/version
+	// ("batch/v2alpha1"): StartControllers' discovery checks.
+	APIEnabled func(groupVersion string) bool
+	// NewEvents starts a controller's own event pipeline, as most v1.5
+	// controllers' constructors do (record.NewBroadcaster() …).
+	NewEvents func(ctx context.Context, component string, logging, sink bool) *events.Pipeline
+	// Rand draws ResyncPeriod's jitter; seeded by the scenario.
+	Rand *rand.Rand
+	// ReadFile reads a file named by a flag (the certificate controller's
+	// CA); relative names are relative to the scenario's folder.
+	ReadFile func(name string) ([]byte, error)
+}
+
+// ResyncPeriod is ResyncPeriod(s)(): a random period between
+// --min-resync-period and twice that, so that informers do not resync in
+// lock-step.
+func (c *Context) ResyncPeriod() time.Duration {
+	return time.Duration(float64(c.Config.MinResyncPeriod.Duration) * (c.Rand.Float64() + 1))
+}
+
+// groupVersion picks the group/version a controller's start condition
+// checks: the one v1.5 served it from (classic), or today's (modern).
+func (c *Context) groupVersion(classic, modern string) string {
+	if c.Era == informer.Modern {
+		return modern
+	}
+	return classic
+}
+
+// Resources is discovery: the resources the apiserver serves.
+func (c *Context) Resources() ([]*metav1.APIResourceList, error) {
+	_, lists, err := c.Client.Discovery().ServerGroupsAndResources()
+	return lists, err
+}
+
+// NewInformer builds one of a controller's own informers (cache.NewInformer
+// or NewIndexerInformer): informer/private, or a bare reflector.
+func (c *Context) NewInformer(resource string, resync time.Duration, mode informer.Mode) *informer.Informer {
+	r := informer.Resources[resource]
+	inf, err := informer.New(informer.Config{Name: resource, Resource: r.GVR, Kind: r.GVK, Era: c.Era, Resync: resync, Source: c.API, Mode: mode})
+	if err != nil {
+		panic(err) // the resource table is fixed and valid
+	}
+	return inf
+}
+
+// API is the apiserver by resource, as the namespace controller and the
+// garbage collector reach every kind of object (a dynamic client in v1.5).
+type API interface {
+	informer.Source
+	Get(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (runtime.Object, error)
+	Update(ctx context.Context, gvr schema.GroupVersionResource, obj runtime.Object) (runtime.Object, error)
+	Patch(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, pt types.PatchType, data []byte) (runtime.Object, error)
+	DeleteWithOptions(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, opts metav1.DeleteOptions) error
+	DeleteCollection(ctx context.Context, gvr schema.GroupVersionResource, namespace string, opts metav1.DeleteOptions, list metav1.ListOptions) error
+}
+
+// Descriptor is one controller StartControllers knows.
+type Descriptor struct {
+	// ID is the controller's --controllers name (1.6+), e.g. "statefulset".
+	ID string
+	// Classic and Modern are its names: as the article gives them (PetSet,
+	// ScheduledJob) and as today's code does (StatefulSet, CronJob).
+	Classic, Modern string
+	// Start starts the controller as StartControllers does. It returns ""
+	// when the controller started, else why not, as KCM logs it.
+	Start func(ctx context.Context, c *Context) (notStarted string)
+}
+
+// Name is the controller's name in an era.
+func (d Descriptor) Name(era informer.Era) string {
+	if era == informer.Modern {
+		return d.Modern
+	}
+	return d.Classic
+}
+
+// All returns the controllers in the order the article lists them
+// (StartControllers' order, v1.5; HPA where the article puts it).
+func All() []Descriptor {
+	return []Descriptor{
+		{ID: "endpoint", Classic: "EndpointController", Modern: "EndpointController", Start: startEndpoint},
+		{ID: "replicationcontroller", Classic: "ReplicationManager", Modern: "ReplicationManager", Start: startReplicationManager},
+		{ID: "podgc", Classic: "PodGCController", Modern: "PodGCController", Start: startPodGC},
+		{ID: "node", Classic: "NodeController", Modern: "NodeController", Start: startNode},
+		{ID: "service", Classic: "ServiceController", Modern: "ServiceController", Start: startService},
+		{ID: "route", Classic: "RouteController", Modern: "RouteController", Start: startRoute},
+		{ID: "resourcequota", Classic: "ResourceQuotaController", Modern: "ResourceQuotaController", Start: startResourceQuota},
+		{ID: "namespace", Classic: "NamespaceController", Modern: "NamespaceController", Start: startNamespace},
+		{ID: "horizontalpodautoscaling", Classic: "HorizontalController", Modern: "HorizontalController", Start: startHPA},
+		{ID: "daemonset", Classic: "DaemonSetsController", Modern: "DaemonSetsController", Start: startDaemonSet},
+		{ID: "job", Classic: "JobController", Modern: "JobController", Start: startJob},
+		{ID: "deployment", Classic: "DeploymentController", Modern: "DeploymentController", Start: startDeployment},
+		{ID: "replicaset", Classic: "ReplicaSetController", Modern: "ReplicaSetController", Start: startReplicaSet},
+		{ID: "disruption", Classic: "DisruptionController", Modern: "DisruptionController", Start: startDisruption},
+		{ID: "statefulset", Classic: "PetSetController", Modern: "StatefulSetController", Start: startStatefulSet},
+		{ID: "cronjob", Classic: "ScheduledJobController", Modern: "CronJobController", Start: startCronJob},
+		{ID: "persistentvolume-binder", Classic: "PersistentVolumeController", Modern: "PersistentVolumeController", Start: startPersistentVolume},
+		{ID: "attachdetach", Classic: "AttachDetachController", Modern: "AttachDetachController", Start: startAttachDetach},
+		{ID: "certificatesigningrequests", Classic: "CertificateController", Modern: "CertificateController", Start: startCertificates},
+		{ID: "serviceaccount", Classic: "ServiceAccountsController", Modern: "ServiceAccountsController", Start: startServiceAccounts},
+		{ID: "garbagecollector", Classic: "GarbageCollector", Modern: "GarbageCollector", Start: startGarbageCollector},
+	}
+}
+
+// Aliases are the older --controllers names kubeloom also accepts.
+var Aliases = map[string]string{"petset": "statefulset", "scheduledjob": "cronjob"}

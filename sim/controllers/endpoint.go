@@ -1,0 +1,241 @@
+package controllers
+
+import (
+	"context"
+	"reflect"
+	"sort"
+	"strconv"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/kubeloom/kubeloom/sim/controller"
+	"github.com/kubeloom/kubeloom/sim/goroutine"
+	"github.com/kubeloom/kubeloom/sim/informer"
+)
+
+// fullServiceResyncPeriod is the endpoint controller's Services informer
+// resync (FullServiceResyncPeriod).
+const fullServiceResyncPeriod = 30 * time.Second
+
+// EndpointController (pkg/controller/endpoint/endpoints_controller.go,
+// v1.5): its own Services informer, the shared Pods informer, workers
+// syncService that keep one Endpoints object per service: the addresses of
+// the pods its selector picks.
+func startEndpoint(ctx context.Context, c *Context) string {
+	e := &endpointController{c: c, services: c.NewInformer("services", fullServiceResyncPeriod, informer.Private), pods: c.Informers.Informer("pods")}
+	e.queue = controller.NewQueue(ctx, "endpoint")
+	e.services.AddHandler(ctx, enqueueHandlers("endpoint-controller", e.queue))
+	podChanged := func(ctx context.Context, obj any) {
+		if p, ok := untomb(obj).(*corev1.Pod); ok {
+			for _, key := range e.servicesOf(p) {
+				e.queue.Add(ctx, key)
+			}
+		}
+	}
+	e.pods.AddHandler(ctx, informer.Funcs{HandlerName: "endpoint-controller", Add: podChanged, Delete: podChanged,
+		Update: func(ctx context.Context, old, cur any) {
+			if accessor(old).GetResourceVersion() == accessor(cur).GetResourceVersion() {
+				return // a resync: nothing changed
+			}
+			podChanged(ctx, cur)
+			if !reflect.DeepEqual(accessor(old).GetLabels(), accessor(cur).GetLabels()) {
+				podChanged(ctx, old)
+			}
+		}})
+	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/endpoint/run", func(ctx context.Context) {
+		rt := goroutine.RuntimeFrom(ctx)
+		e.services.Run(ctx)  // go e.serviceController.Run(stopCh)
+		e.pods.RunDummy(ctx) // go e.podController.Run(stopCh)
+		if !informer.WaitForCacheSync(ctx, "pods", e.pods.HasSynced) {
+			return
+		}
+		e.queue.Workers(ctx, "controller/endpoint/worker", int(c.Config.ConcurrentEndpointSyncs), "syncService", e.syncService)
+		rt.Go(ctx, "controller/endpoint/check-leftover", func(ctx context.Context) {
+			t := rt.Clock().NewTimer(5 * time.Minute) // give time for our cache to fill
+			defer t.Stop()
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C():
+			}
+			ictx, sp := goroutine.Iterate(ctx, "checkLeftoverEndpoints")
+			defer sp.End()
+			e.checkLeftoverEndpoints(ictx)
+		})
+		<-ctx.Done()
+	})
+	return ""
+}
+
+type endpointController struct {
+	c        *Context
+	services *informer.Informer
+	pods     *informer.Informer
+	queue    *controller.Queue
+}
+
+// servicesOf returns the keys of the services whose selector picks the pod.
+func (e *endpointController) servicesOf(p *corev1.Pod) []string {
+	var keys []string
+	for _, s := range listOf[*corev1.Service](e.services) {
+		if s.Namespace == p.Namespace && s.Spec.Selector != nil && labels.SelectorFromSet(s.Spec.Selector).Matches(labels.Set(p.Labels)) {
+			keys = append(keys, keyOf(s))
+		}
+	}
+	return keys
+}
+
+func (e *endpointController) syncService(ctx context.Context, key string) error {
+	ns, name := splitKey(key)
+	svc, ok := get[*corev1.Service](e.services, key)
+	if !ok {
+		// The service is gone: delete its endpoints.
+		err := controller.Do(ctx, "endpoints.Delete", key, func(ctx context.Context) error {
+			return e.c.Client.CoreV1().Endpoints(ns).Delete(ctx, name, metav1.DeleteOptions{})
+		})
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+		return err
+	}
+	if svc.Spec.Selector == nil {
+		return nil // endpoints of a service without a selector are managed by hand
+	}
+	subsets := e.subsetsFor(svc)
+	cur, err := controller.Call(ctx, "endpoints.Get", key, func(ctx context.Context) (*corev1.Endpoints, error) {
+		return e.c.Client.CoreV1().Endpoints(ns).Get(ctx, name, metav1.GetOptions{})
+	})
+	if apierrors.IsNotFound(err) {
+		cur = &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: svc.Labels}}
+	} else if err != nil {
+		return err
+	}
+	if cur.ResourceVersion != "" && reflect.DeepEqual(normalize(cur.Subsets), normalize(subsets)) && reflect.DeepEqual(cur.Labels, svc.Labels) {
+		return nil // endpoints are equal, skipping update
+	}
+	upd := cur.DeepCopy()
+	upd.Subsets, upd.Labels = subsets, svc.Labels
+	if upd.ResourceVersion == "" {
+		_, err = controller.Call(ctx, "endpoints.Create", key, func(ctx context.Context) (*corev1.Endpoints, error) {
+			return e.c.Client.CoreV1().Endpoints(ns).Create(ctx, upd, metav1.CreateOptions{})
+		})
+	} else {
+		_, err = controller.Call(ctx, "endpoints.Update", key, func(ctx context.Context) (*corev1.Endpoints, error) {
+			return e.c.Client.CoreV1().Endpoints(ns).Update(ctx, upd, metav1.UpdateOptions{})
+		})
+	}
+	return err
+}
+
+// subsetsFor puts each selected pod with an IP into the addresses (ready)
+// or notReadyAddresses of every service port, as v1.5's syncService does
+// before RepackSubsets.
+func (e *endpointController) subsetsFor(svc *corev1.Service) []corev1.EndpointSubset {
+	var ready, notReady []corev1.EndpointAddress
+	var ports []corev1.EndpointPort
+	for _, sp := range svc.Spec.Ports {
+		ports = append(ports, corev1.EndpointPort{Name: sp.Name, Port: sp.Port, Protocol: sp.Protocol})
+	}
+	for _, p := range podsIn(e.pods, svc.Namespace, labels.SelectorFromSet(svc.Spec.Selector)) {
+		if p.Status.PodIP == "" || p.DeletionTimestamp != nil {
+			continue
+		}
+		addr := corev1.EndpointAddress{IP: p.Status.PodIP, NodeName: nodeNameOf(p),
+			TargetRef: &corev1.ObjectReference{Kind: "Pod", Namespace: p.Namespace, Name: p.Name, UID: p.UID, ResourceVersion: p.ResourceVersion}}
+		if isPodReady(p) {
+			ready = append(ready, addr)
+		} else {
+			notReady = append(notReady, addr)
+		}
+		for i, sp := range svc.Spec.Ports {
+			ports[i].Port = targetPort(p, sp)
+		}
+	}
+	if len(ready)+len(notReady) == 0 {
+		return nil
+	}
+	return []corev1.EndpointSubset{{Addresses: ready, NotReadyAddresses: notReady, Ports: ports}}
+}
+
+func nodeNameOf(p *corev1.Pod) *string {
+	if p.Spec.NodeName == "" {
+		return nil
+	}
+	n := p.Spec.NodeName
+	return &n
+}
+
+// targetPort resolves a service port's targetPort against a pod
+// (podutil.FindPort): a number, or a named container port.
+func targetPort(p *corev1.Pod, sp corev1.ServicePort) int32 {
+	switch sp.TargetPort.Type {
+	case intstr.String:
+		for _, c := range p.Spec.Containers {
+			for _, cp := range c.Ports {
+				if cp.Name == sp.TargetPort.StrVal {
+					return cp.ContainerPort
+				}
+			}
+		}
+		if n, err := strconv.Atoi(sp.TargetPort.StrVal); err == nil {
+			return int32(n)
+		}
+	case intstr.Int:
+		if sp.TargetPort.IntVal != 0 {
+			return sp.TargetPort.IntVal
+		}
+	}
+	return sp.Port
+}
+
+// normalize orders addresses so that comparing subsets ignores order.
+func normalize(subsets []corev1.EndpointSubset) []corev1.EndpointSubset {
+	out := make([]corev1.EndpointSubset, len(subsets))
+	for i, s := range subsets {
+		s = *s.DeepCopy()
+		for _, addrs := range [][]corev1.EndpointAddress{s.Addresses, s.NotReadyAddresses} {
+			sort.Slice(addrs, func(a, b int) bool { return addrs[a].IP < addrs[b].IP })
+			for j := range addrs {
+				if addrs[j].TargetRef != nil {
+					addrs[j].TargetRef.ResourceVersion = ""
+				}
+			}
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// checkLeftoverEndpoints queues every Endpoints object, so that those of
+// services deleted while no controller ran are found and deleted.
+func (e *endpointController) checkLeftoverEndpoints(ctx context.Context) {
+	list, err := controller.Call(ctx, "endpoints.List", "", func(ctx context.Context) (*corev1.EndpointsList, error) {
+		return e.c.Client.CoreV1().Endpoints("").List(ctx, metav1.ListOptions{})
+	})
+	if err != nil {
+		return
+	}
+	for _, ep := range list.Items {
+		if _, isLock := ep.Annotations["control-plane.alpha.kubernetes.io/leader"]; isLock {
+			// The leader election lock is an Endpoints object without a
+			// service. Kubernetes skips it here; versions before the fix
+			// deleted it after 5 minutes and forced a re-election.
+			continue
+		}
+		e.queue.Add(ctx, ep.Namespace+"/"+ep.Name)
+	}
+}
+
+func splitKey(key string) (ns, name string) {
+	for i := 0; i < len(key); i++ {
+		if key[i] == '/' {
+			return key[:i], key[i+1:]
+		}
+	}
+	return "", key
+}

@@ -1,0 +1,87 @@
+package controllers
+
+import (
+	"context"
+	"reflect"
+
+	appsv1 "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubeloom/kubeloom/sim/controller"
+	"github.com/kubeloom/kubeloom/sim/goroutine"
+	"github.com/kubeloom/kubeloom/sim/informer"
+)
+
+// ReplicaSetController (pkg/controller/replicaset/replica_set.go, v1.5):
+// shared ReplicaSets and Pods informers, workers syncReplicaSet.
+func startReplicaSet(ctx context.Context, c *Context) string {
+	if !c.APIEnabled(c.groupVersion("extensions/v1beta1", "apps/v1")) {
+		return "replicasets are not served"
+	}
+	rsc := &replicaSetController{c: c, rsInf: c.Informers.Informer("replicasets"), pods: c.Informers.Informer("pods")}
+	events := c.NewEvents(ctx, "replicaset-controller", true, true)
+	rsc.pc = podControl{client: c.Client, recorder: events.Recorder(ctx)}
+	rt := goroutine.RuntimeFrom(ctx)
+	rsc.exp = newExpectations(rt.Clock().Now)
+	rsc.queue = controller.NewQueue(ctx, "replicaset")
+	rsc.rsInf.AddHandler(ctx, enqueueHandlers("replicaset-controller", rsc.queue))
+	rsc.pods.AddHandler(ctx, podOwnerHandlers("replicaset-controller", "ReplicaSet", rsc.queue, rsc.exp))
+	rt.Go(ctx, "controller/replicaset/run", func(ctx context.Context) {
+		if !informer.WaitForCacheSync(ctx, "pods", rsc.pods.HasSynced) {
+			return
+		}
+		rsc.queue.Workers(ctx, "controller/replicaset/worker", int(c.Config.ConcurrentRSSyncs), "syncReplicaSet", rsc.sync)
+		<-ctx.Done()
+	})
+	return ""
+}
+
+type replicaSetController struct {
+	c     *Context
+	rsInf *informer.Informer
+	pods  *informer.Informer
+	queue *controller.Queue
+	exp   *expectations
+	pc    podControl
+}
+
+func (rsc *replicaSetController) sync(ctx context.Context, key string) error {
+	rs, ok := get[*appsv1.ReplicaSet](rsc.rsInf, key)
+	if !ok {
+		rsc.exp.forget(key) // "ReplicaSet has been deleted"
+		return nil
+	}
+	sel, err := selectorOf(rs.Spec.Selector)
+	if err != nil {
+		return err
+	}
+	spec := replicaSet{obj: rs, meta: rs, gvk: appsv1.SchemeGroupVersion.WithKind("ReplicaSet"), selector: sel,
+		replicas: int(replicasOr1(rs.Spec.Replicas)), template: &rs.Spec.Template, minReady: rs.Spec.MinReadySeconds}
+	pods := ownedPods(rsc.pods, spec)
+	if rsc.exp.satisfied(key) && rs.DeletionTimestamp == nil {
+		if err := manageReplicas(ctx, rsc.pc, rsc.exp, key, spec, pods); err != nil {
+			return err
+		}
+	}
+	now := metav1.NewTime(goroutine.RuntimeFrom(ctx).Clock().Now())
+	n := countReplicas(pods, spec, now)
+	st := appsv1.ReplicaSetStatus{Replicas: n.replicas, FullyLabeledReplicas: n.fullyLabeled, ReadyReplicas: n.ready,
+		AvailableReplicas: n.available, ObservedGeneration: rs.Generation}
+	if reflect.DeepEqual(st, appsv1.ReplicaSetStatus{Replicas: rs.Status.Replicas, FullyLabeledReplicas: rs.Status.FullyLabeledReplicas,
+		ReadyReplicas: rs.Status.ReadyReplicas, AvailableReplicas: rs.Status.AvailableReplicas, ObservedGeneration: rs.Status.ObservedGeneration}) {
+		return nil
+	}
+	upd := rs.DeepCopy()
+	upd.Status = st
+	_, err = controller.Call(ctx, "replicasets.UpdateStatus", key, func(ctx context.Context) (*appsv1.ReplicaSet, error) {
+		return rsc.c.Client.AppsV1().ReplicaSets(rs.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
+	})
+	return err
+}
+
+func replicasOr1(r *int32) int32 {
+	if r == nil {
+		return 1
+	}
+	return *r
+}

@@ -1,0 +1,88 @@
+package controllers
+
+import (
+	"context"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/kubeloom/kubeloom/sim/controller"
+	"github.com/kubeloom/kubeloom/sim/goroutine"
+	"github.com/kubeloom/kubeloom/sim/informer"
+)
+
+// fullControllerResyncPeriod is the RC informer's resync
+// (FullControllerResyncPeriod, 10m in v1.5).
+const fullControllerResyncPeriod = 10 * time.Minute
+
+// ReplicationManager (pkg/controller/replication/replication_controller.go,
+// v1.5): its own ReplicationControllers informer, the shared Pods one
+// through a dummy controller, workers syncReplicationController.
+func startReplicationManager(ctx context.Context, c *Context) string {
+	rm := &replicationManager{c: c, rcInf: c.NewInformer("replicationcontrollers", fullControllerResyncPeriod, informer.Private), pods: c.Informers.Informer("pods")}
+	events := c.NewEvents(ctx, "replication-controller", true, true)
+	rm.pc = podControl{client: c.Client, recorder: events.Recorder(ctx)}
+	rt := goroutine.RuntimeFrom(ctx)
+	rm.exp = newExpectations(rt.Clock().Now)
+	rm.queue = controller.NewQueue(ctx, "replicationmanager")
+	rm.rcInf.AddHandler(ctx, enqueueHandlers("replication-manager", rm.queue))
+	rm.pods.AddHandler(ctx, podOwnerHandlers("replication-manager", "ReplicationController", rm.queue, rm.exp))
+	rt.Go(ctx, "controller/replicationcontroller/run", func(ctx context.Context) {
+		rm.rcInf.Run(ctx)     // go rm.rcController.Run(stopCh)
+		rm.pods.RunDummy(ctx) // go rm.podController.Run(stopCh)
+		rm.queue.Workers(ctx, "controller/replicationcontroller/worker", int(c.Config.ConcurrentRCSyncs), "syncReplicationController", rm.sync)
+		<-ctx.Done()
+	})
+	return ""
+}
+
+type replicationManager struct {
+	c     *Context
+	rcInf *informer.Informer
+	pods  *informer.Informer
+	queue *controller.Queue
+	exp   *expectations
+	pc    podControl
+}
+
+// sync is syncReplicationController. v1.5 has no WaitForCacheSync here:
+// until the pods have synced it waits 100ms and requeues the key.
+func (rm *replicationManager) sync(ctx context.Context, key string) error {
+	if !rm.pods.HasSynced() {
+		goroutine.SpanFrom(ctx).AddEvent("Waiting for pods controller to sync, requeuing rc")
+		rm.queue.AddAfter(ctx, key, 100*time.Millisecond)
+		return nil
+	}
+	rc, ok := get[*corev1.ReplicationController](rm.rcInf, key)
+	if !ok {
+		rm.exp.forget(key)
+		return nil
+	}
+	spec := replicaSet{obj: rc, meta: rc, gvk: corev1.SchemeGroupVersion.WithKind("ReplicationController"),
+		selector: labels.SelectorFromSet(rc.Spec.Selector), replicas: int(replicasOr1(rc.Spec.Replicas)), minReady: rc.Spec.MinReadySeconds}
+	if rc.Spec.Template == nil || len(rc.Spec.Selector) == 0 {
+		return nil
+	}
+	spec.template = rc.Spec.Template
+	pods := ownedPods(rm.pods, spec)
+	if rm.exp.satisfied(key) && rc.DeletionTimestamp == nil {
+		if err := manageReplicas(ctx, rm.pc, rm.exp, key, spec, pods); err != nil {
+			return err
+		}
+	}
+	n := countReplicas(pods, spec, metav1.NewTime(goroutine.RuntimeFrom(ctx).Clock().Now()))
+	st := corev1.ReplicationControllerStatus{Replicas: n.replicas, FullyLabeledReplicas: n.fullyLabeled, ReadyReplicas: n.ready,
+		AvailableReplicas: n.available, ObservedGeneration: rc.Generation}
+	if st.Replicas == rc.Status.Replicas && st.FullyLabeledReplicas == rc.Status.FullyLabeledReplicas && st.ReadyReplicas == rc.Status.ReadyReplicas &&
+		st.AvailableReplicas == rc.Status.AvailableReplicas && st.ObservedGeneration == rc.Status.ObservedGeneration {
+		return nil
+	}
+	upd := rc.DeepCopy()
+	upd.Status = st
+	_, err := controller.Call(ctx, "replicationcontrollers.UpdateStatus", key, func(ctx context.Context) (*corev1.ReplicationController, error) {
+		return rm.c.Client.CoreV1().ReplicationControllers(rc.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
+	})
+	return err
+}

@@ -1,0 +1,232 @@
+package controllers
+
+import (
+	"context"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/kubeloom/kubeloom/sim/controller"
+	"github.com/kubeloom/kubeloom/sim/goroutine"
+	"github.com/kubeloom/kubeloom/sim/informer"
+)
+
+// ResourceQuotaController (pkg/controller/resourcequota, v1.5): it keeps
+// each ResourceQuota's status.used up to date. Its own quota informer
+// resyncs every --resource-quota-sync-period (5m), a loop re-queues every
+// quota at that period, and "replenishment" handlers re-queue a namespace's
+// quotas when an object they count is deleted (or a pod finishes). The
+// apiserver's admission plugin counts creations; kubeloom's fake apiserver
+// has none, so creations show up at the next full resync.
+func startResourceQuota(ctx context.Context, c *Context) string {
+	period := c.Config.ResourceQuotaSyncPeriod.Duration
+	rq := &quotaController{
+		c:      c,
+		quotas: c.NewInformer("resourcequotas", period, informer.Private),
+		pods:   c.Informers.Informer("pods"),
+		pvcs:   c.Informers.Informer("persistentvolumeclaims"),
+		counted: map[string]*informer.Informer{
+			"services":               c.NewInformer("services", c.ResyncPeriod(), informer.Private),
+			"replicationcontrollers": c.NewInformer("replicationcontrollers", c.ResyncPeriod(), informer.Private),
+			"secrets":                c.NewInformer("secrets", c.ResyncPeriod(), informer.Private),
+			"configmaps":             c.NewInformer("configmaps", c.ResyncPeriod(), informer.Private),
+		},
+	}
+	rq.queue = controller.NewQueue(ctx, "resourcequota_primary")
+	rq.missingUsage = controller.NewQueue(ctx, "resourcequota_priority")
+	rq.quotas.AddHandler(ctx, informer.Funcs{HandlerName: "resourcequota-controller", Add: rq.addQuota,
+		Update: func(ctx context.Context, old, cur any) {
+			if !apiequality.Semantic.DeepEqual(old.(*corev1.ResourceQuota).Spec.Hard, cur.(*corev1.ResourceQuota).Spec.Hard) {
+				rq.addQuota(ctx, cur)
+			}
+		},
+		Delete: func(ctx context.Context, obj any) { rq.queue.Add(ctx, keyOf(obj)) }})
+	// Replenishment: the shared Pods and PVCs informers, private ones for the rest.
+	rq.pods.AddHandler(ctx, informer.Funcs{HandlerName: "resourcequota-replenishment", Delete: rq.replenish("pods"),
+		Update: func(ctx context.Context, old, cur any) {
+			if isPodActive(old.(*corev1.Pod)) && !isPodActive(cur.(*corev1.Pod)) {
+				rq.replenish("pods")(ctx, cur)
+			}
+		}})
+	rq.pvcs.AddHandler(ctx, informer.Funcs{HandlerName: "resourcequota-replenishment", Delete: rq.replenish("persistentvolumeclaims")})
+	for _, name := range []string{"services", "replicationcontrollers", "secrets", "configmaps"} {
+		h := informer.Funcs{HandlerName: "resourcequota-replenishment", Delete: rq.replenish(name)}
+		if name == "services" {
+			h.Update = func(ctx context.Context, old, cur any) {
+				if old.(*corev1.Service).Spec.Type != cur.(*corev1.Service).Spec.Type {
+					rq.replenish(name)(ctx, cur)
+				}
+			}
+		}
+		rq.counted[name].AddHandler(ctx, h)
+	}
+	rt := goroutine.RuntimeFrom(ctx)
+	rt.Go(ctx, "controller/resourcequota/run", func(ctx context.Context) {
+		rq.quotas.Run(ctx)
+		rq.pods.RunDummy(ctx) // replenishment through the shared informers
+		rq.pvcs.RunDummy(ctx)
+		for _, name := range []string{"services", "replicationcontrollers", "secrets", "configmaps"} {
+			rq.counted[name].Run(ctx)
+		}
+		workers := int(c.Config.ConcurrentResourceQuotaSyncs)
+		rq.queue.Workers(ctx, "controller/resourcequota/worker", workers, "syncResourceQuotaFromKey", rq.sync)
+		rq.missingUsage.Workers(ctx, "controller/resourcequota/priority-worker", workers, "syncResourceQuotaFromKey", rq.sync)
+		rt.Until(ctx, "controller/resourcequota/resync", period, rq.enqueueAll, goroutine.WithIterationName("enqueueAll"))
+		<-ctx.Done()
+	})
+	return ""
+}
+
+type quotaController struct {
+	c            *Context
+	quotas       *informer.Informer
+	pods, pvcs   *informer.Informer
+	counted      map[string]*informer.Informer
+	queue        *controller.Queue
+	missingUsage *controller.Queue
+}
+
+// addQuota puts a quota whose usage was never computed on the priority queue.
+func (rq *quotaController) addQuota(ctx context.Context, obj any) {
+	q := obj.(*corev1.ResourceQuota)
+	if !apiequality.Semantic.DeepEqual(q.Spec.Hard, q.Status.Hard) {
+		rq.missingUsage.Add(ctx, keyOf(q))
+		return
+	}
+	for name := range q.Spec.Hard {
+		if _, ok := q.Status.Used[name]; !ok {
+			rq.missingUsage.Add(ctx, keyOf(q))
+			return
+		}
+	}
+	rq.queue.Add(ctx, keyOf(q))
+}
+
+func (rq *quotaController) enqueueAll(ctx context.Context) {
+	for _, q := range listOf[*corev1.ResourceQuota](rq.quotas) {
+		rq.queue.Add(ctx, keyOf(q))
+	}
+}
+
+// replenish re-queues the quotas of the object's namespace that count the resource.
+func (rq *quotaController) replenish(resource string) func(ctx context.Context, obj any) {
+	return func(ctx context.Context, obj any) {
+		ns := accessor(untomb(obj)).GetNamespace()
+		objs, _ := rq.quotas.Indexer().ByIndex(cache.NamespaceIndex, ns)
+		for _, o := range objs {
+			q := o.(*corev1.ResourceQuota)
+			for name := range q.Spec.Hard {
+				if counts(resource, name) {
+					rq.queue.Add(ctx, keyOf(q))
+					break
+				}
+			}
+		}
+	}
+}
+
+// counts reports whether a quota resource name counts objects of resource.
+func counts(resource string, name corev1.ResourceName) bool {
+	n := string(name)
+	switch resource {
+	case "pods":
+		return n == "pods" || n == "count/pods" || strings.HasPrefix(n, "requests.") && n != "requests.storage" ||
+			strings.HasPrefix(n, "limits.") || n == "cpu" || n == "memory"
+	case "persistentvolumeclaims":
+		return n == "persistentvolumeclaims" || n == "requests.storage"
+	case "services":
+		return strings.HasPrefix(n, "services")
+	}
+	return n == resource || n == "count/"+resource
+}
+
+func (rq *quotaController) sync(ctx context.Context, key string) error {
+	q, ok := get[*corev1.ResourceQuota](rq.quotas, key)
+	if !ok {
+		return nil // "Resource quota has been deleted"
+	}
+	used := corev1.ResourceList{}
+	for name := range q.Spec.Hard {
+		if v, ok := rq.usage(q.Namespace, name); ok {
+			used[name] = v
+		}
+	}
+	if apiequality.Semantic.DeepEqual(q.Status.Hard, q.Spec.Hard) && apiequality.Semantic.DeepEqual(q.Status.Used, used) {
+		return nil
+	}
+	upd := q.DeepCopy()
+	upd.Status = corev1.ResourceQuotaStatus{Hard: q.Spec.Hard, Used: used}
+	_, err := controller.Call(ctx, "resourcequotas.UpdateStatus", key, func(ctx context.Context) (*corev1.ResourceQuota, error) {
+		return rq.c.Client.CoreV1().ResourceQuotas(q.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
+	})
+	return err
+}
+
+// usage is quota.CalculateUsage for one resource name of a namespace.
+func (rq *quotaController) usage(ns string, name corev1.ResourceName) (resource.Quantity, bool) {
+	count := func(inf *informer.Informer, keep func(any) bool) resource.Quantity {
+		objs, _ := inf.Indexer().ByIndex(cache.NamespaceIndex, ns)
+		n := 0
+		for _, o := range objs {
+			if keep == nil || keep(o) {
+				n++
+			}
+		}
+		return *resource.NewQuantity(int64(n), resource.DecimalSI)
+	}
+	active := func(o any) bool { return isPodActive(o.(*corev1.Pod)) }
+	svcType := func(t corev1.ServiceType) func(any) bool {
+		return func(o any) bool { return o.(*corev1.Service).Spec.Type == t }
+	}
+	switch n := string(name); n {
+	case "pods", "count/pods":
+		return count(rq.pods, active), true
+	case "persistentvolumeclaims", "count/persistentvolumeclaims":
+		return count(rq.pvcs, nil), true
+	case "services", "count/services":
+		return count(rq.counted["services"], nil), true
+	case "services.loadbalancers":
+		return count(rq.counted["services"], svcType(corev1.ServiceTypeLoadBalancer)), true
+	case "services.nodeports":
+		return count(rq.counted["services"], svcType(corev1.ServiceTypeNodePort)), true
+	case "replicationcontrollers", "count/replicationcontrollers", "secrets", "count/secrets", "configmaps", "count/configmaps":
+		return count(rq.counted[strings.TrimPrefix(n, "count/")], nil), true
+	case "resourcequotas", "count/resourcequotas":
+		return count(rq.quotas, nil), true
+	case "requests.storage":
+		sum := resource.Quantity{}
+		objs, _ := rq.pvcs.Indexer().ByIndex(cache.NamespaceIndex, ns)
+		for _, o := range objs {
+			if q, ok := o.(*corev1.PersistentVolumeClaim).Spec.Resources.Requests[corev1.ResourceStorage]; ok {
+				sum.Add(q)
+			}
+		}
+		return sum, true
+	case "cpu", "memory", "requests.cpu", "requests.memory", "limits.cpu", "limits.memory":
+		limits := strings.HasPrefix(n, "limits.")
+		res := corev1.ResourceName(n[strings.LastIndexByte(n, '.')+1:])
+		sum := resource.Quantity{}
+		objs, _ := rq.pods.Indexer().ByIndex(cache.NamespaceIndex, ns)
+		for _, o := range objs {
+			p := o.(*corev1.Pod)
+			if !isPodActive(p) {
+				continue
+			}
+			for _, ctr := range p.Spec.Containers {
+				list := ctr.Resources.Requests
+				if limits {
+					list = ctr.Resources.Limits
+				}
+				if q, ok := list[res]; ok {
+					sum.Add(q)
+				}
+			}
+		}
+		return sum, true
+	}
+	return resource.Quantity{}, false
+}
