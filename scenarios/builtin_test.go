@@ -47,7 +47,7 @@ func TestBuiltinsParse(t *testing.T) {
 
 func TestBuiltinUnknown(t *testing.T) {
 	_, err := Builtin("nope")
-	want := `unknown built-in scenario "nope"; the built-ins are informer-basics, informer-eras (kubeloom scenarios list describes them)`
+	want := `unknown built-in scenario "nope"; the built-ins are cm-leader-failover, cm-startup, informer-basics, informer-eras (kubeloom scenarios list describes them)`
 	if err == nil || err.Error() != want {
 		t.Errorf("Builtin(nope) error = %v\nwant %s", err, want)
 	}
@@ -100,6 +100,11 @@ func TestBuiltinGolden(t *testing.T) {
 func comparable(s *Scenario) Scenario {
 	c := *s
 	c.Source = ""
+	if cm := s.Spec.ControllerManager; cm != nil {
+		cp := *cm
+		cp.FlagPos = nil // positions differ between files
+		c.Spec.ControllerManager = &cp
+	}
 	c.Spec.Objects = slices.Clone(s.Spec.Objects)
 	for i := range c.Spec.Objects {
 		c.Spec.Objects[i].Pos = Position{}
@@ -207,7 +212,7 @@ func TestResolve(t *testing.T) {
 		t.Errorf("Resolve(missing.yaml) error = %v", err)
 	}
 	_, err = Resolve("informer-basix")
-	want := `unknown scenario "informer-basix": no such file, and no built-in of that name; the built-ins are informer-basics, informer-eras (kubeloom scenarios list describes them)`
+	want := `unknown scenario "informer-basix": no such file, and no built-in of that name; the built-ins are cm-leader-failover, cm-startup, informer-basics, informer-eras (kubeloom scenarios list describes them)`
 	if err == nil || err.Error() != want {
 		t.Errorf("Resolve(informer-basix) error = %v", err)
 	}
@@ -228,6 +233,7 @@ func TestMarshalRoundTrip(t *testing.T) {
 		"speed: 0.5",
 		"seed: -7",
 		"eras: [modern, classic]",
+		`apiServer: {runtimeConfig: {"batch/v2alpha1": true, "certificates.k8s.io/v1alpha1": false}}`,
 		`controllerManager: {replicas: 3, leaderElect: true, controllers: ["*", "-ttl"], flags: {"--concurrent-endpoint-syncs": 5, "--node-monitor-grace-period": "40s", "--x": "true"}}`,
 		"kubelets: {count: 2, manifestDir: manifests/, manifestURL: true}",
 		"informers:",
@@ -266,5 +272,11 @@ func TestMarshalRoundTrip(t *testing.T) {
 	}
 	if got := again.Spec.ControllerManager.Flags["--concurrent-endpoint-syncs"]; got != "5" {
 		t.Errorf("flag value = %q", got)
+	}
+	if got := again.Spec.APIServer.RuntimeConfig; len(got) != 2 || !got["batch/v2alpha1"] || got["certificates.k8s.io/v1alpha1"] {
+		t.Errorf("runtimeConfig = %v", got)
+	}
+	if p := s.Spec.ControllerManager.FlagPos["--x"]; p.Line == 0 {
+		t.Errorf("flag --x has no position")
 	}
 }

@@ -9,7 +9,7 @@ import (
 )
 
 func (d *decoder) controllerManager(fl *field) *ControllerManager {
-	cm := &ControllerManager{Replicas: 1, LeaderElect: true, Controllers: []string{"*"}, Flags: map[string]string{}}
+	cm := &ControllerManager{Replicas: 1, LeaderElect: true, Controllers: []string{"*"}, Flags: map[string]string{}, FlagPos: map[string]Position{}}
 	f, ok := d.mapping(fl.val, fl.path, "a mapping with replicas, leaderElect, controllers and flags", controllerMgrFields)
 	if !ok {
 		return cm
@@ -49,9 +49,65 @@ func (d *decoder) controllerManager(fl *field) *ControllerManager {
 		}
 	}
 	if fl, ok := f.get("flags"); ok {
-		d.flags(fl, cm.Flags)
+		d.flags(fl, cm.Flags, cm.FlagPos)
 	}
 	return cm
+}
+
+// apiServer decodes spec.apiServer.
+func (d *decoder) apiServer(fl *field) *APIServer {
+	as := &APIServer{RuntimeConfig: map[string]bool{}}
+	f, ok := d.mapping(fl.val, fl.path, "a mapping with runtimeConfig", apiServerFields)
+	if !ok {
+		return as
+	}
+	fl, ok = f.get("runtimeConfig")
+	if !ok {
+		return as
+	}
+	const want = `a mapping of API group/versions to true or false, such as {"batch/v2alpha1": true}`
+	m, isMap := fl.val.(*ast.MappingNode)
+	if !isMap {
+		if _, null := fl.val.(*ast.NullNode); !null {
+			d.expected(fl.val, fl.path, want)
+		}
+		return as
+	}
+	for _, mv := range m.Values {
+		if mv == nil || mv.Key == nil {
+			continue
+		}
+		gv, ok := keyName(mv.Key)
+		if !ok || !validGroupVersion(gv) {
+			d.expected(mv.Key, fl.path, `an API group/version such as batch/v2alpha1, or v1`)
+			continue
+		}
+		path := fl.path + "." + gv
+		if _, dup := as.RuntimeConfig[gv]; dup {
+			d.errorf(mv.Key, path, "duplicate group/version; each may appear only once")
+			continue
+		}
+		val, ok := d.value(mv.Value, path)
+		if !ok {
+			continue
+		}
+		on, ok := boolean(val)
+		if !ok {
+			d.expected(val, path, "true or false")
+			continue
+		}
+		as.RuntimeConfig[gv] = on
+	}
+	return as
+}
+
+// validGroupVersion accepts "v1" and "group/version" with a DNS subdomain group.
+func validGroupVersion(s string) bool {
+	if s == "v1" {
+		return true
+	}
+	group, version, ok := strings.Cut(s, "/")
+	return ok && len(validation.IsDNS1123Subdomain(group)) == 0 && len(validation.IsDNS1123Label(version)) == 0
 }
 
 func validController(s string) bool {
@@ -63,7 +119,7 @@ func validController(s string) bool {
 }
 
 // flags decodes command-line flags: keys start with --, values are scalars.
-func (d *decoder) flags(fl *field, into map[string]string) {
+func (d *decoder) flags(fl *field, into map[string]string, pos map[string]Position) {
 	m, ok := fl.val.(*ast.MappingNode)
 	if !ok {
 		if _, null := fl.val.(*ast.NullNode); !null {
@@ -106,6 +162,7 @@ func (d *decoder) flags(fl *field, into map[string]string) {
 			continue
 		}
 		into[name] = v
+		pos[name] = d.pos(val)
 	}
 }
 

@@ -42,6 +42,8 @@ func ExampleBuiltins() {
 		fmt.Println(b.Name)
 	}
 	// Output:
+	// cm-leader-failover
+	// cm-startup
 	// informer-basics
 	// informer-eras
 }

@@ -33,6 +33,13 @@ func Marshal(s *Scenario) ([]byte, error) {
 	} else {
 		spec = append(spec, yaml.MapItem{Key: "era", Value: string(sp.Era)})
 	}
+	if as := sp.APIServer; as != nil {
+		rc := yaml.MapSlice{}
+		for _, k := range slices.Sorted(maps.Keys(as.RuntimeConfig)) {
+			rc = append(rc, yaml.MapItem{Key: k, Value: as.RuntimeConfig[k]})
+		}
+		spec = append(spec, yaml.MapItem{Key: "apiServer", Value: yaml.MapSlice{{Key: "runtimeConfig", Value: rc}}})
+	}
 	if cm := sp.ControllerManager; cm != nil {
 		m := yaml.MapSlice{
 			{Key: "replicas", Value: cm.Replicas},

@@ -16,7 +16,8 @@ import (
 var (
 	topFields             = []string{"apiVersion", "kind", "metadata", "spec"}
 	metadataFields        = []string{"name", "description"}
-	specFields            = []string{"duration", "speed", "seed", "era", "eras", "controllerManager", "kubelets", "informers", "objects", "actions"}
+	specFields            = []string{"duration", "speed", "seed", "era", "eras", "apiServer", "controllerManager", "kubelets", "informers", "objects", "actions"}
+	apiServerFields       = []string{"runtimeConfig"}
 	controllerMgrFields   = []string{"replicas", "leaderElect", "controllers", "flags"}
 	kubeletsFields        = []string{"count", "manifestDir", "manifestURL"}
 	informerFields        = []string{"name", "resource", "namespace", "handlers", "resync"}
@@ -165,7 +166,7 @@ func (d *decoder) metadata(fl *field) Metadata {
 // against the duration, actions against the components and informers they need).
 func (d *decoder) spec(fl *field) Spec {
 	sp := Spec{Speed: 1, Seed: 1, Era: EraClassic}
-	f, ok := d.mapping(fl.val, fl.path, "a mapping with duration, speed, seed, era, controllerManager, kubelets, informers, objects and actions", specFields)
+	f, ok := d.mapping(fl.val, fl.path, "a mapping with duration, speed, seed, era, apiServer, controllerManager, kubelets, informers, objects and actions", specFields)
 	if !ok {
 		return sp
 	}
@@ -208,6 +209,9 @@ func (d *decoder) spec(fl *field) Spec {
 			sp.Eras = d.eras(fl)
 			sp.Era = ""
 		}
+	}
+	if fl, ok := f.get("apiServer"); ok {
+		sp.APIServer = d.apiServer(fl)
 	}
 	if fl, ok := f.get("controllerManager"); ok {
 		sp.ControllerManager = d.controllerManager(fl)

@@ -96,7 +96,7 @@ func TestParseErrors(t *testing.T) {
 			name:  "unknown spec field",
 			input: head + "spec:\n  duraton: 30s\n",
 			want: []string{
-				`t.yaml:5:3: spec.duraton: unknown field; expected one of duration, speed, seed, era, eras, controllerManager, kubelets, informers, objects, actions`,
+				`t.yaml:5:3: spec.duraton: unknown field; expected one of duration, speed, seed, era, eras, apiServer, controllerManager, kubelets, informers, objects, actions`,
 				`t.yaml:5:3: spec.duration: required field is missing; expected a duration > 0 and ≤ 24h, such as 30s or 10m`,
 			},
 		},

@@ -68,6 +68,7 @@ type Spec struct {
 	// Eras, when set, runs the whole scenario once per era, side by side as separate
 	// instances, in this order. It holds at least two distinct eras.
 	Eras              []Era
+	APIServer         *APIServer         // nil: the era's default API groups
 	ControllerManager *ControllerManager // nil: no controller-manager
 	Kubelets          *Kubelets          // nil: no kubelet
 	Informers         []Informer         // stand-alone instrumented informers
@@ -93,6 +94,17 @@ type ControllerManager struct {
 	// Flags are further command-line flags ("--concurrent-endpoint-syncs": "5"), as the
 	// simulated binary would receive them.
 	Flags map[string]string
+	// FlagPos is where each flag's value is written, for errors found when the simulator
+	// parses the flags with the era's real flag set.
+	FlagPos map[string]Position
+}
+
+// APIServer configures the simulated apiserver.
+type APIServer struct {
+	// RuntimeConfig is kube-apiserver's --runtime-config: API group/versions turned on or
+	// off ("batch/v2alpha1": true serves v1.5's alpha CronJob API, which the cron job
+	// controller needs). Keys are "group/version" (or "v1" for the core group).
+	RuntimeConfig map[string]bool
 }
 
 // Kubelets configures the simulated kubelets (one per node).
