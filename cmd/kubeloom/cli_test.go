@@ -153,16 +153,28 @@ func TestGoroutinesAndVersion(t *testing.T) {
 	}
 }
 
-func TestRunRefusesWhatItCannotSimulateYet(t *testing.T) {
+func TestRunRefusesWhatItCannotSimulate(t *testing.T) {
 	dir := t.TempDir()
-	sc := filepath.Join(dir, "cm.yaml")
-	os.WriteFile(sc, []byte("apiVersion: kubeloom.dev/v1\nkind: Scenario\nmetadata: {name: cm}\nspec:\n  duration: 1m\n  controllerManager: {replicas: 2}\n"), 0o644)
-	out := filepath.Join(dir, "cm.jsonl")
-	_, _, err := execute(t, "run", sc, "--out", out)
-	if err == nil || !strings.Contains(err.Error(), "spec.controllerManager: this kubeloom does not simulate the controller-manager yet") {
-		t.Errorf("error = %v", err)
-	}
-	if _, statErr := os.Stat(out); !os.IsNotExist(statErr) {
-		t.Errorf("a refused run left a recording behind: %v", statErr)
+	for name, tc := range map[string]struct{ spec, want string }{
+		"kubelets": {"  kubelets: {count: 2}\n", "spec.kubelets: this kubeloom does not simulate the kubelet yet"},
+		"unknown flag": {"  controllerManager:\n    flags: {\"--no-such-flag\": \"1\"}\n",
+			"cm.yaml:7:31: spec.controllerManager.flags.--no-such-flag: unknown flag: the classic kube-controller-manager has no --no-such-flag"},
+		"bad value": {"  controllerManager:\n    flags: {\"--node-monitor-period\": \"soon\"}\n",
+			"cm.yaml:7:38: spec.controllerManager.flags.--node-monitor-period: invalid argument \"soon\""},
+		"no cloud": {"  controllerManager:\n    flags: {\"--cloud-provider\": aws}\n", "kubeloom simulates no cloud provider"},
+		"controllers": {"  controllerManager: {controllers: [\"*\", \"-ttl\"]}\n", `"-ttl" is no controller kubeloom knows`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			sc := filepath.Join(dir, "cm.yaml")
+			os.WriteFile(sc, []byte("apiVersion: kubeloom.dev/v1\nkind: Scenario\nmetadata: {name: cm}\nspec:\n  duration: 1m\n"+tc.spec), 0o644)
+			out := filepath.Join(dir, name+".jsonl")
+			_, _, err := execute(t, "run", sc, "--out", out)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error = %v\nwant %s", err, tc.want)
+			}
+			if _, statErr := os.Stat(out); !os.IsNotExist(statErr) {
+				t.Errorf("a refused run left a recording behind: %v", statErr)
+			}
+		})
 	}
 }

@@ -76,7 +76,7 @@ func runRun(ctx context.Context, s streams, o *runOptions) error {
 	if o.speed < 0 || o.duration < 0 {
 		return errors.New("--speed and --duration must not be negative")
 	}
-	if err := engine.Supported(sc); err != nil {
+	if err := engine.Check(sc); err != nil {
 		return err
 	}
 	out := o.out

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -34,6 +35,15 @@ type Options struct {
 	Grace time.Duration
 	// Progress, if set, is called about twice a real second and after each action.
 	Progress func(Progress)
+	// Listen opens the simulated servers' listeners (default net.Listen).
+	Listen func(network, address string) (net.Listener, error)
+	// Serving, if set, is told the address of each instance's HTTP server.
+	Serving func(instance, addr string)
+
+	seed int64
+	// inspect, if set (tests), sees each era's cluster at the end of the
+	// run, before anything stops.
+	inspect func(era scenarios.Era, c *cluster.Cluster)
 }
 
 // Progress is a snapshot of a running simulation.
@@ -61,7 +71,17 @@ type Summary struct {
 type InstanceSummary struct {
 	Service, ID string
 	Goroutines  []goroutine.FamilyCount
+	// Exit says why the instance's process ended before the run did
+	// ("killed …", "leaderelection lost"); empty if it ran to the end.
+	Exit string
 }
+
+// Service names of the instances (service.name).
+const (
+	serviceDriver    = "kubeloom"
+	serviceInformers = "informers"
+	serviceCM        = "kube-controller-manager"
+)
 
 // Run runs a scenario to its end, or until ctx is cancelled, and writes the
 // recording. The recording is complete and valid in both cases.
@@ -70,13 +90,16 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	if sc == nil {
 		return nil, errors.New("engine: no scenario")
 	}
-	if err := Supported(sc); err != nil {
+	if err := Check(sc); err != nil {
 		return nil, err
 	}
 	speed := cmp.Or(o.Speed, sc.Spec.Speed)
 	duration := cmp.Or(o.Duration, sc.Spec.Duration)
-	seed := cmp.Or(o.Seed, sc.Spec.Seed)
+	o.seed = cmp.Or(o.Seed, sc.Spec.Seed)
 	grace := cmp.Or(o.Grace, 10*time.Second)
+	if o.Listen == nil {
+		o.Listen = net.Listen
+	}
 	tr, err := tracing.New(ctx, tracing.Options{Recording: o.Recording, Stdout: o.Stdout, OTLPEndpoint: o.OTLPEndpoint})
 	if err != nil {
 		return nil, err
@@ -92,105 +115,147 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 		err = errors.Join(err, sdErr)
 	}()
 
-	// The fake apiservers (slow to build: the field-managed tracker) and the
-	// exporters exist before the clock starts, so that simulated time 0 is
-	// the start of the scenario, not of the process.
-	eras := sc.Spec.RunEras()
-	clusters := make([]*cluster.Cluster, len(eras))
-	for i := range eras {
-		clusters[i] = cluster.New()
-	}
 	clk, err := clock.NewScaled(speed)
 	if err != nil {
 		return nil, err
 	}
 	reg := goroutine.NewRegistry(clk)
-	insts := newInstances(sc, eras, clusters, tr, clk, reg, o.AllIterations, seed)
+	b := builder{sc: sc, tr: tr, clk: clk, reg: reg, o: &o, multi: len(sc.Spec.RunEras()) > 1}
+	var worlds []*world
+	for _, era := range sc.Spec.RunEras() {
+		worlds = append(worlds, b.world(era))
+	}
 
 	sum = &Summary{Scenario: sc.Metadata.Name, Speed: speed}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	for i, in := range insts {
-		if err := in.start(runCtx); err != nil {
-			reg.Stop(grace)
-			for _, started := range insts[:i+1] {
-				started.end()
+	stop := func() []goroutine.Alive {
+		for _, w := range worlds {
+			for _, c := range w.cms {
+				if c.cancel != nil {
+					c.stop()
+				}
 			}
+		}
+		left := reg.Stop(grace)
+		for _, w := range worlds {
+			for _, c := range w.cms {
+				if c.done != nil {
+					c.wait(clk, grace)
+				}
+			}
+			w.driver.end()
+			if w.informers != nil && w.informers.root.Span != nil {
+				w.informers.end()
+			}
+		}
+		return left
+	}
+	for _, w := range worlds {
+		if err := b.start(runCtx, w); err != nil {
+			stop()
 			return sum, err
 		}
 	}
-	for _, in := range insts {
-		in.waitReady(runCtx, clk, duration)
+	for _, w := range worlds {
+		if w.informers != nil {
+			w.informers.waitReady(runCtx, clk, duration)
+		}
 	}
 
-	p := player{clk: clk, insts: insts, reg: reg, tracing: tr, duration: duration, progress: o.Progress}
+	p := player{clk: clk, worlds: worlds, reg: reg, tracing: tr, duration: duration, progress: o.Progress}
 	sum.Actions = p.play(runCtx, sc.Spec.Actions)
 	sum.Cancelled = ctx.Err() != nil
 	sum.Duration = min(clk.Elapsed(), duration)
-
-	sum.Leftovers = reg.Stop(grace)
-	for _, in := range insts {
-		in.end()
+	if o.inspect != nil {
+		for _, w := range worlds {
+			o.inspect(w.era, w.cluster)
+		}
 	}
-	sum.Instances = summarize(insts, reg.Counts())
+
+	sum.Leftovers = stop()
+	sum.Instances = b.summarize(worlds, reg.Counts())
 	return sum, nil
 }
 
-// newInstances builds one instance per era, each traced by its own
-// provider (its resource names the instance) and Runtime.
-func newInstances(sc *scenarios.Scenario, eras []scenarios.Era, clusters []*cluster.Cluster, tr *tracing.Tracing,
-	clk clock.Clock, reg *goroutine.Registry, allIterations bool, seed int64) []*instance {
-	var insts []*instance
-	for i, era := range eras {
-		id := "informers"
-		if len(eras) > 1 {
-			id = string(era)
-		}
-		tp := tr.Provider(
-			attribute.String(catalog.AttrServiceName, serviceInformers),
-			attribute.String(catalog.AttrServiceInstanceID, id),
-			attribute.String(catalog.AttrScenario, sc.Metadata.Name),
-			attribute.String(catalog.AttrEra, string(era)),
-		)
-		rt := goroutine.NewRuntime(id, tracing.Tracer(tp), clk, reg,
-			goroutine.WithAllIterations(allIterations), goroutine.WithSeed(seed))
-		insts = append(insts, newInstance(sc, era, id, rt, clusters[i]))
+// builder makes the worlds and instances of a run.
+type builder struct {
+	sc    *scenarios.Scenario
+	tr    *tracing.Tracing
+	clk   *clock.Scaled
+	reg   *goroutine.Registry
+	o     *Options
+	multi bool // several eras: instance IDs carry the era
+	ids   []instanceID
+}
+
+type instanceID struct{ service, id string }
+
+func (b *builder) world(era scenarios.Era) *world {
+	w := &world{sc: b.sc, era: era, cluster: cluster.New(cluster.WithClock(b.clk), cluster.WithSeed(b.o.seed))}
+	w.driver = &driver{w: w, rt: b.runtime(era, serviceDriver, "scenario")}
+	if len(b.sc.Spec.Informers) > 0 {
+		w.informers = &informers{w: w, rt: b.runtime(era, serviceInformers, "informers")}
 	}
-	return insts
+	if cm := b.sc.Spec.ControllerManager; cm != nil {
+		for i := range cm.Replicas {
+			name := fmt.Sprintf("cm-%d", i)
+			w.cms = append(w.cms, &cmReplica{w: w, name: name, rt: b.runtime(era, serviceCM, name)})
+		}
+	}
+	return w
+}
+
+// runtime gives an instance its own tracer provider (its resource names
+// the instance, so each instance is a trace of its own) and Runtime.
+func (b *builder) runtime(era scenarios.Era, service, id string) *goroutine.Runtime {
+	if b.multi {
+		id = string(era) + "/" + id
+	}
+	b.ids = append(b.ids, instanceID{service, id})
+	tp := b.tr.Provider(
+		attribute.String(catalog.AttrServiceName, service),
+		attribute.String(catalog.AttrServiceInstanceID, id),
+		attribute.String(catalog.AttrScenario, b.sc.Metadata.Name),
+		attribute.String(catalog.AttrEra, string(era)),
+	)
+	return goroutine.NewRuntime(id, tracing.Tracer(tp), b.clk, b.reg,
+		goroutine.WithAllIterations(b.o.AllIterations), goroutine.WithSeed(b.o.seed))
+}
+
+// start loads the objects, then starts the informers and the replicas.
+func (b *builder) start(ctx context.Context, w *world) error {
+	if err := w.driver.start(ctx); err != nil {
+		return err
+	}
+	if w.informers != nil {
+		if err := w.informers.start(ctx); err != nil {
+			return err
+		}
+	}
+	for _, c := range w.cms {
+		c.start(ctx, b.o, b.clk)
+	}
+	return nil
 }
 
 // summarize groups the registry's counts by instance.
-func summarize(insts []*instance, counts []goroutine.FamilyCount) []InstanceSummary {
+func (b *builder) summarize(worlds []*world, counts []goroutine.FamilyCount) []InstanceSummary {
+	exits := map[string]string{}
+	for _, w := range worlds {
+		for _, c := range w.cms {
+			exits[c.rt.Instance()] = c.exited()
+		}
+	}
 	var out []InstanceSummary
-	for _, in := range insts {
-		is := InstanceSummary{Service: serviceInformers, ID: in.id}
+	for _, id := range b.ids {
+		is := InstanceSummary{Service: id.service, ID: id.id, Exit: exits[id.id]}
 		for _, c := range counts {
-			if c.Instance == in.id {
+			if c.Instance == id.id {
 				is.Goroutines = append(is.Goroutines, c)
 			}
 		}
 		out = append(out, is)
 	}
 	return out
-}
-
-// serviceInformers is the service.name of the stand-alone informer lessons:
-// informers with no controller-manager or kubelet around them.
-const serviceInformers = "informers"
-
-// Supported rejects the parts of a scenario this kubeloom cannot simulate
-// yet, so that a caller can say so before it creates a recording.
-func Supported(sc *scenarios.Scenario) error {
-	var errs []error
-	where := sc.Source
-	if sc.Spec.ControllerManager != nil {
-		errs = append(errs, fmt.Errorf("%s: spec.controllerManager: this kubeloom does not simulate the controller-manager yet; remove it to run the informers", where))
-	}
-	if sc.Spec.Kubelets != nil {
-		errs = append(errs, fmt.Errorf("%s: spec.kubelets: this kubeloom does not simulate the kubelet yet; remove it to run the informers", where))
-	}
-	if len(sc.Spec.Informers) == 0 && sc.Spec.ControllerManager == nil && sc.Spec.Kubelets == nil {
-		errs = append(errs, fmt.Errorf("%s: spec: nothing to run: add spec.informers", where))
-	}
-	return errors.Join(errs...)
 }

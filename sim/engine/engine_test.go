@@ -184,8 +184,8 @@ func TestInformerBasics(t *testing.T) {
 	if sum.Actions != 4 {
 		t.Errorf("actions run = %d, want 4", sum.Actions)
 	}
-	if ids := byInstance(spans); len(ids) != 1 {
-		t.Errorf("instances = %d, want 1", len(ids))
+	if ids := byInstance(spans); len(ids) != 2 || ids["informers"] == nil || ids["scenario"] == nil {
+		t.Errorf("instances = %v, want informers and scenario (the driver of the actions)", keys(ids))
 	}
 	checkInformerBasics(t, spans, "classic")
 }
@@ -195,11 +195,15 @@ func TestInformerEras(t *testing.T) {
 	if len(sum.Leftovers) != 0 {
 		t.Errorf("leftover goroutines: %v", sum.Leftovers)
 	}
-	insts := byInstance(spans)
-	if len(insts) != 2 || insts["classic"] == nil || insts["modern"] == nil {
-		t.Fatalf("instances = %v, want classic and modern", keys(insts))
+	all := byInstance(spans)
+	if len(all) != 4 {
+		t.Errorf("instances = %v, want an informers and a scenario instance per era", keys(all))
 	}
+	insts := map[string][]traces.Span{"classic": all["classic/informers"], "modern": all["modern/informers"]}
 	for era, ss := range insts {
+		if len(ss) == 0 {
+			t.Fatalf("no spans of %s/informers", era)
+		}
 		t.Run(era, func(t *testing.T) { checkInformerBasics(t, ss, era) })
 	}
 	queue := func(ss []traces.Span) string {

@@ -10,10 +10,10 @@ import (
 	"github.com/kubeloom/kubeloom/sim/tracing"
 )
 
-// player plays the timed actions on every instance, in simulated time.
+// player plays the timed actions in every world, in simulated time.
 type player struct {
 	clk      *clock.Scaled
-	insts    []*instance
+	worlds   []*world
 	reg      *goroutine.Registry
 	tracing  *tracing.Tracing
 	duration time.Duration
@@ -29,8 +29,8 @@ func (p *player) play(ctx context.Context, actions []scenarios.Action) int {
 		if a.At > p.duration || !p.waitUntil(ctx, a.At) {
 			break
 		}
-		for _, in := range p.insts {
-			in.apply(a)
+		for _, w := range p.worlds {
+			w.driver.apply(a)
 		}
 		n++
 		p.last = a.Verb() + " at " + a.At.String()

@@ -1,0 +1,335 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubeloom/kubeloom/scenarios"
+	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/cluster"
+	"github.com/kubeloom/kubeloom/sim/controllermanager"
+	"github.com/kubeloom/kubeloom/sim/internal/memnet"
+	"github.com/kubeloom/kubeloom/traces"
+)
+
+// runCM runs a scenario with controller-manager replicas inside a synctest
+// bubble, their HTTP servers on an in-memory network; inspect sees each
+// era's cluster at the end.
+func runCM(t *testing.T, sc *scenarios.Scenario, inspect func(era scenarios.Era, c *cluster.Cluster)) (*Summary, []traces.Span) {
+	t.Helper()
+	var rec bytes.Buffer
+	var sum *Summary
+	synctest.Test(t, func(t *testing.T) {
+		var err error
+		sum, err = Run(context.Background(), Options{Scenario: sc, Recording: &rec, Listen: memnet.New().Listen, inspect: inspect})
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+	})
+	spans, err := traces.Read(&rec, sc.Metadata.Name+".jsonl")
+	if err != nil {
+		t.Fatalf("reading the recording: %v", err)
+	}
+	if int64(len(spans)) != sum.Spans {
+		t.Errorf("summary says %d spans, the recording has %d", sum.Spans, len(spans))
+	}
+	if len(sum.Leftovers) != 0 {
+		t.Errorf("leftover goroutines: %v", sum.Leftovers)
+	}
+	return sum, spans
+}
+
+func builtin(t *testing.T, name string) *scenarios.Scenario {
+	t.Helper()
+	sc, err := scenarios.Builtin(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// articleOrder is the controllers of the article's StartControllers list,
+// as each era names them.
+var articleOrder = map[string][]string{
+	"classic": {"EndpointController", "ReplicationManager", "PodGCController", "NodeController", "ServiceController", "RouteController",
+		"ResourceQuotaController", "NamespaceController", "HorizontalController", "DaemonSetsController", "JobController",
+		"DeploymentController", "ReplicaSetController", "DisruptionController", "PetSetController", "ScheduledJobController",
+		"PersistentVolumeController", "AttachDetachController", "CertificateController", "ServiceAccountsController", "GarbageCollector"},
+}
+
+func init() {
+	modern := slices.Clone(articleOrder["classic"])
+	modern[slices.Index(modern, "PetSetController")] = "StatefulSetController"
+	modern[slices.Index(modern, "ScheduledJobController")] = "CronJobController"
+	articleOrder["modern"] = modern
+}
+
+// startSpans returns the controller start spans in the order they started.
+func startSpans(spans []traces.Span) []traces.Span {
+	var out []traces.Span
+	for _, s := range spans {
+		if strings.HasPrefix(s.Name, "start ") && s.Attributes.String(controllermanager.AttrControllerID) != "" {
+			out = append(out, s)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Start.Before(out[j].Start) })
+	return out
+}
+
+func TestCMStartupClassic(t *testing.T) {
+	testCMStartup(t, scenarios.EraClassic)
+}
+
+func TestCMStartupModern(t *testing.T) {
+	testCMStartup(t, scenarios.EraModern)
+}
+
+func testCMStartup(t *testing.T, era scenarios.Era) {
+	sc := builtin(t, "cm-startup")
+	sc.Spec.Era = era
+	if era == scenarios.EraModern {
+		sc.Spec.APIServer = nil // CronJob is GA today
+	}
+	var pods []corev1.Pod
+	var scratchErr error
+	var sas []string
+	sum, spans := runCM(t, sc, func(_ scenarios.Era, c *cluster.Cluster) {
+		ctx := context.Background()
+		list, err := c.Client.CoreV1().Pods("default").List(ctx, metav1.ListOptions{LabelSelector: "app=web"})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		pods = list.Items
+		_, scratchErr = c.Client.CoreV1().Namespaces().Get(ctx, "scratch", metav1.GetOptions{})
+		all, _ := c.Client.CoreV1().ServiceAccounts("").List(ctx, metav1.ListOptions{})
+		for _, sa := range all.Items {
+			sas = append(sas, sa.Namespace+"/"+sa.Name)
+		}
+	})
+	if len(sum.Instances) != 2 || sum.Instances[1].ID != "cm-0" || sum.Instances[1].Exit != "" {
+		t.Errorf("instances = %+v, want the scenario driver and cm-0, running to the end", sum.Instances)
+	}
+
+	// The 21 controllers start in the article's order, as the era names them.
+	var order []string
+	started := map[string]bool{}
+	for _, s := range startSpans(spans) {
+		name := s.Attributes.String(controllermanager.AttrControllerName)
+		order = append(order, name)
+		ok, _ := s.Attributes[controllermanager.AttrControllerStarted].(bool)
+		started[s.Attributes.String(controllermanager.AttrControllerID)] = ok
+		if !ok && len(s.Events) == 0 {
+			t.Errorf("%s did not start and says not why", name)
+		}
+	}
+	if want := articleOrder[string(era)]; !slices.Equal(order, want) {
+		t.Errorf("controller start order\n got %v\nwant %v", order, want)
+	}
+	for id, want := range map[string]bool{"service": false, "route": false, "cronjob": true, "certificatesigningrequests": true, "garbagecollector": true} {
+		if started[id] != want {
+			t.Errorf("controller %s started = %v, want %v", id, started[id], want)
+		}
+	}
+
+	// Every goroutine the catalog gives the process, the informer machinery
+	// and the started controllers is there.
+	have := map[string]bool{}
+	for _, n := range goroutineNames(spans) {
+		have[n] = true
+	}
+	var missing []string
+	for _, e := range catalog.All() {
+		id, ok := controllerOf(e.Name)
+		switch {
+		case e.Name == "controller/endpoint/check-leftover", e.Name == "controller/podgc/delete-pod":
+			continue // one-shot after 5m / only with terminated pods over the threshold; tested beside
+		case strings.HasPrefix(e.Name, "cm/"), e.Component == "informer":
+		case ok && started[id]:
+		default:
+			continue
+		}
+		if !have[e.Name] {
+			missing = append(missing, e.Name)
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("goroutines missing from the recording: %v", missing)
+	}
+
+	// What the controllers did, in the fake apiserver.
+	active := 0
+	for _, p := range pods {
+		if p.DeletionTimestamp == nil {
+			active++
+		}
+	}
+	if active != 3 {
+		t.Errorf("the Deployment's pods = %d, want 3", active)
+	}
+	if !apierrors.IsNotFound(scratchErr) {
+		t.Errorf("namespace scratch after its deletion: %v, want it gone", scratchErr)
+	}
+	for _, want := range []string{"default/default", "kube-system/default", "kube-public/default"} {
+		if !slices.Contains(sas, want) {
+			t.Errorf("service account %s is missing (have %v)", want, sas)
+		}
+	}
+}
+
+// controllerOf returns the --controllers ID of a controller/<id>/… name.
+func controllerOf(name string) (string, bool) {
+	rest, ok := strings.CutPrefix(name, "controller/")
+	if !ok {
+		return "", false
+	}
+	id, _, _ := strings.Cut(rest, "/")
+	return id, true
+}
+
+// leadership is when each replica led, from the "became leader" events and
+// the end of its leader-renew lane.
+type term struct {
+	replica    string
+	start, end time.Time
+}
+
+func leaderTerms(spans []traces.Span, prefix string) []term {
+	var terms []term
+	renewEnd := map[string]time.Time{}
+	for _, s := range spans {
+		id := s.Resource.String(catalog.AttrServiceInstanceID)
+		if !strings.HasPrefix(id, prefix) {
+			continue
+		}
+		if s.Name == "cm/leader-renew" {
+			renewEnd[id] = s.End
+		}
+	}
+	for _, s := range spans {
+		id := s.Resource.String(catalog.AttrServiceInstanceID)
+		if !strings.HasPrefix(id, prefix) || s.Name != "RunOrDie" {
+			continue
+		}
+		for _, e := range s.Events {
+			if e.Name == "became leader" {
+				terms = append(terms, term{replica: id, start: e.Time, end: renewEnd[id]})
+			}
+		}
+	}
+	sort.Slice(terms, func(i, j int) bool { return terms[i].start.Before(terms[j].start) })
+	return terms
+}
+
+func TestCMLeaderFailover(t *testing.T) {
+	sc := builtin(t, "cm-leader-failover")
+	sum, spans := runCM(t, sc, nil)
+	kill := sc.Spec.Actions[0].At
+	var origin time.Time
+	for _, s := range spans {
+		if strings.HasPrefix(s.Name, "scenario ") && (origin.IsZero() || s.Start.Before(origin)) {
+			origin = s.Start
+		}
+	}
+	for _, era := range sc.Spec.RunEras() {
+		t.Run(string(era), func(t *testing.T) {
+			terms := leaderTerms(spans, string(era)+"/cm-")
+			if len(terms) != 2 {
+				t.Fatalf("leadership terms = %+v, want 2 (the first leader, then its successor)", terms)
+			}
+			first, second := terms[0], terms[1]
+			if first.replica == second.replica {
+				t.Errorf("the same replica led twice: %+v", terms)
+			}
+			// Exactly one leader at any moment: the terms do not overlap.
+			if second.start.Before(first.end) {
+				t.Errorf("%s led from %s while %s led until %s", second.replica, second.start, first.replica, first.end)
+			}
+			// The old leader stopped at the kill; the new one took over after
+			// the lease expired, within LeaseDuration + a few RetryPeriods.
+			killedAt := origin.Add(kill)
+			if d := first.end.Sub(killedAt); d < 0 || d > time.Second {
+				t.Errorf("the old leader's renewals ended %s after the kill, want at the kill", d)
+			}
+			takeover := second.start.Sub(killedAt)
+			if takeover < 5*time.Second || takeover > 15*time.Second+3*2200*time.Millisecond {
+				t.Errorf("takeover %s after the kill, want within LeaseDuration (15s) + 3 × RetryPeriod × 1.1", takeover)
+			}
+			// The killed replica's controllers stopped; the new leader's started.
+			for _, is := range sum.Instances {
+				if is.ID == first.replica && !strings.Contains(is.Exit, "killed") {
+					t.Errorf("%s exit = %q, want killed", first.replica, is.Exit)
+				}
+			}
+			starts := map[string]int{}
+			for _, s := range startSpans(spans) {
+				if id := s.Resource.String(catalog.AttrServiceInstanceID); strings.HasPrefix(id, string(era)+"/") {
+					starts[id]++
+				}
+			}
+			if starts[first.replica] != 21 || starts[second.replica] != 21 || len(starts) != 2 {
+				t.Errorf("controller start spans per replica = %v, want 21 for each leader and none for the rest", starts)
+			}
+		})
+	}
+}
+
+// TestCMServesHealthz runs a short controller-manager scenario in real
+// time, with its HTTP server on a real loopback port, and asks it.
+func TestCMServesHealthz(t *testing.T) {
+	sc := builtin(t, "cm-startup")
+	var mu sync.Mutex
+	got := map[string]string{}
+	var wg sync.WaitGroup
+	_, err := Run(context.Background(), Options{Scenario: sc, Recording: io.Discard, Speed: 100, Duration: 60 * time.Second,
+		Serving: func(instance, addr string) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for _, path := range []string{"/healthz", "/configz", "/metrics", "/debug/pprof/"} {
+					resp, err := http.Get("http://" + addr + path)
+					body := ""
+					if err != nil {
+						body = "error: " + err.Error()
+					} else {
+						b, _ := io.ReadAll(resp.Body)
+						resp.Body.Close()
+						body = fmt.Sprintf("%d %s", resp.StatusCode, b)
+					}
+					mu.Lock()
+					got[path] = body
+					mu.Unlock()
+				}
+			}()
+		}})
+	wg.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["/healthz"] != "200 ok" {
+		t.Errorf("/healthz = %q, want 200 ok", got["/healthz"])
+	}
+	for path, want := range map[string]string{
+		"/configz":      `"concurrentEndpointSyncs":5`,
+		"/metrics":      `kubeloom_goroutines{goroutine="cm/log-flush"} 1`,
+		"/debug/pprof/": "goroutine",
+	} {
+		if !strings.HasPrefix(got[path], "200 ") || !strings.Contains(got[path], want) {
+			t.Errorf("%s = %.300q…, want 200 with %s", path, got[path], want)
+		}
+	}
+}

@@ -1,0 +1,102 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/kubeloom/kubeloom/sim/clock"
+	"github.com/kubeloom/kubeloom/sim/controllermanager"
+	"github.com/kubeloom/kubeloom/sim/goroutine"
+	"github.com/kubeloom/kubeloom/sim/informer"
+)
+
+// errKilled is why a killed replica's process ended.
+var errKilled = errors.New("killed by the scenario (killLeader): the process got SIGKILL")
+
+// cmReplica is one kube-controller-manager process. Its main runs on a
+// goroutine of its own until the simulation stops or it is killed.
+type cmReplica struct {
+	w    *world
+	name string // cm-0, the hostname: the leader election identity starts with it
+	rt   *goroutine.Runtime
+
+	cancel context.CancelCauseFunc
+	done   chan struct{}
+
+	mu   sync.Mutex
+	exit error     // why the process ended, once it has
+	at   time.Time // when
+}
+
+func (c *cmReplica) start(ctx context.Context, o *Options, clk clock.Clock) {
+	sc := c.w.sc
+	cm := sc.Spec.ControllerManager
+	dir := ""
+	if !strings.HasPrefix(sc.Source, "builtin:") && sc.Source != "" {
+		dir = filepath.Dir(sc.Source)
+	}
+	opts := controllermanager.Options{
+		ID: c.name, Era: informer.Era(c.w.era), Flags: cm.Flags, LeaderElect: cm.LeaderElect, Controllers: cm.Controllers,
+		Cluster: c.w.cluster, Seed: o.seed, Listen: o.Listen,
+		ReadFile: func(name string) ([]byte, error) {
+			if !filepath.IsAbs(name) && dir != "" {
+				name = filepath.Join(dir, name)
+			}
+			return os.ReadFile(name)
+		},
+	}
+	if as := sc.Spec.APIServer; as != nil {
+		opts.RuntimeConfig = as.RuntimeConfig
+	}
+	if o.Serving != nil {
+		id := c.rt.Instance()
+		opts.OnServing = func(addr string) { o.Serving(id, addr) }
+	}
+	pctx, cancel := context.WithCancelCause(c.rt.Context(ctx))
+	c.cancel, c.done = cancel, make(chan struct{})
+	go func() {
+		defer close(c.done)
+		err := controllermanager.Main(pctx, opts)
+		c.mu.Lock()
+		c.exit, c.at = err, clk.Now()
+		c.mu.Unlock()
+	}()
+}
+
+// kill ends the process at once, as SIGKILL would: no lease release, no
+// last events.
+func (c *cmReplica) kill() { c.cancel(errKilled) }
+
+// stop ends the process at the end of the simulation.
+func (c *cmReplica) stop() { c.cancel(context.Canceled) }
+
+// wait waits for the process to have returned, up to grace (simulated).
+func (c *cmReplica) wait(clk clock.Clock, grace time.Duration) {
+	t := clk.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-c.done:
+	case <-t.C():
+	}
+}
+
+// exited says how the process ended, if it ended before the simulation did.
+func (c *cmReplica) exited() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.exit == nil || errors.Is(c.exit, context.Canceled) {
+		return ""
+	}
+	return c.exit.Error()
+}
+
+// holds reports whether a leader election identity is this replica's
+// ("cm-0", or "cm-0_<uuid>" today).
+func (c *cmReplica) holds(identity string) bool {
+	return identity == c.name || strings.HasPrefix(identity, c.name+"_")
+}

@@ -1,0 +1,54 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/kubeloom/kubeloom/scenarios"
+	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/goroutine"
+)
+
+// driver is the instance that plays the user: it loads the scenario's
+// objects into the apiserver and performs the actions, each a span of its
+// own trace (service.name kubeloom, instance "scenario").
+type driver struct {
+	w    *world
+	rt   *goroutine.Runtime
+	ctx  context.Context // the root span's
+	root goroutine.Span
+}
+
+func (d *driver) start(ctx context.Context) error {
+	sc := d.w.sc
+	d.ctx, d.root = goroutine.Start(d.rt.Context(ctx), "scenario "+sc.Metadata.Name, trace.WithAttributes(
+		attribute.String(catalog.AttrScenario, sc.Metadata.Name),
+		attribute.String(catalog.AttrEra, string(d.w.era)),
+		attribute.String("kubeloom.scenario.source", sc.Source)))
+	ctx, sp := goroutine.Start(d.ctx, "LoadObjects", trace.WithAttributes(attribute.Int("objects", len(sc.Spec.Objects))))
+	defer sp.End()
+	for _, o := range sc.Spec.Objects {
+		if _, err := d.w.cluster.Create(ctx, o.Resource.GVR, o.Object.DeepCopyObject()); err != nil {
+			return fmt.Errorf("%s: failed to preload %s %s: %w", o.Pos, o.Resource.Name, o.Ref().Key(), err)
+		}
+	}
+	return nil
+}
+
+// apply performs one action as a span "action/<verb>".
+func (d *driver) apply(a scenarios.Action) {
+	ctx, sp := goroutine.Start(d.ctx, "action/"+a.Verb(), trace.WithAttributes(
+		attribute.String("kubeloom.action", a.Verb()),
+		attribute.Float64("kubeloom.action.at_s", a.At.Seconds())))
+	defer sp.End()
+	if err := d.w.apply(ctx, sp, a); err != nil {
+		// A failed action is part of the lesson (e.g. deleting what is gone): record it, go on.
+		sp.RecordError(err)
+		sp.SetAttributes(attribute.String("error", err.Error()))
+	}
+}
+
+func (d *driver) end() { d.root.End() }

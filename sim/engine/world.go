@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubeloom/kubeloom/scenarios"
+	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/cluster"
+	"github.com/kubeloom/kubeloom/sim/goroutine"
+	"github.com/kubeloom/kubeloom/sim/leaderelection"
+)
+
+// world is one era's run of the scenario: a fake cluster and the
+// instances on it.
+type world struct {
+	sc        *scenarios.Scenario
+	era       scenarios.Era
+	cluster   *cluster.Cluster
+	driver    *driver
+	informers *informers // nil without spec.informers
+	cms       []*cmReplica
+}
+
+// apply performs an action on the world's cluster or instances.
+func (w *world) apply(ctx context.Context, sp goroutine.Span, a scenarios.Action) error {
+	switch {
+	case a.Create != nil:
+		sp.SetAttributes(attribute.String(catalog.AttrObjectKey, a.Create.Ref().Key()))
+		_, err := w.cluster.Create(ctx, a.Create.Resource.GVR, a.Create.Object.DeepCopyObject())
+		return err
+	case a.Update != nil:
+		sp.SetAttributes(attribute.String(catalog.AttrObjectKey, a.Update.Ref().Key()))
+		_, err := w.cluster.Update(ctx, a.Update.Resource.GVR, a.Update.Object.DeepCopyObject())
+		return err
+	case a.Delete != nil:
+		sp.SetAttributes(attribute.String(catalog.AttrObjectKey, a.Delete.Key()))
+		return w.cluster.Delete(ctx, a.Delete.Resource.GVR, a.Delete.Namespace, a.Delete.Name)
+	case a.BreakWatches != nil:
+		n := w.cluster.BreakWatches(a.BreakWatches.Resource.GVR)
+		sp.SetAttributes(attribute.String(catalog.AttrResource, a.BreakWatches.Resource.Name), attribute.Int("watches.broken", n))
+		return nil
+	case a.AddHandler != nil:
+		// The handler's goroutines belong to the informers' instance.
+		in := w.informers
+		hctx, hsp := goroutine.Start(in.ctx, "action/addHandler", trace.WithLinks(goroutine.Cause(sp.SpanContext(), a.AddHandler.Informer)))
+		defer hsp.End()
+		in.addHandler(hctx, in.byName[a.AddHandler.Informer])
+		return nil
+	case a.KillLeader != nil:
+		return w.killLeader(ctx, sp)
+	}
+	return fmt.Errorf("%s: %s is not supported by this kubeloom", a.Pos, a.Verb())
+}
+
+// killLeader reads the leader election lock, as `kubectl get` would, and
+// kills the replica that holds it.
+func (w *world) killLeader(ctx context.Context, sp goroutine.Span) error {
+	holder, err := w.leader(ctx)
+	if err != nil {
+		return err
+	}
+	sp.SetAttributes(attribute.String("leaderelection.holder", holder))
+	for _, c := range w.cms {
+		if c.holds(holder) {
+			sp.SetAttributes(attribute.String("kubeloom.killed", c.rt.Instance()))
+			c.kill()
+			return nil
+		}
+	}
+	return fmt.Errorf("the lock is held by %q, which is no replica of this scenario", holder)
+}
+
+// leader is the holder identity of kube-system/kube-controller-manager.
+func (w *world) leader(ctx context.Context) (string, error) {
+	const ns, name = "kube-system", "kube-controller-manager"
+	if w.era == scenarios.EraModern {
+		lease, err := w.cluster.Client.CoordinationV1().Leases(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return "", fmt.Errorf("no leader to kill: %w", err)
+		}
+		if lease.Spec.HolderIdentity == nil || *lease.Spec.HolderIdentity == "" {
+			return "", errors.New("no leader to kill: the lease has no holder")
+		}
+		return *lease.Spec.HolderIdentity, nil
+	}
+	ep, err := w.cluster.Client.CoreV1().Endpoints(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return "", fmt.Errorf("no leader to kill: %w", err)
+	}
+	var rec struct {
+		HolderIdentity string `json:"holderIdentity"`
+	}
+	if err := json.Unmarshal([]byte(ep.Annotations[leaderelection.LeaderAnnotation]), &rec); err != nil || rec.HolderIdentity == "" {
+		return "", errors.New("no leader to kill: the lock has no holder")
+	}
+	return rec.HolderIdentity, nil
+}
