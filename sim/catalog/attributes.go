@@ -31,6 +31,11 @@ const (
 	// AttrResync marks an OnUpdate whose object did not change (a resync).
 	AttrResync = "informer.resync"
 
+	// Controllers: the event source of an event pipeline's goroutines, and
+	// the number of a worker in its pool.
+	AttrEventComponent = "event.component"
+	AttrWorker         = "worker"
+
 	// Causality.
 	AttrLink      = "kubeloom.link"
 	LinkCause     = "cause"

@@ -136,6 +136,6 @@ func (q *Queue) Workers(ctx context.Context, name string, n int, syncName string
 		rt.Until(ctx, name, time.Second, func(ctx context.Context) {
 			for q.ProcessNext(ctx, syncName, sync) {
 			}
-		}, append(opts, goroutine.WithAttributes(attribute.Int("worker", i+1)))...)
+		}, append(opts, goroutine.WithAttributes(attribute.Int(catalog.AttrWorker, i+1)))...)
 	}
 }

@@ -87,9 +87,9 @@ func startGarbageCollector(ctx context.Context, c *Context) string {
 		rt.Until(ctx, "controller/garbagecollector/propagator", 0, gc.processEvent, goroutine.WithIterationName("processEvent"))
 		for i := range workers {
 			rt.Until(ctx, "controller/garbagecollector/worker", 0, gc.worker, goroutine.WithIterationName("worker"),
-				goroutine.WithAttributes(attribute.Int("worker", i+1)))
+				goroutine.WithAttributes(attribute.Int(catalog.AttrWorker, i+1)))
 			rt.Until(ctx, "controller/garbagecollector/orphan-finalizer", 0, gc.orphanFinalizer, goroutine.WithIterationName("orphanFinalizer"),
-				goroutine.WithAttributes(attribute.Int("worker", i+1)))
+				goroutine.WithAttributes(attribute.Int(catalog.AttrWorker, i+1)))
 		}
 		<-ctx.Done()
 	}, goroutine.WithAttributes(attribute.Int("gc.monitors", len(gc.monitors))))

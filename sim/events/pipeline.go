@@ -20,7 +20,7 @@ import (
 )
 
 // AttrComponent names the event source of a pipeline's goroutines.
-const AttrComponent = "event.component"
+const AttrComponent = catalog.AttrEventComponent
 
 // Options describe one pipeline.
 type Options struct {

@@ -21,6 +21,8 @@ var qualifiers = []string{
 	catalog.AttrHandler,
 	catalog.AttrNode,
 	catalog.AttrObjectKey,
+	catalog.AttrEventComponent,
+	catalog.AttrWorker,
 }
 
 // goroutineAttrs are copied from an open lane's iteration spans into its
