@@ -265,13 +265,16 @@ func (gc *garbageCollector) worker(ctx context.Context) {
 
 // processItem deletes the object if none of its owners exists any more.
 func (gc *garbageCollector) processItem(ctx context.Context, n *gcNode) {
-	ctx, sp := goroutine.Start(ctx, "processItem", trace.WithAttributes(attribute.String(catalog.AttrObjectKey, n.namespace+"/"+n.ref.Name), attribute.String("k8s.kind", n.ref.Kind)))
+	gc.mu.Lock()
+	ref, ns := n.ref, n.namespace // the propagator may fill in a virtual node meanwhile
+	gc.mu.Unlock()
+	ctx, sp := goroutine.Start(ctx, "processItem", trace.WithAttributes(attribute.String(catalog.AttrObjectKey, ns+"/"+ref.Name), attribute.String("k8s.kind", ref.Kind)))
 	defer sp.End()
-	obj, err := gc.get(ctx, n.ref, n.namespace)
-	if apierrors.IsNotFound(err) || err == nil && accessor(obj).GetUID() != n.ref.UID {
+	obj, err := gc.get(ctx, ref, ns)
+	if apierrors.IsNotFound(err) || err == nil && accessor(obj).GetUID() != ref.UID {
 		// The object is gone: a virtual delete event tells the propagator.
-		gc.events.Add(&gcEvent{typ: gcDelete, obj: &metav1.ObjectMeta{Name: n.ref.Name, Namespace: n.namespace, UID: n.ref.UID},
-			gvk: schema.FromAPIVersionAndKind(n.ref.APIVersion, n.ref.Kind), cause: sp.SpanContext()})
+		gc.events.Add(&gcEvent{typ: gcDelete, obj: &metav1.ObjectMeta{Name: ref.Name, Namespace: ns, UID: ref.UID},
+			gvk: schema.FromAPIVersionAndKind(ref.APIVersion, ref.Kind), cause: sp.SpanContext()})
 		return
 	} else if err != nil {
 		return
@@ -287,7 +290,7 @@ func (gc *garbageCollector) processItem(ctx context.Context, n *gcNode) {
 		if gone {
 			continue
 		}
-		owner, err := gc.get(ctx, o, n.namespace)
+		owner, err := gc.get(ctx, o, ns)
 		if err == nil && accessor(owner).GetUID() == o.UID {
 			return // an owner exists: keep the object
 		}
@@ -298,13 +301,13 @@ func (gc *garbageCollector) processItem(ctx context.Context, n *gcNode) {
 		}
 	}
 	sp.AddEvent("none of the object's owners exist any more, will garbage collect it")
-	gvr, ok := gc.resource(n.ref)
+	gvr, ok := gc.resource(ref)
 	if !ok {
 		return
 	}
-	uid := n.ref.UID
-	controller.Do(ctx, gvr.Resource+".Delete", n.namespace+"/"+n.ref.Name, func(ctx context.Context) error {
-		return gc.c.API.DeleteWithOptions(ctx, gvr, n.namespace, n.ref.Name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}})
+	uid := ref.UID
+	controller.Do(ctx, gvr.Resource+".Delete", ns+"/"+ref.Name, func(ctx context.Context) error {
+		return gc.c.API.DeleteWithOptions(ctx, gvr, ns, ref.Name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}})
 	})
 }
 
@@ -317,10 +320,15 @@ func (gc *garbageCollector) orphanFinalizer(ctx context.Context) {
 		return
 	}
 	defer gc.orphans.Done(n)
+	type dep struct {
+		ref metav1.OwnerReference
+		ns  string
+	}
 	gc.mu.Lock()
-	deps := make([]*gcNode, 0, len(n.dependents))
+	owner := dep{n.ref, n.namespace}
+	deps := make([]dep, 0, len(n.dependents))
 	for d := range n.dependents {
-		deps = append(deps, d)
+		deps = append(deps, dep{d.ref, d.namespace})
 	}
 	gc.mu.Unlock()
 	sort.Slice(deps, func(i, j int) bool { return deps[i].ref.Name < deps[j].ref.Name })
@@ -329,23 +337,23 @@ func (gc *garbageCollector) orphanFinalizer(ctx context.Context) {
 		if !ok {
 			continue
 		}
-		patch := fmt.Sprintf(`{"metadata":{"ownerReferences":[{"$patch":"delete","uid":"%s"}],"uid":"%s"}}`, n.ref.UID, d.ref.UID)
-		if _, err := controller.Call(ctx, gvr.Resource+".Patch", d.namespace+"/"+d.ref.Name, func(ctx context.Context) (runtime.Object, error) {
-			return gc.c.API.Patch(ctx, gvr, d.namespace, d.ref.Name, types.StrategicMergePatchType, []byte(patch))
+		patch := fmt.Sprintf(`{"metadata":{"ownerReferences":[{"$patch":"delete","uid":"%s"}],"uid":"%s"}}`, owner.ref.UID, d.ref.UID)
+		if _, err := controller.Call(ctx, gvr.Resource+".Patch", d.ns+"/"+d.ref.Name, func(ctx context.Context) (runtime.Object, error) {
+			return gc.c.API.Patch(ctx, gvr, d.ns, d.ref.Name, types.StrategicMergePatchType, []byte(patch))
 		}); err != nil && !apierrors.IsNotFound(err) {
 			return // the owner's next update brings it back
 		}
 	}
-	gvr, ok := gc.resource(n.ref)
+	gvr, ok := gc.resource(owner.ref)
 	if !ok {
 		return
 	}
-	owner, err := gc.get(ctx, n.ref, n.namespace)
+	obj, err := gc.get(ctx, owner.ref, owner.ns)
 	if err != nil {
 		return
 	}
-	owner = owner.DeepCopyObject()
-	m := accessor(owner)
+	obj = obj.DeepCopyObject()
+	m := accessor(obj)
 	var keep []string
 	for _, f := range m.GetFinalizers() {
 		if f != metav1.FinalizerOrphanDependents {
@@ -353,8 +361,8 @@ func (gc *garbageCollector) orphanFinalizer(ctx context.Context) {
 		}
 	}
 	m.SetFinalizers(keep)
-	controller.Call(ctx, gvr.Resource+".Update", n.namespace+"/"+n.ref.Name, func(ctx context.Context) (runtime.Object, error) {
-		return gc.c.API.Update(ctx, gvr, owner)
+	controller.Call(ctx, gvr.Resource+".Update", owner.ns+"/"+owner.ref.Name, func(ctx context.Context) (runtime.Object, error) {
+		return gc.c.API.Update(ctx, gvr, obj)
 	})
 }
 

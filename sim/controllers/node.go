@@ -427,11 +427,14 @@ func (nc *nodeController) maybeDeleteTerminatingPod(ctx context.Context, obj any
 
 // evictionQueue is a zone's RateLimitedTimedQueue: nodes to evict, handed
 // out no faster than a token bucket allows (--node-eviction-rate, burst 1).
+// Like its UniqueQueue it remembers every node ever added until removed, so
+// a node stays evicted once, however many monitor passes find it down.
 type evictionQueue struct {
 	rate   float64
 	tokens float64
 	last   time.Time
 	queue  []evictee
+	set    map[string]bool
 }
 
 type evictee struct {
@@ -440,27 +443,29 @@ type evictee struct {
 }
 
 func newEvictionQueue(rate float64, now time.Time) *evictionQueue {
-	return &evictionQueue{rate: rate, tokens: 1, last: now}
+	return &evictionQueue{rate: rate, tokens: 1, last: now, set: map[string]bool{}}
 }
 
 func (q *evictionQueue) add(node, uid string, now time.Time) bool {
-	for _, e := range q.queue {
-		if e.node == node {
-			return false
-		}
+	if q.set[node] {
+		return false
 	}
+	q.set[node] = true
 	q.queue = append(q.queue, evictee{node: node, uid: uid, added: now})
 	return true
 }
 
+// remove forgets a node (cancelPodEviction), queued or already evicted.
 func (q *evictionQueue) remove(node string) bool {
+	had := q.set[node]
+	delete(q.set, node)
 	for i, e := range q.queue {
 		if e.node == node {
 			q.queue = append(q.queue[:i], q.queue[i+1:]...)
-			return true
+			break
 		}
 	}
-	return false
+	return had
 }
 
 func (q *evictionQueue) setRate(r float64) { q.rate = r }

@@ -2,6 +2,8 @@ package controllers
 
 import (
 	"context"
+	"sort"
+	"strconv"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
@@ -29,9 +31,17 @@ func startPersistentVolume(ctx context.Context, c *Context) string {
 		classes: c.NewInformer("storageclasses", period, informer.ReflectorOnly),
 	}
 	pv.recorder = c.NewEvents(ctx, "persistentvolume-controller", false, true).Recorder(ctx)
+	pv.volumeCache = map[string]*corev1.PersistentVolume{}
 	pv.volumes.AddHandler(ctx, informer.Funcs{HandlerName: "persistentvolume-controller",
 		Add:    func(ctx context.Context, obj any) { pv.syncVolume(ctx, obj.(*corev1.PersistentVolume)) },
-		Update: func(ctx context.Context, _, obj any) { pv.syncVolume(ctx, obj.(*corev1.PersistentVolume)) }})
+		Update: func(ctx context.Context, _, obj any) { pv.syncVolume(ctx, obj.(*corev1.PersistentVolume)) },
+		Delete: func(ctx context.Context, obj any) {
+			if v, ok := untomb(obj).(*corev1.PersistentVolume); ok {
+				pv.mu.Lock()
+				delete(pv.volumeCache, v.Name)
+				pv.mu.Unlock()
+			}
+		}})
 	pv.claims.AddHandler(ctx, informer.Funcs{HandlerName: "persistentvolume-controller",
 		Add:    func(ctx context.Context, obj any) { pv.syncClaim(ctx, obj.(*corev1.PersistentVolumeClaim)) },
 		Update: func(ctx context.Context, _, obj any) { pv.syncClaim(ctx, obj.(*corev1.PersistentVolumeClaim)) },
@@ -42,10 +52,16 @@ func startPersistentVolume(ctx context.Context, c *Context) string {
 				}
 			}
 		}})
-	// initializeCaches: a LIST of all volumes and claims, on this goroutine.
-	controller.Call(ctx, "persistentvolumes.List", "", func(ctx context.Context) (*corev1.PersistentVolumeList, error) {
+	// initializeCaches: a LIST of all volumes and claims, on this goroutine,
+	// so that the first claim synced sees every volume, not those the
+	// volume informer has popped so far.
+	if vols, err := controller.Call(ctx, "persistentvolumes.List", "", func(ctx context.Context) (*corev1.PersistentVolumeList, error) {
 		return c.Client.CoreV1().PersistentVolumes().List(ctx, metav1.ListOptions{})
-	})
+	}); err == nil {
+		for i := range vols.Items {
+			pv.volumeCache[vols.Items[i].Name] = &vols.Items[i]
+		}
+	}
 	controller.Call(ctx, "persistentvolumeclaims.List", "", func(ctx context.Context) (*corev1.PersistentVolumeClaimList, error) {
 		return c.Client.CoreV1().PersistentVolumeClaims("").List(ctx, metav1.ListOptions{})
 	})
@@ -62,6 +78,9 @@ type pvController struct {
 	// mu keeps the two process loops from binding one volume twice (v1.5
 	// guards its caches the same way).
 	mu sync.Mutex
+	// volumeCache is ctrl.volumes: every volume, from the initial LIST and
+	// the informer's events.
+	volumeCache map[string]*corev1.PersistentVolume
 }
 
 // syncClaim binds an unbound claim, or keeps a bound one's phase.
@@ -93,7 +112,13 @@ func (pv *pvController) findBestMatch(claim *corev1.PersistentVolumeClaim) *core
 		class = *claim.Spec.StorageClassName
 	}
 	var best *corev1.PersistentVolume
-	for _, v := range listOf[*corev1.PersistentVolume](pv.volumes) {
+	names := make([]string, 0, len(pv.volumeCache))
+	for n := range pv.volumeCache {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		v := pv.volumeCache[n]
 		if v.DeletionTimestamp != nil || v.Spec.StorageClassName != class {
 			continue
 		}
@@ -148,6 +173,7 @@ func (pv *pvController) bind(ctx context.Context, volume *corev1.PersistentVolum
 	if err != nil {
 		return
 	}
+	pv.volumeCache[v.Name] = v
 	v.Status.Phase = corev1.VolumeBound
 	if _, err := controller.Call(ctx, "persistentvolumes.UpdateStatus", v.Name, func(ctx context.Context) (*corev1.PersistentVolume, error) {
 		return pv.c.Client.CoreV1().PersistentVolumes().UpdateStatus(ctx, v, metav1.UpdateOptions{})
@@ -189,6 +215,9 @@ func (pv *pvController) syncVolume(ctx context.Context, volume *corev1.Persisten
 	defer pv.mu.Unlock()
 	ctx, sp := goroutine.Start(ctx, "syncVolume")
 	defer sp.End()
+	if cur, ok := pv.volumeCache[volume.Name]; !ok || resourceVersion(cur) <= resourceVersion(volume) {
+		pv.volumeCache[volume.Name] = volume // storeVolumeUpdate: keep the newer
+	}
 	phase := volume.Status.Phase
 	switch {
 	case volume.Spec.ClaimRef == nil:
@@ -218,4 +247,11 @@ func (pv *pvController) syncVolume(ctx context.Context, volume *corev1.Persisten
 	controller.Call(ctx, "persistentvolumes.UpdateStatus", v.Name, func(ctx context.Context) (*corev1.PersistentVolume, error) {
 		return pv.c.Client.CoreV1().PersistentVolumes().UpdateStatus(ctx, v, metav1.UpdateOptions{})
 	})
+}
+
+// resourceVersion is an object's resourceVersion as a number (the simulated
+// apiserver's are integers; they order its writes).
+func resourceVersion(obj metav1.Object) int64 {
+	v, _ := strconv.ParseInt(obj.GetResourceVersion(), 10, 64)
+	return v
 }

@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
@@ -151,7 +152,7 @@ func (rq *quotaController) sync(ctx context.Context, key string) error {
 	}
 	used := corev1.ResourceList{}
 	for name := range q.Spec.Hard {
-		if v, ok := rq.usage(q.Namespace, name); ok {
+		if v, ok := rq.usage(ctx, q.Namespace, name); ok {
 			used[name] = v
 		}
 	}
@@ -166,41 +167,59 @@ func (rq *quotaController) sync(ctx context.Context, key string) error {
 	return err
 }
 
-// usage is quota.CalculateUsage for one resource name of a namespace.
-func (rq *quotaController) usage(ns string, name corev1.ResourceName) (resource.Quantity, bool) {
-	count := func(inf *informer.Informer, keep func(any) bool) resource.Quantity {
-		objs, _ := inf.Indexer().ByIndex(cache.NamespaceIndex, ns)
-		n := 0
-		for _, o := range objs {
+// usage is quota.CalculateUsage for one resource name of a namespace: it
+// LISTs what the name counts from the apiserver, as v1.5's evaluators do
+// (its pod evaluator reads the shared informer's cache once that has
+// synced; kubeloom lists pods too, so that a quota is right from its first
+// sync).
+func (rq *quotaController) usage(ctx context.Context, ns string, name corev1.ResourceName) (resource.Quantity, bool) {
+	n := string(name)
+	list := func(res string) []any {
+		r := informer.Resources[res]
+		items, err := controller.Call(ctx, res+".List", ns, func(ctx context.Context) ([]any, error) {
+			obj, err := rq.c.API.List(ctx, r.GVR, r.GVK, ns, metav1.ListOptions{})
+			if err != nil {
+				return nil, err
+			}
+			objs, err := meta.ExtractList(obj)
+			out := make([]any, len(objs))
+			for i := range objs {
+				out[i] = objs[i]
+			}
+			return out, err
+		})
+		if err != nil {
+			return nil
+		}
+		return items
+	}
+	count := func(items []any, keep func(any) bool) resource.Quantity {
+		c := 0
+		for _, o := range items {
 			if keep == nil || keep(o) {
-				n++
+				c++
 			}
 		}
-		return *resource.NewQuantity(int64(n), resource.DecimalSI)
+		return *resource.NewQuantity(int64(c), resource.DecimalSI)
 	}
 	active := func(o any) bool { return isPodActive(o.(*corev1.Pod)) }
 	svcType := func(t corev1.ServiceType) func(any) bool {
 		return func(o any) bool { return o.(*corev1.Service).Spec.Type == t }
 	}
-	switch n := string(name); n {
+	switch n {
 	case "pods", "count/pods":
-		return count(rq.pods, active), true
-	case "persistentvolumeclaims", "count/persistentvolumeclaims":
-		return count(rq.pvcs, nil), true
-	case "services", "count/services":
-		return count(rq.counted["services"], nil), true
+		return count(list("pods"), active), true
 	case "services.loadbalancers":
-		return count(rq.counted["services"], svcType(corev1.ServiceTypeLoadBalancer)), true
+		return count(list("services"), svcType(corev1.ServiceTypeLoadBalancer)), true
 	case "services.nodeports":
-		return count(rq.counted["services"], svcType(corev1.ServiceTypeNodePort)), true
-	case "replicationcontrollers", "count/replicationcontrollers", "secrets", "count/secrets", "configmaps", "count/configmaps":
-		return count(rq.counted[strings.TrimPrefix(n, "count/")], nil), true
-	case "resourcequotas", "count/resourcequotas":
-		return count(rq.quotas, nil), true
+		return count(list("services"), svcType(corev1.ServiceTypeNodePort)), true
+	case "services", "replicationcontrollers", "secrets", "configmaps", "persistentvolumeclaims", "resourcequotas":
+		return count(list(n), nil), true
+	case "count/services", "count/replicationcontrollers", "count/secrets", "count/configmaps", "count/persistentvolumeclaims", "count/resourcequotas":
+		return count(list(strings.TrimPrefix(n, "count/")), nil), true
 	case "requests.storage":
 		sum := resource.Quantity{}
-		objs, _ := rq.pvcs.Indexer().ByIndex(cache.NamespaceIndex, ns)
-		for _, o := range objs {
+		for _, o := range list("persistentvolumeclaims") {
 			if q, ok := o.(*corev1.PersistentVolumeClaim).Spec.Resources.Requests[corev1.ResourceStorage]; ok {
 				sum.Add(q)
 			}
@@ -210,18 +229,17 @@ func (rq *quotaController) usage(ns string, name corev1.ResourceName) (resource.
 		limits := strings.HasPrefix(n, "limits.")
 		res := corev1.ResourceName(n[strings.LastIndexByte(n, '.')+1:])
 		sum := resource.Quantity{}
-		objs, _ := rq.pods.Indexer().ByIndex(cache.NamespaceIndex, ns)
-		for _, o := range objs {
+		for _, o := range list("pods") {
 			p := o.(*corev1.Pod)
 			if !isPodActive(p) {
 				continue
 			}
 			for _, ctr := range p.Spec.Containers {
-				list := ctr.Resources.Requests
+				l := ctr.Resources.Requests
 				if limits {
-					list = ctr.Resources.Limits
+					l = ctr.Resources.Limits
 				}
-				if q, ok := list[res]; ok {
+				if q, ok := l[res]; ok {
 					sum.Add(q)
 				}
 			}

@@ -191,6 +191,30 @@ func testCMStartup(t *testing.T, era scenarios.Era) {
 	}
 }
 
+// byStart returns the first span of each name, the names ordered by when
+// those spans started (the process's own steps: the controller-manager
+// pipeline's NewBroadcaster and StartRecordingToSink).
+func byStart(spans []traces.Span, names []string) []string {
+	first := map[string]traces.Span{}
+	for _, s := range spans {
+		if !slices.Contains(names, s.Name) || s.Resource.String(catalog.AttrServiceInstanceID) != "cm-0" {
+			continue
+		}
+		if c := s.Attributes.String("event.component"); c != "" && c != "controller-manager" {
+			continue
+		}
+		if f, ok := first[s.Name]; !ok || s.Start.Before(f.Start) {
+			first[s.Name] = s
+		}
+	}
+	var out []string
+	for n := range first {
+		out = append(out, n)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return first[out[i]].Start.Before(first[out[j]].Start) })
+	return out
+}
+
 // controllerOf returns the --controllers ID of a controller/<id>/… name.
 func controllerOf(name string) (string, bool) {
 	rest, ok := strings.CutPrefix(name, "controller/")
@@ -288,14 +312,16 @@ func TestCMLeaderFailover(t *testing.T) {
 	}
 }
 
-// TestCMServesHealthz runs a short controller-manager scenario in real
-// time, with its HTTP server on a real loopback port, and asks it.
-func TestCMServesHealthz(t *testing.T) {
+// TestCMInRealTime runs a short controller-manager scenario in real time,
+// with its HTTP server on a real loopback port, and asks it; in real time
+// the startup steps also have distinct timestamps, so their order shows.
+func TestCMInRealTime(t *testing.T) {
 	sc := builtin(t, "cm-startup")
 	var mu sync.Mutex
 	got := map[string]string{}
 	var wg sync.WaitGroup
-	_, err := Run(context.Background(), Options{Scenario: sc, Recording: io.Discard, Speed: 100, Duration: 60 * time.Second,
+	var rec bytes.Buffer
+	_, err := Run(context.Background(), Options{Scenario: sc, Recording: &rec, Speed: 100, Duration: 60 * time.Second,
 		Serving: func(instance, addr string) {
 			wg.Add(1)
 			go func() {
@@ -323,6 +349,17 @@ func TestCMServesHealthz(t *testing.T) {
 	if got["/healthz"] != "200 ok" {
 		t.Errorf("/healthz = %q, want 200 ok", got["/healthz"])
 	}
+	spans, rerr := traces.Read(&rec, "cm-startup.jsonl")
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	// The startup steps, in the article's order.
+	wantSteps := []string{"main", "NewCMServer", "AddFlags", "InitFlags", "InitLogs", "Run", "configz.New", "BuildConfigFromFlags",
+		"NewForConfig", "NewForConfigOrDie", "cm/http-server", "NewBroadcaster", "StartRecordingToSink", "RunOrDie", "StartControllers", "sharedInformers.Start"}
+	if got := byStart(spans, wantSteps); !slices.Equal(got, wantSteps) {
+		t.Errorf("startup steps\n got %v\nwant %v", got, wantSteps)
+	}
+
 	for path, want := range map[string]string{
 		"/configz":      `"concurrentEndpointSyncs":5`,
 		"/metrics":      `kubeloom_goroutines{goroutine="cm/log-flush"} 1`,

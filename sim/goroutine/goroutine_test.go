@@ -2,6 +2,7 @@ package goroutine
 
 import (
 	"context"
+	"fmt"
 	"runtime/pprof"
 	"strings"
 	"testing"
@@ -273,5 +274,90 @@ func TestUnknownNamePanics(t *testing.T) {
 			h.stop(t)
 		}()
 		h.rt.Go(h.ctx, "no/such-goroutine", func(context.Context) {})
+	})
+}
+
+func TestHeartbeatOfAFastLoopIsTimeBased(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 1)
+		h.rt.Until(h.ctx, "controller/node/pod-evictor", 100*time.Millisecond, func(ctx context.Context) {})
+		h.clk.Sleep(25*time.Second + time.Millisecond) // iterations 1..251
+		var got []int64
+		for _, s := range named(h.stop(t), "pod-evictor") {
+			got = append(got, attr(s, catalog.AttrIteration).(int64))
+		}
+		// The first three, then one every 10 simulated seconds (every 100th).
+		if want := []int64{1, 2, 3, 100, 200}; fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("recorded iterations %v, want %v", got, want)
+		}
+	})
+}
+
+func TestMainRunsOnTheCallersGoroutine(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 1)
+		ctx, cancel := context.WithCancel(h.ctx)
+		n := 0
+		h.rt.Main(ctx, "cm/leader-acquire", 2*time.Second, 0, func(ctx context.Context) {
+			n++
+			if n == 3 {
+				cancel() // as acquire does once it leads
+			}
+		})
+		// Main returned: it ran here, three times, 2s apart.
+		if n != 3 || h.clk.Elapsed() < 4*time.Second || h.clk.Elapsed() > 4*time.Second+time.Millisecond {
+			t.Errorf("n = %d after %s", n, h.clk.Elapsed())
+		}
+		spans := h.stop(t)
+		life := named(spans, "cm/leader-acquire")
+		if len(life) != 1 || attr(life[0], catalog.AttrGoroutineKind) != "main" {
+			t.Fatalf("lifetime spans = %v", life)
+		}
+		if its := named(spans, "leader-acquire"); len(its) != 3 {
+			t.Errorf("iterations = %d, want 3", len(its))
+		}
+	})
+}
+
+func TestAdoptRecordsAGoroutineFromOutside(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 1)
+		a := h.rt.Adopt(h.ctx, "cm/event-sink-watcher", catalog.KindGo)
+		done := make(chan struct{})
+		go func() { // client-go's goroutine, calling back into kubeloom
+			defer close(done)
+			_, sp := a.Iterate("recordToSink")
+			sp.End()
+		}()
+		<-done
+		if live := h.reg.Live(); len(live) != 1 || live[0].Name != "cm/event-sink-watcher" {
+			t.Errorf("live = %v", live)
+		}
+		a.End()
+		a.End() // once is enough
+		spans := h.stop(t)
+		if len(named(spans, "cm/event-sink-watcher")) != 1 || len(named(spans, "recordToSink")) != 1 {
+			t.Errorf("spans = %v", spans)
+		}
+	})
+}
+
+func TestOutliveKeepsSpansButNotTheStartersLife(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 1)
+		life, stop := context.WithCancel(h.ctx)
+		h.rt.Go(h.ctx, "controller/node/run", func(ctx context.Context) {
+			h.rt.Until(Outlive(ctx, life), "controller/node/monitor", 5*time.Second, func(context.Context) {})
+		}) // returns at once, as v1.5's wrapper does
+		h.clk.Sleep(12 * time.Second)
+		if live := h.reg.Live(); len(live) != 1 || live[0].Name != "controller/node/monitor" {
+			t.Errorf("live = %v, want the loop to outlive its starter", live)
+		}
+		stop()
+		spans := h.stop(t)
+		run, mon := named(spans, "controller/node/run"), named(spans, "controller/node/monitor")
+		if len(run) != 1 || len(mon) != 1 || mon[0].Parent.SpanID() != run[0].SpanContext.SpanID() {
+			t.Errorf("the loop's span is not a child of its starter's")
+		}
 	})
 }
