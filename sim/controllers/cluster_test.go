@@ -22,7 +22,7 @@ func readyPod(name, app, node, ip string, ready bool) *corev1.Pod {
 		st = corev1.ConditionTrue
 	}
 	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", Labels: map[string]string{"app": app}},
-		Spec: corev1.PodSpec{NodeName: node, Containers: []corev1.Container{{Name: app, Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}}}}},
+		Spec:   corev1.PodSpec{NodeName: node, Containers: []corev1.Container{{Name: app, Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}}}}},
 		Status: corev1.PodStatus{Phase: corev1.PodRunning, PodIP: ip, Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: st}}}}
 }
 

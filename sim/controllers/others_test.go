@@ -153,7 +153,7 @@ func TestHPAKeepsReplicasWithinBounds(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, informer.Classic)
 		h.c.Client.AppsV1().Deployments("default").Create(bg, &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web"},
-			Spec: appsv1.DeploymentSpec{Replicas: ptr.To[int32](6), Selector: selector("web"), Template: template("web")},
+			Spec:   appsv1.DeploymentSpec{Replicas: ptr.To[int32](6), Selector: selector("web"), Template: template("web")},
 			Status: appsv1.DeploymentStatus{Replicas: 6}}, metav1.CreateOptions{})
 		h.c.Client.AutoscalingV1().HorizontalPodAutoscalers("default").Create(bg, &autoscalingv1.HorizontalPodAutoscaler{ObjectMeta: metav1.ObjectMeta{Name: "web"},
 			Spec: autoscalingv1.HorizontalPodAutoscalerSpec{ScaleTargetRef: autoscalingv1.CrossVersionObjectReference{Kind: "Deployment", Name: "web", APIVersion: "apps/v1"},
