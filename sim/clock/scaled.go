@@ -3,6 +3,7 @@ package clock
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	k8sclock "k8s.io/utils/clock"
@@ -19,7 +20,19 @@ type Scaled struct {
 	speed  float64
 	origin time.Time // simulated time at the start
 	start  time.Time // real time at the start
+
+	// lead is how much earlier (real nanoseconds) than its deadline each
+	// real timer is set. The Go runtime wakes sleeping timers up to about a
+	// millisecond late (its poller sleeps in whole milliseconds), which at
+	// speed 60 is 60 simulated milliseconds, a 100ms loop's period off by
+	// half. lead follows the lateness timers showed (an integral
+	// controller), so that they fire on time on average; it is bounded by
+	// maxLead and by half of each timer's duration.
+	lead atomic.Int64
 }
+
+// maxLead bounds the timer lead.
+const maxLead = 2 * time.Millisecond
 
 var _ k8sclock.WithTicker = (*Scaled)(nil)
 
@@ -92,13 +105,37 @@ func (c *Scaled) Tick(d time.Duration) <-chan time.Time { return c.NewTicker(d).
 // simulated time on its channel.
 func (c *Scaled) NewTimer(d time.Duration) k8sclock.Timer {
 	t := &timer{clock: c, c: make(chan time.Time, 1)}
-	t.real = c.real.AfterFunc(c.ToReal(d), t.fire)
+	t.real = c.afterFunc(d, t.fire)
 	return t
 }
 
 // AfterFunc calls f in its own goroutine after d of simulated time.
 func (c *Scaled) AfterFunc(d time.Duration, f func()) k8sclock.Timer {
-	return &funcTimer{real: c.real.AfterFunc(c.ToReal(d), f), clock: c}
+	return &funcTimer{real: c.afterFunc(d, f), clock: c}
+}
+
+// afterFunc sets a real timer for d of simulated time, lead early, and
+// learns from how late it fires.
+func (c *Scaled) afterFunc(d time.Duration, f func()) k8sclock.Timer {
+	real := c.ToReal(d)
+	early := min(time.Duration(c.lead.Load()), real/2)
+	deadline := c.real.Now().Add(real)
+	return c.real.AfterFunc(real-early, func() {
+		c.learn(c.real.Since(deadline))
+		f()
+	})
+}
+
+// learn moves the lead a tenth of the way toward cancelling the lateness
+// just seen.
+func (c *Scaled) learn(late time.Duration) {
+	for {
+		old := c.lead.Load()
+		next := min(max(old+int64(late)/10, 0), int64(maxLead))
+		if c.lead.CompareAndSwap(old, next) {
+			return
+		}
+	}
 }
 
 // NewTicker returns a ticker with a simulated period d.
@@ -128,7 +165,9 @@ func (t *timer) Reset(d time.Duration) bool {
 	case <-t.c:
 	default:
 	}
-	return t.real.Reset(t.clock.ToReal(d))
+	active := t.real.Stop()
+	t.real = t.clock.afterFunc(d, t.fire)
+	return active
 }
 
 type funcTimer struct {

@@ -69,3 +69,25 @@ func TestInvalidSpeed(t *testing.T) {
 		}
 	}
 }
+
+func TestTimersLearnTheRuntimesLateness(t *testing.T) {
+	c, _ := NewScaled(60)
+	for range 100 { // timers keep firing 1ms late
+		c.learn(time.Millisecond - time.Duration(c.lead.Load()))
+	}
+	if lead := time.Duration(c.lead.Load()); lead < 900*time.Microsecond || lead > time.Millisecond {
+		t.Errorf("lead after steady 1ms lateness = %v, want about 1ms", lead)
+	}
+	for range 100 {
+		c.learn(10 * time.Millisecond)
+	}
+	if lead := time.Duration(c.lead.Load()); lead != maxLead {
+		t.Errorf("lead = %v, want capped at %v", lead, maxLead)
+	}
+	for range 200 {
+		c.learn(-time.Millisecond)
+	}
+	if lead := c.lead.Load(); lead != 0 {
+		t.Errorf("lead = %v, want floored at 0 when timers fire early", lead)
+	}
+}
