@@ -89,7 +89,7 @@ func benchSync(b *testing.B, tracer trace.Tracer, flush func()) {
 		rsc.queue.ProcessNext(worker, "syncReplicaSet", rsc.sync)
 	}
 	flush()
-	b.ReportMetric(float64((cpuTime(b) - cpu0).Nanoseconds())/float64(b.N), "cpu-ns/sync")
+	b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/sync")
 	b.StopTimer()
 	cancel()
 	pl.Shutdown()
