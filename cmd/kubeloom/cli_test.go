@@ -178,3 +178,27 @@ func TestRunRefusesWhatItCannotSimulate(t *testing.T) {
 		})
 	}
 }
+
+// TestRunControllerManagerFailover runs the failover lesson in real time,
+// fast, with its replicas' HTTP servers on real loopback ports.
+func TestRunControllerManagerFailover(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "fo.jsonl")
+	_, stderr, err := execute(t, "run", "cm-leader-failover", "--speed", "120", "--duration", "90s", "--out", file)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr)
+	}
+	for _, want := range []string{
+		"classic/cm-0 serves http://127.0.0.1:", "modern/cm-2 serves http://127.0.0.1:",
+		"killLeader at 1m0s",
+		"exited: killed by the scenario (killLeader): the process got SIGKILL",
+		"cm/leader-renew", "every goroutine stopped",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("run output lacks %q:\n%s", want, stderr)
+		}
+	}
+	out, _, err := execute(t, "replay", file, "--width", "140", "--to", "30s")
+	if err != nil || !strings.Contains(out, "kube-controller-manager classic/cm-0") || !strings.Contains(out, "cm/leader-acquire") {
+		t.Errorf("replay: %v\n%s", err, out)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	rtrace "runtime/trace"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -113,8 +114,22 @@ func runRun(ctx context.Context, s streams, o *runOptions) error {
 	}
 	progress := s.err
 	live := isTerminal(s.err)
+	var mu sync.Mutex // servers report from their own goroutines
 	if !o.quiet {
-		opts.Progress = progressPrinter(progress, live)
+		show := progressPrinter(progress, live)
+		opts.Progress = func(p engine.Progress) {
+			mu.Lock()
+			defer mu.Unlock()
+			show(p)
+		}
+	}
+	opts.Serving = func(instance, addr string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if live && !o.quiet {
+			fmt.Fprint(progress, "\r\x1b[K")
+		}
+		fmt.Fprintf(progress, "  %s serves http://%s  (/healthz /configz /metrics /debug/pprof/)\n", instance, addr)
 	}
 	fmt.Fprintf(s.err, "running %s (%s) for %s of simulated time at speed %gx\n",
 		sc.Metadata.Name, sc.Source, cmp.Or(o.duration, sc.Spec.Duration), cmp.Or(o.speed, sc.Spec.Speed))
@@ -170,6 +185,9 @@ func printSummary(w io.Writer, sum *engine.Summary, out string, real time.Durati
 		state, sum.Scenario, sum.Duration.Round(time.Millisecond), real.Round(time.Millisecond), sum.Actions, sum.Spans)
 	for _, in := range sum.Instances {
 		fmt.Fprintf(w, "  %s %s\n", in.Service, in.ID)
+		if in.Exit != "" {
+			fmt.Fprintf(w, "    exited: %s\n", in.Exit)
+		}
 		for _, g := range in.Goroutines {
 			fmt.Fprintf(w, "    %-28s started %3d  stopped %3d\n", g.Name, g.Started, g.Stopped)
 		}
