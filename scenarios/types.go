@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -74,6 +75,14 @@ type Spec struct {
 	Informers         []Informer         // stand-alone instrumented informers
 	Objects           []Object           // preloaded into the fake apiserver, in file order
 	Actions           []Action           // sorted stably by At
+}
+
+// ParseEra returns the era named s, as --era names it.
+func ParseEra(s string) (Era, error) {
+	if e := Era(s); slices.Contains(allEras, e) {
+		return e, nil
+	}
+	return "", fmt.Errorf("unknown era %q: expected classic or modern", s)
 }
 
 // RunEras returns the eras to run the scenario in: Eras if set, else just Era.

@@ -202,3 +202,29 @@ func TestRunControllerManagerFailover(t *testing.T) {
 		t.Errorf("replay: %v\n%s", err, out)
 	}
 }
+
+// TestRunEra runs a two-era lesson in one era only, as --era asks.
+func TestRunEra(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "modern.jsonl")
+	_, stderr, err := execute(t, "run", "cm-leader-failover", "--era", "modern", "--speed", "120", "--duration", "20s", "--out", file)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr)
+	}
+	for _, want := range []string{"era modern)", "cm-0 serves http://127.0.0.1:"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("run output lacks %q:\n%s", want, stderr)
+		}
+	}
+	if strings.Contains(stderr, "classic") {
+		t.Errorf("a modern-only run mentions the classic era:\n%s", stderr)
+	}
+	out, _, err := execute(t, "replay", file, "--width", "140")
+	if err != nil || !strings.Contains(out, "kube-controller-manager cm-0") || !strings.Contains(out, "controller/statefulset") {
+		t.Errorf("replay: %v\n%s", err, out)
+	}
+
+	_, _, err = execute(t, "run", "cm-startup", "--era", "ancient", "--out", filepath.Join(t.TempDir(), "x.jsonl"))
+	if err == nil || !strings.Contains(err.Error(), `--era: unknown era "ancient": expected classic or modern`) {
+		t.Errorf("--era ancient: %v", err)
+	}
+}

@@ -25,6 +25,7 @@ type runOptions struct {
 	speed         float64
 	duration      time.Duration
 	seed          int64
+	era           string
 	stdout        bool
 	otlpEndpoint  string
 	goTrace       string
@@ -61,6 +62,7 @@ The OTLP exporter also honours the standard OTEL_EXPORTER_OTLP_* variables:
 	f.Float64Var(&o.speed, "speed", 0, "simulated seconds per real second (default: the scenario's spec.speed)")
 	f.DurationVar(&o.duration, "duration", 0, "simulated time to run (default: the scenario's spec.duration)")
 	f.Int64Var(&o.seed, "seed", 0, "random seed of loop jitter (default: the scenario's spec.seed)")
+	f.StringVar(&o.era, "era", "", "run in this era only: classic (the v1.5 code the articles read) or modern (today's client-go) (default: the scenario's spec.era or spec.eras)")
 	f.BoolVar(&o.stdout, "stdout", false, "also print every span to stdout (OpenTelemetry stdouttrace format)")
 	f.StringVar(&o.otlpEndpoint, "otlp-endpoint", "", "also push spans over OTLP: http://127.0.0.1:4318 (HTTP) or grpc://127.0.0.1:4317 (gRPC)")
 	f.StringVar(&o.goTrace, "go-trace", "", "write a Go execution trace of the run to this file (go tool trace FILE)")
@@ -76,6 +78,13 @@ func runRun(ctx context.Context, s streams, o *runOptions) error {
 	}
 	if o.speed < 0 || o.duration < 0 {
 		return errors.New("--speed and --duration must not be negative")
+	}
+	if o.era != "" {
+		era, err := scenarios.ParseEra(o.era)
+		if err != nil {
+			return fmt.Errorf("--era: %w", err)
+		}
+		sc.Spec.Era, sc.Spec.Eras = era, nil
 	}
 	if err := engine.Check(sc); err != nil {
 		return err
@@ -123,16 +132,16 @@ func runRun(ctx context.Context, s streams, o *runOptions) error {
 			show(p)
 		}
 	}
-	opts.Serving = func(instance, addr string) {
+	opts.Serving = func(instance, addr string, paths []string) {
 		mu.Lock()
 		defer mu.Unlock()
 		if live && !o.quiet {
 			fmt.Fprint(progress, "\r\x1b[K")
 		}
-		fmt.Fprintf(progress, "  %s serves http://%s  (/healthz /configz /metrics /debug/pprof/)\n", instance, addr)
+		fmt.Fprintf(progress, "  %s serves http://%s  (%s)\n", instance, addr, strings.Join(paths, " "))
 	}
-	fmt.Fprintf(s.err, "running %s (%s) for %s of simulated time at speed %gx\n",
-		sc.Metadata.Name, sc.Source, cmp.Or(o.duration, sc.Spec.Duration), cmp.Or(o.speed, sc.Spec.Speed))
+	fmt.Fprintf(s.err, "running %s (%s, era %s) for %s of simulated time at speed %gx\n",
+		sc.Metadata.Name, sc.Source, eraList(sc.Spec.RunEras()), cmp.Or(o.duration, sc.Spec.Duration), cmp.Or(o.speed, sc.Spec.Speed))
 	start := time.Now()
 	sum, err := engine.Run(ctx, opts)
 	if !o.quiet && live {
@@ -205,4 +214,12 @@ func printSummary(w io.Writer, sum *engine.Summary, out string, real time.Durati
 		fmt.Fprintf(w, "  the OTLP/stdout exporter failed (the recording is complete): %v\n", sum.ExportErr)
 	}
 	fmt.Fprintf(w, "recording: %s\nreplay it:  kubeloom replay %s\n", out, out)
+}
+
+func eraList(eras []scenarios.Era) string {
+	names := make([]string, len(eras))
+	for i, e := range eras {
+		names[i] = string(e)
+	}
+	return strings.Join(names, " and ")
 }

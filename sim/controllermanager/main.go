@@ -44,8 +44,9 @@ type Options struct {
 	Listen func(network, address string) (net.Listener, error)
 	// ReadFile reads files named by flags (default os.ReadFile).
 	ReadFile func(name string) ([]byte, error)
-	// OnServing, if set, is told the HTTP server's address.
-	OnServing func(addr string)
+	// OnServing, if set, is told the HTTP server's address and the paths
+	// it serves.
+	OnServing func(addr string, paths []string)
 }
 
 // process is one running kube-controller-manager.

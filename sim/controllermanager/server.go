@@ -23,8 +23,10 @@ import (
 // iteration of the goroutine. A failure to listen is fatal, as glog.Fatal is.
 func (p *process) serve(ctx context.Context) {
 	mux := http.NewServeMux()
+	paths := []string{"/healthz", "/configz", "/metrics"}
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok")) })
 	if p.s.EnableProfiling {
+		paths = append(paths, "/debug/pprof/")
 		mux.HandleFunc("/debug/pprof/", pprof.Index)
 		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
@@ -47,7 +49,7 @@ func (p *process) serve(ctx context.Context) {
 	p.addr.Store(ln.Addr().String())
 	goroutine.SpanFrom(ctx).AddEvent("serving", attribute.String("server.address", ln.Addr().String()))
 	if p.o.OnServing != nil {
-		p.o.OnServing(ln.Addr().String())
+		p.o.OnServing(ln.Addr().String(), paths)
 	}
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, sp := goroutine.Iterate(ctx, r.Method+" "+r.URL.Path, trace.WithAttributes(

@@ -322,7 +322,7 @@ func TestCMInRealTime(t *testing.T) {
 	var wg sync.WaitGroup
 	var rec bytes.Buffer
 	_, err := Run(context.Background(), Options{Scenario: sc, Recording: &rec, Speed: 100, Duration: 60 * time.Second,
-		Serving: func(instance, addr string) {
+		Serving: func(instance, addr string, _ []string) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

@@ -55,7 +55,7 @@ func (c *cmReplica) start(ctx context.Context, o *Options, clk clock.Clock) {
 	}
 	if o.Serving != nil {
 		id := c.rt.Instance()
-		opts.OnServing = func(addr string) { o.Serving(id, addr) }
+		opts.OnServing = func(addr string, paths []string) { o.Serving(id, addr, paths) }
 	}
 	pctx, cancel := context.WithCancelCause(c.rt.Context(ctx))
 	c.cancel, c.done = cancel, make(chan struct{})

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
+	k8sclock "k8s.io/utils/clock"
 
 	"github.com/kubeloom/kubeloom/scenarios"
 	"github.com/kubeloom/kubeloom/sim/catalog"
@@ -37,8 +38,9 @@ type Options struct {
 	Progress func(Progress)
 	// Listen opens the simulated servers' listeners (default net.Listen).
 	Listen func(network, address string) (net.Listener, error)
-	// Serving, if set, is told the address of each instance's HTTP server.
-	Serving func(instance, addr string)
+	// Serving, if set, is told the address of each instance's HTTP server
+	// and the paths it serves.
+	Serving func(instance, addr string, paths []string)
 
 	seed int64
 	// inspect, if set (tests), sees each era's cluster at the end of the
@@ -115,15 +117,24 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 		err = errors.Join(err, sdErr)
 	}()
 
+	// The fake apiservers are built before the clock starts: a process's
+	// first clientset costs about 80ms of real time (client-go parses its
+	// OpenAPI models once), which would be seconds of simulated time.
+	var clusterClock lateClock
+	var clusters []*cluster.Cluster
+	for range sc.Spec.RunEras() {
+		clusters = append(clusters, cluster.New(cluster.WithClock(&clusterClock), cluster.WithSeed(o.seed)))
+	}
 	clk, err := clock.NewScaled(speed)
 	if err != nil {
 		return nil, err
 	}
+	clusterClock.PassiveClock = clk
 	reg := goroutine.NewRegistry(clk)
 	b := builder{sc: sc, tr: tr, clk: clk, reg: reg, o: &o, multi: len(sc.Spec.RunEras()) > 1}
 	var worlds []*world
-	for _, era := range sc.Spec.RunEras() {
-		worlds = append(worlds, b.world(era))
+	for i, era := range sc.Spec.RunEras() {
+		worlds = append(worlds, b.world(era, clusters[i]))
 	}
 
 	sum = &Summary{Scenario: sc.Metadata.Name, Speed: speed}
@@ -191,8 +202,23 @@ type builder struct {
 
 type instanceID struct{ service, id string }
 
-func (b *builder) world(era scenarios.Era) *world {
-	w := &world{sc: b.sc, era: era, cluster: cluster.New(cluster.WithClock(b.clk), cluster.WithSeed(b.o.seed))}
+// lateClock is the clusters' clock: the real clock until the simulation
+// clock is set, which happens before any component runs. Only the default
+// namespaces are stamped before, with the real time of an instant before
+// the simulation's origin.
+type lateClock struct{ k8sclock.PassiveClock }
+
+func (c *lateClock) Now() time.Time {
+	if c.PassiveClock == nil {
+		return time.Now()
+	}
+	return c.PassiveClock.Now()
+}
+
+func (c *lateClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
+
+func (b *builder) world(era scenarios.Era, c *cluster.Cluster) *world {
+	w := &world{sc: b.sc, era: era, cluster: c}
 	w.driver = &driver{w: w, rt: b.runtime(era, serviceDriver, "scenario")}
 	if len(b.sc.Spec.Informers) > 0 {
 		w.informers = &informers{w: w, rt: b.runtime(era, serviceInformers, "informers")}
