@@ -210,6 +210,25 @@ func TestParseErrors(t *testing.T) {
 			},
 		},
 		{
+			name: "apiServer values",
+			input: specWith(
+				"apiServer:",
+				`  runtimeConfig: {"batch/v2alpha1": yes, "Batch": true, "v1": true, "v1": false}`,
+				"  admission: []",
+			),
+			want: []string{
+				`t.yaml:7:39: spec.apiServer.runtimeConfig.batch/v2alpha1: expected true or false, got "yes"`,
+				`t.yaml:7:44: spec.apiServer.runtimeConfig: expected an API group/version such as batch/v2alpha1, or v1, got "Batch"`,
+				`t.yaml:7:71: spec.apiServer.runtimeConfig.v1: duplicate group/version; each may appear only once`,
+				`t.yaml:8:5: spec.apiServer.admission: unknown field; expected one of runtimeConfig`,
+			},
+		},
+		{
+			name:  "apiServer runtimeConfig not a mapping",
+			input: specWith(`apiServer: {runtimeConfig: [batch/v2alpha1]}`),
+			want:  []string{`t.yaml:6:30: spec.apiServer.runtimeConfig: expected a mapping of API group/versions to true or false, such as {"batch/v2alpha1": true}, got a list`},
+		},
+		{
 			name: "informer values",
 			input: specWith(
 				"informers:",

@@ -129,12 +129,19 @@ func TestScenariosCommands(t *testing.T) {
 	src, _, _ := execute(t, "scenarios", "show", "informer-basics")
 	os.WriteFile(good, []byte(src), 0o644)
 	os.WriteFile(bad, []byte("apiVersion: kubeloom.dev/v1\nkind: Scenario\nmetadata: {name: x}\nspec:\n  duraton: 10s\n"), 0o644)
-	out, _, err = execute(t, "scenarios", "validate", good, bad)
-	if err == nil || !strings.Contains(err.Error(), "1 of 2") {
+	// Well-formed, but the v1.5 binary has no such flag: validate refuses
+	// what run would.
+	flag := filepath.Join(dir, "flag.yaml")
+	os.WriteFile(flag, []byte("apiVersion: kubeloom.dev/v1\nkind: Scenario\nmetadata: {name: x}\nspec:\n  duration: 10s\n  controllerManager:\n    flags: {\"--concurrent-job-syncs\": \"5\"}\n"), 0o644)
+	out, _, err = execute(t, "scenarios", "validate", good, bad, flag)
+	if err == nil || !strings.Contains(err.Error(), "2 of 3") {
 		t.Errorf("validate error = %v", err)
 	}
-	if !strings.Contains(out, good+": ok") || !strings.Contains(out, bad+":5:3: spec.duraton: unknown field") {
-		t.Errorf("validate output:\n%s", out)
+	for _, want := range []string{good + ": ok", bad + ":5:3: spec.duraton: unknown field",
+		flag + ":7:39: spec.controllerManager.flags.--concurrent-job-syncs: unknown flag: the classic kube-controller-manager has no --concurrent-job-syncs"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("validate output lacks %q:\n%s", want, out)
+		}
 	}
 }
 

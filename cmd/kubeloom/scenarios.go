@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeloom/kubeloom/scenarios"
+	"github.com/kubeloom/kubeloom/sim/engine"
 )
 
 func newScenariosCmd(s streams) *cobra.Command {
@@ -50,12 +51,18 @@ func newScenariosCmd(s streams) *cobra.Command {
 	})
 	cmd.AddCommand(&cobra.Command{
 		Use:   "validate FILE...",
-		Short: "Check scenario files; errors name file:line:column",
+		Short: "Check scenario files as run would; errors name file:line:column",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bad := 0
 			for _, f := range args {
-				if _, err := scenarios.LoadFile(f); err != nil {
+				sc, err := scenarios.LoadFile(f)
+				if err == nil {
+					// What run would refuse too: flags the era's binary
+					// does not take, parts not simulated yet.
+					err = engine.Check(sc)
+				}
+				if err != nil {
 					fmt.Fprintln(s.out, err)
 					bad++
 					continue
