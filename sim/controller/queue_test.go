@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -25,9 +26,12 @@ func TestWorkersSyncKeysLinkedToWhatEnqueuedThem(t *testing.T) {
 		reg := goroutine.NewRegistry(clk)
 		ctx, cancel := context.WithCancel(goroutine.NewRuntime("cm-0", tp.Tracer("t"), clk, reg).Context(context.Background()))
 		q := NewQueue(ctx, "endpoint")
+		var mu sync.Mutex // two workers sync
 		synced := map[string]int{}
 		failOnce := true
 		q.Workers(ctx, "controller/endpoint/worker", 2, "syncService", func(ctx context.Context, key string) error {
+			mu.Lock()
+			defer mu.Unlock()
 			synced[key]++
 			switch {
 			case key == "default/flaky" && failOnce:
