@@ -51,7 +51,7 @@ func (d *decoder) object(n ast.Node, path string) (*Object, bool) {
 	name := acc.GetName()
 	switch {
 	case name == "" && acc.GetGenerateName() != "":
-		d.errorf(w.at("metadata.generateName"), join(path, "metadata.generateName"), "not supported: the fake apiserver does not generate names; set metadata.name")
+		d.errorf(w.at("metadata.generateName"), join(path, "metadata.generateName"), "not supported in a scenario: set metadata.name, so that actions, traces and you can name the object")
 		good = false
 	case name == "" && w.vals["metadata.name"] != nil:
 		d.expected(w.vals["metadata.name"], join(path, "metadata.name"), "a name; every object needs one")

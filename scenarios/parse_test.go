@@ -469,7 +469,7 @@ func TestParseErrors(t *testing.T) {
 			want: []string{
 				`t.yaml:7:45: spec.objects[0].metadata.name: required field is missing; every object needs a name`,
 				`t.yaml:8:67: spec.objects[1].metadata.namespace: nodes are cluster-scoped, not in a namespace; remove metadata.namespace`,
-				`t.yaml:9:60: spec.objects[2].metadata.generateName: not supported: the fake apiserver does not generate names; set metadata.name`,
+				`t.yaml:9:60: spec.objects[2].metadata.generateName: not supported in a scenario: set metadata.name, so that actions, traces and you can name the object`,
 				`t.yaml:10:52: spec.objects[3].metadata.name: expected a name that can be part of a URL, got "a/b": may not contain '/'`,
 				`t.yaml:11:67: spec.objects[4].metadata.namespace: expected a namespace name of lower-case letters, digits and '-', got "Bad_NS"`,
 				`t.yaml:13:7: spec.objects[6]: Pod default/web-0 is already defined by spec.objects[5]; each object is preloaded once`,
