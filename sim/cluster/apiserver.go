@@ -307,7 +307,7 @@ func (c *Cluster) bind(ns string, obj runtime.Object) (runtime.Object, error) {
 	}
 	pod.Spec.NodeName = b.Target.Name
 	pod.Status.Conditions = append(pod.Status.Conditions, corev1.PodCondition{
-		Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(c.clock.Now())})
+		Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: c.now()})
 	_, err = c.write(k8stesting.NewUpdateAction(podsResource, ns, pod), podsResource, pod, "MODIFIED")
 	return b, err
 }

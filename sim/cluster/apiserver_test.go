@@ -113,6 +113,7 @@ func TestNamespaceTermination(t *testing.T) {
 	if err := nss.Delete(ctx, "scratch", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	nss.Delete(ctx, "scratch", metav1.DeleteOptions{}) // a second delete does not skip the finalizer
 	ns, err := nss.Get(ctx, "scratch", metav1.GetOptions{})
 	if err != nil || ns.DeletionTimestamp == nil || ns.Status.Phase != corev1.NamespaceTerminating {
 		t.Fatalf("deleted namespace: %v %+v", err, ns)
@@ -136,9 +137,10 @@ func TestFinalizersAndGracefulDeletion(t *testing.T) {
 	cms := c.Client.CoreV1().ConfigMaps("default")
 	cm, _ := cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "held", Finalizers: []string{"example.com/hold"}}}, metav1.CreateOptions{})
 	cms.Delete(ctx, "held", metav1.DeleteOptions{})
+	cms.Delete(ctx, "held", metav1.DeleteOptions{}) // a second delete changes nothing
 	cm, _ = cms.Get(ctx, "held", metav1.GetOptions{})
-	if cm.DeletionTimestamp == nil {
-		t.Fatal("an object with a finalizer must stay, marked for deletion")
+	if cm == nil || cm.DeletionTimestamp == nil {
+		t.Fatal("an object with a finalizer must stay, marked for deletion, however often it is deleted")
 	}
 	cm.Finalizers = nil
 	if _, err := cms.Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
@@ -158,6 +160,7 @@ func TestFinalizersAndGracefulDeletion(t *testing.T) {
 	pods.Create(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "bound"}, Spec: corev1.PodSpec{NodeName: "node-1"}}, metav1.CreateOptions{})
 	pods.Create(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "pending"}}, metav1.CreateOptions{})
 	pods.Delete(ctx, "bound", metav1.DeleteOptions{})
+	pods.Delete(ctx, "bound", metav1.DeleteOptions{}) // again, gracefully: still waits
 	pods.Delete(ctx, "pending", metav1.DeleteOptions{})
 	if p, _ := pods.Get(ctx, "bound", metav1.GetOptions{}); p == nil || p.DeletionTimestamp == nil || *p.DeletionGracePeriodSeconds != 30 {
 		t.Errorf("a bound pod waits for its kubelet: %+v", p)

@@ -45,7 +45,16 @@ func TestResourceVersionsFollowTheTracker(t *testing.T) {
 		t.Errorf("second create: %v", err)
 	}
 	c.Create(ctx, pods, pod("b"))
-	c.Update(ctx, pods, pod("a"))
+	same := pod("a")
+	if _, err := c.Update(ctx, pods, same); err != nil {
+		t.Fatal(err)
+	}
+	if got := rv(t, c, "a"); got != "2" {
+		t.Errorf("rv after an update that changes nothing = %q, want 2 (not a write)", got)
+	}
+	changed := pod("a")
+	changed.Labels = map[string]string{"tier": "front"}
+	c.Update(ctx, pods, changed)
 	if got := rv(t, c, "a"); got != "4" {
 		t.Errorf("updated rv = %q, want 4 (a failed create does not count)", got)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"time"
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
@@ -106,7 +107,7 @@ func (c *Cluster) create(a k8stesting.CreateActionImpl) (bool, runtime.Object, e
 	if m.GetUID() == "" {
 		m.SetUID(c.newUID())
 	}
-	m.SetCreationTimestamp(metav1.NewTime(c.clock.Now()))
+	m.SetCreationTimestamp(c.now())
 	m.SetDeletionTimestamp(nil)
 	m.SetGeneration(1)
 	setDefaults(obj)
@@ -177,8 +178,10 @@ func (c *Cluster) delete(gvr schema.GroupVersionResource, ns, name string, opts 
 	}
 	grace := gracePeriod(obj, opts)
 	if m.GetDeletionTimestamp() != nil {
-		if hasFinalizers(obj) && grace != 0 {
-			return nil // already being deleted
+		// Already being deleted: it goes when its finalizers are done, or
+		// (a graceful pod) when deleted again with grace period 0.
+		if hasFinalizers(obj) || grace > 0 {
+			return nil
 		}
 		return c.remove(gvr, ns, obj)
 	}
@@ -188,7 +191,7 @@ func (c *Cluster) delete(gvr schema.GroupVersionResource, ns, name string, opts 
 	if grace == 0 && !hasFinalizers(obj) {
 		return c.remove(gvr, ns, obj)
 	}
-	now := metav1.NewTime(c.clock.Now())
+	now := c.now()
 	if grace > 0 {
 		now = metav1.NewTime(now.Add(secondsDuration(grace)))
 		m.SetDeletionGracePeriodSeconds(&grace)
@@ -298,6 +301,14 @@ func (c *Cluster) remove(gvr schema.GroupVersionResource, ns string, obj runtime
 func (c *Cluster) get(gvr schema.GroupVersionResource, ns, name string) (runtime.Object, error) {
 	_, obj, err := c.object(k8stesting.NewGetAction(gvr, ns, name))
 	return obj, err
+}
+
+// now is the time the apiserver stamps on objects. It keeps whole seconds,
+// as a real one's storage does (metav1.Time.ProtoTime drops the
+// nanoseconds that JSON could not carry), so that an object read back
+// equals the one written.
+func (c *Cluster) now() metav1.Time {
+	return metav1.NewTime(c.clock.Now().Truncate(time.Second))
 }
 
 // currentRV is the resourceVersion of gvr's latest write (1 before any, as
