@@ -128,8 +128,15 @@ func (r *Runtime) loop(ctx context.Context, name, kind string, period time.Durat
 
 // run is the loop of every periodic primitive; spawn says whether it gets
 // a goroutine of its own or runs on the caller's.
-func (r *Runtime) run(ctx context.Context, name, kind string, period time.Duration, wait func(*rand.Rand) time.Duration, sliding, spawn bool, opts []Option, fn func(ctx context.Context)) {
-	r.start(ctx, name, kind, period, spawn, opts, func(ctx context.Context) {
+func (r *Runtime) run(parent context.Context, name, kind string, period time.Duration, wait func(*rand.Rand) time.Duration, sliding, spawn bool, opts []Option, fn func(ctx context.Context)) {
+	// stopped checks the parent's context too: Go closes a context's Done
+	// before it cancels the children, and in between the parent's
+	// AfterFuncs may already have run (shutting down the workqueue a
+	// period-0 worker loops on, which would then spin until its own
+	// context ends). Kubernetes' loops share one stop channel and have no
+	// such window.
+	stopped := func(ctx context.Context) bool { return ctx.Err() != nil || parent.Err() != nil }
+	r.start(parent, name, kind, period, spawn, opts, func(ctx context.Context) {
 		g := scopeOf(ctx).g
 		o := collect(opts)
 		rng := o.rand
@@ -143,7 +150,7 @@ func (r *Runtime) run(ctx context.Context, name, kind string, period time.Durati
 		if !r.allIterations && period > 0 && period <= time.Second {
 			sample = heartbeatEvery(period)
 		}
-		for ctx.Err() == nil {
+		for !stopped(ctx) {
 			began := r.clock.Now()
 			g.iterate(ctx, sample, fn)
 			d := wait(rng)
@@ -152,7 +159,7 @@ func (r *Runtime) run(ctx context.Context, name, kind string, period time.Durati
 			}
 			if d <= 0 {
 				// Back-to-back calls (period 0) still give other goroutines a turn.
-				if ctx.Err() != nil {
+				if stopped(ctx) {
 					return
 				}
 				continue
