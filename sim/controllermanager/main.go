@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -77,7 +78,11 @@ func Main(ctx context.Context, o Options) (err error) {
 	}
 	ctx, exit := context.WithCancelCause(ctx)
 	defer exit(nil)
-	p := &process{o: o, rt: goroutine.RuntimeFrom(ctx), rand: rand.New(rand.NewPCG(uint64(o.Seed), 0x636d))}
+	// Each replica draws its own numbers (start jitter, its identity's
+	// uniquifier), reproducibly from the seed.
+	id := fnv.New64a()
+	id.Write([]byte(o.ID))
+	p := &process{o: o, rt: goroutine.RuntimeFrom(ctx), rand: rand.New(rand.NewPCG(uint64(o.Seed), id.Sum64()))}
 	p.fatal = func(err error) {
 		goroutine.SpanFrom(ctx).AddEvent("fatal", attribute.String("error", err.Error()))
 		exit(err)

@@ -308,6 +308,22 @@ func TestCMLeaderFailover(t *testing.T) {
 			if starts[first.replica] != 21 || starts[second.replica] != 21 || len(starts) != 2 {
 				t.Errorf("controller start spans per replica = %v, want 21 for each leader and none for the rest", starts)
 			}
+			// Every replica has an identity of its own (modern: host name
+			// and a uniquifier; classic: the host name).
+			ids := map[string]string{}
+			for _, s := range spans {
+				if id := s.Resource.String(catalog.AttrServiceInstanceID); s.Name == "RunOrDie" && strings.HasPrefix(id, string(era)+"/") {
+					who := s.Attributes.String("leaderelection.identity")
+					suffix := who[strings.Index(who, "_")+1:]
+					if other, dup := ids[suffix]; dup {
+						t.Errorf("%s and %s share the identity suffix %q", other, id, suffix)
+					}
+					ids[suffix] = id
+				}
+			}
+			if len(ids) != 3 {
+				t.Errorf("identities = %v, want one per replica", ids)
+			}
 		})
 	}
 }
