@@ -102,7 +102,7 @@ func comparable(s *Scenario) Scenario {
 	c.Source = ""
 	if cm := s.Spec.ControllerManager; cm != nil {
 		cp := *cm
-		cp.FlagPos = nil // positions differ between files
+		cp.FlagPos, cp.ControllerPos = nil, nil // positions differ between files
 		c.Spec.ControllerManager = &cp
 	}
 	c.Spec.Objects = slices.Clone(s.Spec.Objects)

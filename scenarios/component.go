@@ -27,12 +27,12 @@ func (d *decoder) controllerManager(fl *field) *ControllerManager {
 		cm.LeaderElect = v
 	}
 	if fl, ok := f.get("controllers"); ok {
-		const want = `a list of controller names, such as ["*"], ["*", "-ttl"] or [endpoint, replicationcontroller]`
+		const want = `a list of controller names, such as ["*"], ["*", "-garbagecollector"] or [endpoint, replicationcontroller]`
 		if items, ok := d.sequence(fl.val, fl.path, want); ok {
 			if len(items) == 0 {
 				d.expected(fl.val, fl.path, want)
 			}
-			cm.Controllers = nil
+			cm.Controllers, cm.ControllerPos = nil, nil
 			for i, item := range items {
 				path := index(fl.path, i)
 				item, ok := d.value(item, path)
@@ -45,6 +45,7 @@ func (d *decoder) controllerManager(fl *field) *ControllerManager {
 					continue
 				}
 				cm.Controllers = append(cm.Controllers, v)
+				cm.ControllerPos = append(cm.ControllerPos, d.pos(item))
 			}
 		}
 	}
@@ -138,13 +139,16 @@ func (d *decoder) flags(fl *field, into map[string]string, pos map[string]Positi
 			continue
 		}
 		path := fl.path + "." + name
-		if prev, dup := seen[name]; dup {
+		// The binaries' flag sets take _ for - (v1.5 still registers
+		// --concurrent_rc_syncs): both spellings are one flag.
+		canonical := strings.ReplaceAll(name, "_", "-")
+		if prev, dup := seen[canonical]; dup {
 			p := d.pos(prev)
 			d.errorf(mv.Key, path, "duplicate flag (first set at line %d, column %d); a flag may appear only once", p.Line, p.Column)
 			continue
 		}
-		seen[name] = mv.Key
-		switch name {
+		seen[canonical] = mv.Key
+		switch canonical {
 		case "--leader-elect":
 			d.errorf(mv.Key, path, "set this with spec.controllerManager.leaderElect")
 			continue
@@ -168,7 +172,7 @@ func (d *decoder) flags(fl *field, into map[string]string, pos map[string]Positi
 
 func validFlag(s string) bool {
 	rest, ok := strings.CutPrefix(s, "--")
-	return ok && rest != "" && len(validation.IsDNS1123Label(rest)) == 0
+	return ok && rest != "" && len(validation.IsDNS1123Label(strings.ReplaceAll(rest, "_", "-"))) == 0
 }
 
 func (d *decoder) kubelets(fl *field) *Kubelets {

@@ -192,7 +192,7 @@ func TestParseErrors(t *testing.T) {
 			want: []string{
 				`t.yaml:7:15: spec.controllerManager.replicas: expected an integer ≥ 1 and ≤ 10, got 0`,
 				`t.yaml:8:18: spec.controllerManager.leaderElect: expected true or false, got "yes"`,
-				`t.yaml:9:18: spec.controllerManager.controllers: expected a list of controller names, such as ["*"], ["*", "-ttl"] or [endpoint, replicationcontroller], got an empty list`,
+				`t.yaml:9:18: spec.controllerManager.controllers: expected a list of controller names, such as ["*"], ["*", "-garbagecollector"] or [endpoint, replicationcontroller], got an empty list`,
 				`t.yaml:10:47: spec.controllerManager.flags: expected a flag name such as --concurrent-endpoint-syncs, got "bad"`,
 				`t.yaml:10:55: spec.controllerManager.flags.--leader-elect: set this with spec.controllerManager.leaderElect`,
 				`t.yaml:11:5: spec.controllerManager.extra: unknown field; expected one of replicas, leaderElect, controllers, flags`,
@@ -207,6 +207,14 @@ func TestParseErrors(t *testing.T) {
 				`t.yaml:6:42: spec.controllerManager.controllers[1]: expected "*", a controller name, or -name to disable one, got "-"`,
 				`t.yaml:6:47: spec.controllerManager.controllers[2]: expected "*", a controller name, or -name to disable one, got "Endpoint"`,
 				`t.yaml:6:57: spec.controllerManager.controllers[3]: expected "*", a controller name, or -name to disable one, got 5`,
+			},
+		},
+		{
+			name:  "flag spellings",
+			input: specWith(`controllerManager: {flags: {"--concurrent_rc_syncs": 3, "--concurrent-rc-syncs": 4, "--leader_elect": "false"}}`),
+			want: []string{
+				`t.yaml:6:59: spec.controllerManager.flags.--concurrent-rc-syncs: duplicate flag (first set at line 6, column 31); a flag may appear only once`,
+				`t.yaml:6:87: spec.controllerManager.flags.--leader_elect: set this with spec.controllerManager.leaderElect`,
 			},
 		},
 		{

@@ -100,6 +100,9 @@ type ControllerManager struct {
 	// Controllers is --controllers, default ["*"]: "*" enables the default set, "name"
 	// enables one controller, "-name" disables one.
 	Controllers []string
+	// ControllerPos is where each of Controllers is written (nil for the
+	// default), for errors found by the simulator, which knows the names.
+	ControllerPos []Position
 	// Flags are further command-line flags ("--concurrent-endpoint-syncs": "5"), as the
 	// simulated binary would receive them.
 	Flags map[string]string

@@ -168,8 +168,9 @@ func TestRunRefusesWhatItCannotSimulate(t *testing.T) {
 			"cm.yaml:7:31: spec.controllerManager.flags.--no-such-flag: unknown flag: the classic kube-controller-manager has no --no-such-flag"},
 		"bad value": {"  controllerManager:\n    flags: {\"--node-monitor-period\": \"soon\"}\n",
 			"cm.yaml:7:38: spec.controllerManager.flags.--node-monitor-period: invalid argument \"soon\""},
-		"no cloud":    {"  controllerManager:\n    flags: {\"--cloud-provider\": aws}\n", "kubeloom simulates no cloud provider"},
-		"controllers": {"  controllerManager: {controllers: [\"*\", \"-ttl\"]}\n", `"-ttl" is no controller kubeloom knows`},
+		"no cloud": {"  controllerManager:\n    flags: {\"--cloud-provider\": aws}\n", "kubeloom simulates no cloud provider"},
+		"controllers": {"  controllerManager: {controllers: [\"*\", \"-ttl\"]}\n",
+			`cm.yaml:6:42: spec.controllerManager.controllers[1]: "-ttl" is no controller kubeloom knows; expected one of endpoint, replicationcontroller, podgc,`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			sc := filepath.Join(dir, "cm.yaml")

@@ -126,6 +126,15 @@ func (p *process) apiEnabled(gv string) bool {
 	return v15APIs[gv]
 }
 
+// ControllerIDs are the --controllers names, in the article's order.
+func ControllerIDs() []string {
+	var ids []string
+	for _, d := range controllers.All() {
+		ids = append(ids, d.ID)
+	}
+	return ids
+}
+
 // KnownController reports whether a --controllers name exists.
 func KnownController(name string) bool {
 	if _, ok := controllers.Aliases[name]; ok {

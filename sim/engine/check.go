@@ -24,10 +24,14 @@ func Check(sc *scenarios.Scenario) error {
 		errs = append(errs, fmt.Errorf("%s: spec: nothing to run: add spec.informers or spec.controllerManager", where))
 	}
 	if cm := sc.Spec.ControllerManager; cm != nil {
-		for _, c := range cm.Controllers {
+		for i, c := range cm.Controllers {
 			if name := strings.TrimPrefix(c, "-"); c != "*" && !controllermanager.KnownController(name) {
-				errs = append(errs, fmt.Errorf("%s: spec.controllerManager.controllers: %q is no controller kubeloom knows; "+
-					"kubeloom goroutines lists the controllers (controller/<name>/...)", where, c))
+				at := where
+				if i < len(cm.ControllerPos) {
+					at = cm.ControllerPos[i].String()
+				}
+				errs = append(errs, fmt.Errorf("%s: spec.controllerManager.controllers[%d]: %q is no controller kubeloom knows; "+
+					"expected one of %s (or petset, scheduledjob)", at, i, c, strings.Join(controllermanager.ControllerIDs(), ", ")))
 			}
 		}
 		for _, era := range sc.Spec.RunEras() {
