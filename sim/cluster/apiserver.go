@@ -5,16 +5,19 @@ import (
 	"reflect"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	k8stesting "k8s.io/client-go/testing"
+	"k8s.io/utils/ptr"
 )
 
 var (
@@ -195,56 +198,29 @@ func systemMetadata(old, upd map[string]any) map[string]any {
 	return nm
 }
 
-// scalable are the workloads with a scale subresource.
-func replicasOf(obj runtime.Object) (spec *int32, status int32, selector string, ok bool) {
-	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
-	if err != nil {
-		return nil, 0, "", false
-	}
-	spec32 := int32(1)
-	if s, ok := u["spec"].(map[string]any); ok {
-		if r, ok := s["replicas"].(int64); ok {
-			spec32 = int32(r)
-		}
-		if sel, ok := s["selector"].(map[string]any); ok {
-			if ml, ok := sel["matchLabels"].(map[string]any); ok {
-				selector = selectorString(ml)
-			} else if _, isLS := sel["matchExpressions"]; !isLS {
-				selector = selectorString(sel) // a replication controller's map selector
-			}
-		}
-	}
-	if st, ok := u["status"].(map[string]any); ok {
-		if r, ok := st["replicas"].(int64); ok {
-			status = int32(r)
-		}
-	}
-	switch obj.(type) {
+// scaleOf is what the scale subresource of a workload shows: its
+// spec.replicas field (nil means 1), its status.replicas and its selector.
+// ok is false for kinds without a scale subresource.
+func scaleOf(obj runtime.Object) (replicas **int32, status int32, selector string, ok bool) {
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		return &o.Spec.Replicas, o.Status.Replicas, selectorString(o.Spec.Selector), true
+	case *appsv1.ReplicaSet:
+		return &o.Spec.Replicas, o.Status.Replicas, selectorString(o.Spec.Selector), true
+	case *appsv1.StatefulSet:
+		return &o.Spec.Replicas, o.Status.Replicas, selectorString(o.Spec.Selector), true
 	case *corev1.ReplicationController:
-	default:
-		if _, has := u["spec"].(map[string]any)["replicas"]; !has && !isWorkload(obj) {
-			return nil, 0, "", false
-		}
+		return &o.Spec.Replicas, o.Status.Replicas, labels.SelectorFromSet(o.Spec.Selector).String(), true
 	}
-	return &spec32, status, selector, true
+	return nil, 0, "", false
 }
 
-func isWorkload(obj runtime.Object) bool {
-	switch reflect.TypeOf(obj).Elem().Name() {
-	case "Deployment", "ReplicaSet", "StatefulSet", "ReplicationController":
-		return true
+func selectorString(ls *metav1.LabelSelector) string {
+	sel, err := metav1.LabelSelectorAsSelector(ls)
+	if err != nil {
+		return ""
 	}
-	return false
-}
-
-func selectorString(m map[string]any) string {
-	ls := map[string]string{}
-	for k, v := range m {
-		if s, ok := v.(string); ok {
-			ls[k] = s
-		}
-	}
-	return metav1.FormatLabelSelector(&metav1.LabelSelector{MatchLabels: ls})
+	return sel.String()
 }
 
 // getScale serves GET …/scale of a workload.
@@ -253,42 +229,34 @@ func (c *Cluster) getScale(gvr schema.GroupVersionResource, ns, name string) (ru
 	if err != nil {
 		return nil, err
 	}
-	if !isWorkload(obj) {
+	replicas, status, sel, ok := scaleOf(obj)
+	if !ok {
 		return nil, apierrors.NewNotFound(gvr.GroupResource(), name+"/scale")
 	}
-	spec, status, sel, _ := replicasOf(obj)
 	m, _ := meta.Accessor(obj)
 	return &autoscalingv1.Scale{
 		ObjectMeta: metav1.ObjectMeta{Name: m.GetName(), Namespace: m.GetNamespace(), UID: m.GetUID(),
 			ResourceVersion: m.GetResourceVersion(), CreationTimestamp: m.GetCreationTimestamp()},
-		Spec:   autoscalingv1.ScaleSpec{Replicas: *spec},
+		Spec:   autoscalingv1.ScaleSpec{Replicas: ptr.Deref(*replicas, 1)},
 		Status: autoscalingv1.ScaleStatus{Replicas: status, Selector: sel},
 	}, nil
 }
 
-// mergeScale applies PUT …/scale: only spec.replicas changes.
+// mergeScale applies PUT …/scale: only spec.replicas changes (and with it
+// the generation).
 func mergeScale(old, upd runtime.Object) (runtime.Object, error) {
-	sc, ok := upd.(*autoscalingv1.Scale)
-	if !ok || !isWorkload(old) {
+	obj := old.DeepCopyObject()
+	replicas, _, _, ok := scaleOf(obj)
+	sc, isScale := upd.(*autoscalingv1.Scale)
+	if !ok || !isScale {
 		return nil, fmt.Errorf("expected an autoscaling/v1 Scale of a workload, got a %T", upd)
 	}
-	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(old)
-	if err != nil {
-		return nil, err
+	if ptr.Deref(*replicas, 1) != sc.Spec.Replicas {
+		*replicas = ptr.To(sc.Spec.Replicas)
+		m, _ := meta.Accessor(obj)
+		m.SetGeneration(m.GetGeneration() + 1)
 	}
-	spec, _ := u["spec"].(map[string]any)
-	if spec == nil {
-		spec = map[string]any{}
-		u["spec"] = spec
-	}
-	if r, _ := spec["replicas"].(int64); r != int64(sc.Spec.Replicas) {
-		spec["replicas"] = int64(sc.Spec.Replicas)
-		md := u["metadata"].(map[string]any)
-		om, _ := meta.Accessor(old)
-		md["generation"] = om.GetGeneration() + 1
-	}
-	obj := reflect.New(reflect.TypeOf(old).Elem()).Interface().(runtime.Object)
-	return obj, runtime.DefaultUnstructuredConverter.FromUnstructured(u, obj)
+	return obj, nil
 }
 
 // bind serves POST pods/binding: the scheduler's way of putting a pod on a node.

@@ -24,13 +24,15 @@ type Cluster struct {
 	clock  clock.PassiveClock
 	object k8stesting.ReactionFunc // the storage: client-go's ObjectReaction on a tracker
 
-	// mu serialises writes, as etcd does: resource versions are handed out
-	// and watch events delivered in one order.
-	mu      sync.Mutex
-	rv      map[schema.GroupVersionResource]int64
-	watches map[schema.GroupVersionResource][]*watcher
-	kinds   map[schema.GroupVersionResource]schema.GroupVersionKind
-	rand    *rand.Rand // generated names and UIDs
+	// mu guards the apiserver's state. Requests are served one at a time,
+	// as etcd orders writes: resource versions are handed out and watch
+	// events delivered in one order.
+	mu       sync.Mutex
+	rv       map[schema.GroupVersionResource]int64
+	watches  map[schema.GroupVersionResource][]*watcher
+	kinds    map[schema.GroupVersionResource]schema.GroupVersionKind
+	rand     *rand.Rand // generated names and UIDs
+	requests int        // served, for forgetRequests
 }
 
 // Option configures a Cluster.

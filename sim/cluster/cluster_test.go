@@ -102,3 +102,37 @@ func TestBreakWatchesEndsThemWithGone(t *testing.T) {
 		t.Errorf("open watches after the break = %d", n)
 	}
 }
+
+// TestRequestsAreNotHoarded checks that the fake clientset's record of
+// every request (kept for tests that inspect Actions) does not grow with
+// the length of a run.
+func TestRequestsAreNotHoarded(t *testing.T) {
+	c := New()
+	ctx := context.Background()
+	cms := c.Client.CoreV1().ConfigMaps("default")
+	cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "a"}}, metav1.CreateOptions{})
+	for range 5000 {
+		cms.Get(ctx, "a", metav1.GetOptions{})
+	}
+	// The last clearing runs on its own goroutine, once the request that
+	// asked for it has returned: wait for the lock it takes.
+	if n := len(c.Client.Actions()); n > 2048 {
+		t.Errorf("the clientset holds %d recorded requests after 5000, want at most 2048", n)
+	}
+}
+
+// TestStoppedWatchesGetNoEvents checks that a watch stopped by its client
+// is dropped at the next write, instead of queueing events nobody reads.
+func TestStoppedWatchesGetNoEvents(t *testing.T) {
+	c := New()
+	ctx := context.Background()
+	w, err := c.Watch(ctx, pods, "", metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Stop()
+	c.Create(ctx, pods, pod("a"))
+	if n := len(c.watches[pods]); n != 0 {
+		t.Errorf("%d watches kept after a write, want the stopped one dropped", n)
+	}
+}

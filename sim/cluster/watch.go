@@ -57,6 +57,7 @@ func (c *Cluster) watch(action k8stesting.Action) (bool, watch.Interface, error)
 // notify sends an event to every watch of the resource that sees the
 // namespace. The caller holds c.mu.
 func (c *Cluster) notify(gvr schema.GroupVersionResource, ns string, t watch.EventType, obj runtime.Object) {
+	c.watches[gvr] = alive(c.watches[gvr]) // a stopped watch's queue would only grow
 	for _, w := range c.watches[gvr] {
 		if w.ns == "" || w.ns == ns {
 			w.push(watch.Event{Type: t, Object: obj.DeepCopyObject()})
