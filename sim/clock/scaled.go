@@ -111,7 +111,7 @@ func (c *Scaled) NewTimer(d time.Duration) k8sclock.Timer {
 
 // AfterFunc calls f in its own goroutine after d of simulated time.
 func (c *Scaled) AfterFunc(d time.Duration, f func()) k8sclock.Timer {
-	return &funcTimer{real: c.afterFunc(d, f), clock: c}
+	return &funcTimer{real: c.afterFunc(d, f), clock: c, f: f}
 }
 
 // afterFunc sets a real timer for d of simulated time, lead early, and
@@ -173,12 +173,17 @@ func (t *timer) Reset(d time.Duration) bool {
 type funcTimer struct {
 	real  k8sclock.Timer
 	clock *Scaled
+	f     func()
 }
 
 func (t *funcTimer) C() <-chan time.Time { return nil }
 func (t *funcTimer) Stop() bool          { return t.real.Stop() }
 func (t *funcTimer) Reset(d time.Duration) bool {
-	return t.real.Reset(t.clock.ToReal(d))
+	// A new real timer, as timer.Reset makes: the old one's lateness is
+	// measured against its own deadline.
+	active := t.real.Stop()
+	t.real = t.clock.afterFunc(d, t.f)
+	return active
 }
 
 // ticker relays real ticks as simulated times. The relay goroutine starts

@@ -59,6 +59,16 @@ func TestTimersAndTickersDeliverSimulatedTime(t *testing.T) {
 		if got := <-fired; got != 57*time.Second {
 			t.Errorf("AfterFunc ran at +%v, want +57s", got)
 		}
+		// A func timer reset to later fires then, and the extension does
+		// not count as the runtime's lateness.
+		ft := c.AfterFunc(time.Second, func() { fired <- c.Since(origin) })
+		ft.Reset(5 * time.Second)
+		if got := <-fired; got != 62*time.Second {
+			t.Errorf("reset AfterFunc ran at +%v, want +62s", got)
+		}
+		if lead := c.lead.Load(); lead != 0 {
+			t.Errorf("lead = %v after on-time timers, want 0", time.Duration(lead))
+		}
 	})
 }
 
