@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -18,6 +19,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/utils/ptr"
+
+	"github.com/kubeloom/kubeloom/sim/internal/uuid"
 )
 
 var (
@@ -36,11 +39,7 @@ func newNamespace(name string) *corev1.Namespace {
 func setDefaults(obj runtime.Object) {
 	switch o := obj.(type) {
 	case *corev1.Namespace:
-		hasKubernetes := false
-		for _, f := range o.Spec.Finalizers {
-			hasKubernetes = hasKubernetes || f == corev1.FinalizerKubernetes
-		}
-		if !hasKubernetes {
+		if !slices.Contains(o.Spec.Finalizers, corev1.FinalizerKubernetes) {
 			o.Spec.Finalizers = append(o.Spec.Finalizers, corev1.FinalizerKubernetes)
 		}
 		o.Status.Phase = corev1.NamespaceActive
@@ -302,12 +301,4 @@ func (c *Cluster) generateName(gvr schema.GroupVersionResource, ns, prefix strin
 }
 
 // newUID returns a random version-4 UUID from the cluster's seeded source.
-func (c *Cluster) newUID() types.UID {
-	var b [16]byte
-	for i := range b {
-		b[i] = byte(c.rand.UintN(256))
-	}
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return types.UID(fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]))
-}
+func (c *Cluster) newUID() types.UID { return types.UID(uuid.New(c.rand)) }

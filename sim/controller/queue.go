@@ -40,9 +40,6 @@ func NewQueue(ctx context.Context, name string) *Queue {
 	return q
 }
 
-// Name is the queue's name.
-func (q *Queue) Name() string { return q.name }
-
 // Add enqueues a key; ctx's span is the cause of its next sync and gets an
 // event saying so.
 func (q *Queue) Add(ctx context.Context, key string) {
@@ -55,9 +52,6 @@ func (q *Queue) AddAfter(ctx context.Context, key string, d time.Duration) {
 	q.remember(ctx, key, "workqueue.AddAfter", attribute.Float64("delay_s", d.Seconds()))
 	q.q.AddAfter(key, d)
 }
-
-// Len is the number of keys waiting.
-func (q *Queue) Len() int { return q.q.Len() }
 
 func (q *Queue) remember(ctx context.Context, key, what string, extra ...attribute.KeyValue) {
 	sp := goroutine.SpanFrom(ctx)

@@ -14,8 +14,7 @@ import (
 // the binary parses its command line (flag.InitFlags: pflag with
 // word-separator normalization, so --concurrent-rc-syncs is
 // --concurrent_rc_syncs).
-func parse(era informer.Era, flags map[string]string) (*server, *pflag.FlagSet, error) {
-	s := newCMServer(era)
+func parse(s *server, era informer.Era, flags map[string]string) (*pflag.FlagSet, error) {
 	fs := pflag.NewFlagSet("kube-controller-manager", pflag.ContinueOnError)
 	fs.SetNormalizeFunc(wordSepNormalize)
 	s.addFlags(fs, era)
@@ -27,22 +26,22 @@ func parse(era informer.Era, flags map[string]string) (*server, *pflag.FlagSet, 
 	for _, n := range names {
 		name := strings.TrimPrefix(n, "--")
 		if fs.Lookup(name) == nil {
-			return nil, nil, &FlagError{Flag: n, Err: fmt.Errorf("unknown flag: the %s kube-controller-manager has no %s", era, n)}
+			return nil, &FlagError{Flag: n, Err: fmt.Errorf("unknown flag: the %s kube-controller-manager has no %s", era, n)}
 		}
 		if err := fs.Set(name, flags[n]); err != nil {
-			return nil, nil, &FlagError{Flag: n, Err: err}
+			return nil, &FlagError{Flag: n, Err: err}
 		}
 	}
 	if err := s.validate(era); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return s, fs, nil
+	return fs, nil
 }
 
 // CheckFlags parses a scenario's flags for an era without running
 // anything, so that bad flags are reported before a run starts.
 func CheckFlags(era informer.Era, flags map[string]string) error {
-	_, _, err := parse(era, flags)
+	_, err := parse(newCMServer(era), era, flags)
 	return err
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubeloom/kubeloom/sim/controllers"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/leaderelection"
 )
 
 // server is CMServer: the configuration and what only the command line has.
@@ -139,7 +140,7 @@ func (s *server) validate(era informer.Era) error {
 		return bad("--leader-elect-lease-duration", "%s must be greater than --leader-elect-renew-deadline %s", le.LeaseDuration.Duration, le.RenewDeadline.Duration)
 	case le.RetryPeriod.Duration <= 0:
 		return bad("--leader-elect-retry-period", "must be greater than zero")
-	case le.RenewDeadline.Duration <= time.Duration(1.2*float64(le.RetryPeriod.Duration)):
+	case le.RenewDeadline.Duration <= time.Duration(leaderelection.JitterFactor*float64(le.RetryPeriod.Duration)):
 		return bad("--leader-elect-renew-deadline", "%s must be greater than 1.2 × --leader-elect-retry-period %s", le.RenewDeadline.Duration, le.RetryPeriod.Duration)
 	}
 	if era == informer.Modern && le.ResourceLock != "leases" {

@@ -11,7 +11,8 @@ import (
 )
 
 func TestV15DefaultsAndFlags(t *testing.T) {
-	s, fs, err := parse(informer.Classic, nil)
+	s := newCMServer(informer.Classic)
+	fs, err := parse(s, informer.Classic, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,14 +35,16 @@ func TestV15DefaultsAndFlags(t *testing.T) {
 	if fs.Lookup("leader-elect-resource-lock") != nil || fs.Lookup("concurrent-job-syncs") != nil {
 		t.Error("era classic has flags v1.5 did not")
 	}
-	m, mfs, err := parse(informer.Modern, nil)
+	m := newCMServer(informer.Modern)
+	mfs, err := parse(m, informer.Modern, nil)
 	if err != nil || m.LeaderElection.ResourceLock != "leases" || mfs.Lookup("concurrent-job-syncs") == nil {
 		t.Errorf("era modern: %v %q", err, m.LeaderElection.ResourceLock)
 	}
 }
 
 func TestScenarioFlagsOverrideDefaults(t *testing.T) {
-	s, _, err := parse(informer.Classic, map[string]string{"--concurrent-rc-syncs": "3", "--node-monitor-grace-period": "20s", "--profiling": "false"})
+	s := newCMServer(informer.Classic)
+	_, err := parse(s, informer.Classic, map[string]string{"--concurrent-rc-syncs": "3", "--node-monitor-grace-period": "20s", "--profiling": "false"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +64,7 @@ func TestBadFlagsAreNamed(t *testing.T) {
 		"--leader-elect-retry-period=9s":    "--leader-elect-renew-deadline: 10s must be greater than 1.2",
 	} {
 		name, value, _ := strings.Cut(flags, "=")
-		_, _, err := parse(informer.Classic, map[string]string{name: value})
+		_, err := parse(newCMServer(informer.Classic), informer.Classic, map[string]string{name: value})
 		var fe *FlagError
 		if err == nil || !errors.As(err, &fe) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want a FlagError containing %q", flags, err, want)

@@ -23,6 +23,7 @@ import (
 	"github.com/kubeloom/kubeloom/sim/events"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/internal/uuid"
 	"github.com/kubeloom/kubeloom/sim/leaderelection"
 )
 
@@ -58,7 +59,6 @@ type process struct {
 	metrics *prometheus.Registry
 	rand    *rand.Rand
 	fatal   func(error) // glog.Fatal: the process exits
-	addr    atomic.Value
 	elector atomic.Pointer[leaderelection.Elector]
 
 	mu        sync.Mutex
@@ -110,13 +110,12 @@ func Main(ctx context.Context, o Options) (err error) {
 	for k, v := range o.Flags {
 		flags[k] = v
 	}
-	s, fs, perr := parse(o.Era, flags)
+	fs, perr := parse(p.s, o.Era, flags)
 	if perr != nil {
 		sp.RecordError(perr)
 		sp.End()
 		return perr
 	}
-	p.s = s
 	n := 0
 	fs.VisitAll(func(*pflag.Flag) { n++ })
 	sp.SetAttributes(attribute.Int("flags.registered", n))
@@ -126,7 +125,7 @@ func Main(ctx context.Context, o Options) (err error) {
 	sp.End()
 	// logs.InitLogs(): go wait.Until(glog.Flush, *logFlushFreq, wait.NeverStop)
 	lctx, sp := goroutine.Start(ctx, "InitLogs")
-	p.rt.Until(lctx, "cm/log-flush", s.logFlushFrequency, func(context.Context) {}, goroutine.WithIterationName("Flush"))
+	p.rt.Until(lctx, "cm/log-flush", p.s.logFlushFrequency, func(context.Context) {}, goroutine.WithIterationName("Flush"))
 	sp.End()
 	p.metrics = p.newMetrics()
 	return p.run(ctx)
@@ -155,7 +154,7 @@ func (p *process) run(ctx context.Context) error {
 	}
 	id := p.o.ID // os.Hostname()
 	if p.o.Era == informer.Modern {
-		id += "_" + p.uuid() // a uniquifier, so two processes on one host differ (1.8+)
+		id += "_" + uuid.New(p.rand) // a uniquifier, so two processes on one host differ (1.8+)
 	}
 	meta := metav1.ObjectMeta{Namespace: "kube-system", Name: "kube-controller-manager"}
 	lockCfg := rl.ResourceLockConfig{Identity: id, EventRecorder: recorder.AsEventRecorder()}
@@ -219,13 +218,4 @@ func (p *process) shutdown() {
 	for _, pl := range pls {
 		pl.Shutdown()
 	}
-}
-
-func (p *process) uuid() string {
-	var b [16]byte
-	for i := range b {
-		b[i] = byte(p.rand.UintN(256))
-	}
-	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }

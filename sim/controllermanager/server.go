@@ -46,7 +46,6 @@ func (p *process) serve(ctx context.Context) {
 		p.fatal(errors.New("the HTTP server failed: " + err.Error()))
 		return
 	}
-	p.addr.Store(ln.Addr().String())
 	goroutine.SpanFrom(ctx).AddEvent("serving", attribute.String("server.address", ln.Addr().String()))
 	if p.o.OnServing != nil {
 		p.o.OnServing(ln.Addr().String(), paths)

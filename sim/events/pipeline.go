@@ -13,14 +13,12 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/scheme"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 )
-
-// AttrComponent names the event source of a pipeline's goroutines.
-const AttrComponent = catalog.AttrEventComponent
 
 // Options describe one pipeline.
 type Options struct {
@@ -38,7 +36,6 @@ type Options struct {
 
 // Pipeline is one started record.EventBroadcaster.
 type Pipeline struct {
-	opts        Options
 	broadcaster record.EventBroadcaster
 	recorder    record.EventRecorder
 	loop        *goroutine.Adopted
@@ -57,10 +54,10 @@ type Pipeline struct {
 // ctx must carry a goroutine.Runtime; the steps are spans of ctx's span.
 func Start(ctx context.Context, o Options) *Pipeline {
 	rt := goroutine.RuntimeFrom(ctx)
-	attrs := goroutine.WithAttributes(attribute.String(AttrComponent, o.Component))
-	p := &Pipeline{opts: o}
+	attrs := goroutine.WithAttributes(attribute.String(catalog.AttrEventComponent, o.Component))
+	p := &Pipeline{}
 
-	sctx, sp := goroutine.Start(ctx, "NewBroadcaster", trace.WithAttributes(attribute.String(AttrComponent, o.Component)))
+	sctx, sp := goroutine.Start(ctx, "NewBroadcaster", trace.WithAttributes(attribute.String(catalog.AttrEventComponent, o.Component)))
 	// The correlator's spam filter and aggregation run on the simulation
 	// clock; the recorder stamps events with the real clock (client-go
 	// offers no option), see docs/design.md.
@@ -80,7 +77,7 @@ func Start(ctx context.Context, o Options) *Pipeline {
 		p.broadcaster.StartRecordingToSink(&sink{inner: &typedcorev1.EventSinkImpl{Interface: o.Sink.Events("")}, p: p})
 		sp.End()
 	}
-	_, sp = goroutine.Start(ctx, "NewRecorder", trace.WithAttributes(attribute.String(AttrComponent, o.Component)))
+	_, sp = goroutine.Start(ctx, "NewRecorder", trace.WithAttributes(attribute.String(catalog.AttrEventComponent, o.Component)))
 	p.recorder = p.broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: o.Component})
 	sp.End()
 	return p
@@ -118,10 +115,11 @@ type Recorder struct {
 // behalf of the code running with ctx.
 func (r Recorder) Eventf(ctx context.Context, obj runtime.Object, eventType, reason, messageFmt string, args ...any) {
 	msg := fmt.Sprintf(messageFmt, args...)
+	key, _ := cache.MetaNamespaceKeyFunc(obj)
 	_, sp := r.p.loop.Iterate("distribute",
-		trace.WithLinks(goroutine.Cause(trace.SpanContextFromContext(ctx), keyOf(obj))),
+		trace.WithLinks(goroutine.Cause(trace.SpanContextFromContext(ctx), key)),
 		trace.WithAttributes(attribute.String("k8s.event.reason", reason), attribute.String("k8s.event.type", eventType),
-			attribute.String(catalog.AttrObjectKey, keyOf(obj)), attribute.String("k8s.event.message", msg)))
+			attribute.String(catalog.AttrObjectKey, key), attribute.String("k8s.event.message", msg)))
 	r.p.recorder.Event(obj, eventType, reason, msg)
 	sp.End()
 }
@@ -141,20 +139,6 @@ func (c contextless) Eventf(obj runtime.Object, eventType, reason, messageFmt st
 	Recorder(c).Eventf(c.ctx, obj, eventType, reason, messageFmt, args...)
 }
 
-func keyOf(obj runtime.Object) string {
-	type named interface {
-		GetNamespace() string
-		GetName() string
-	}
-	if m, ok := obj.(named); ok {
-		if m.GetNamespace() == "" {
-			return m.GetName()
-		}
-		return m.GetNamespace() + "/" + m.GetName()
-	}
-	return ""
-}
-
 // sink writes events to the apiserver, each write an iteration of the
 // sink watcher with the request as a child span.
 type sink struct {
@@ -163,10 +147,7 @@ type sink struct {
 }
 
 func (s *sink) write(verb string, e *corev1.Event, do func() (*corev1.Event, error)) (*corev1.Event, error) {
-	key := e.InvolvedObject.Namespace + "/" + e.InvolvedObject.Name
-	if e.InvolvedObject.Namespace == "" {
-		key = e.InvolvedObject.Name
-	}
+	key := cache.NewObjectName(e.InvolvedObject.Namespace, e.InvolvedObject.Name).String()
 	ctx, it := s.p.sink.Iterate("recordToSink", trace.WithAttributes(
 		attribute.String("k8s.event.reason", e.Reason), attribute.String(catalog.AttrObjectKey, key), attribute.Int("k8s.event.count", int(e.Count))))
 	defer it.End()

@@ -34,8 +34,5 @@ func (a *Adopted) Iterate(name string, opts ...trace.SpanStartOption) (context.C
 	return a.g.startIteration(a.ctx, name, n, a.g.rt.clock.Now(), 0, opts...)
 }
 
-// Context is the context of the adopted goroutine's lifetime span.
-func (a *Adopted) Context() context.Context { return a.ctx }
-
 // End records that the goroutine has returned. Further calls do nothing.
 func (a *Adopted) End() { a.once.Do(a.end) }
