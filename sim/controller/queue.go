@@ -98,12 +98,13 @@ func (q *Queue) ProcessNext(ctx context.Context, syncName string, sync Sync) boo
 	if errors.As(err, &later) {
 		sp.SetAttributes(attribute.String("requeue", later.Error()))
 		q.q.Forget(key)
-		q.q.AddAfter(key, later.After)
+		q.AddAfter(sctx, key, later.After) // the retry is linked to this sync
 		return true
 	}
 	if err != nil {
 		sp.RecordError(err)
 		sp.SetAttributes(attribute.String("error", err.Error()), attribute.Int("workqueue.requeues", q.q.NumRequeues(key)+1))
+		q.remember(sctx, key, "workqueue.AddRateLimited") // the retry is linked to this sync
 		q.q.AddRateLimited(key)
 		return true
 	}

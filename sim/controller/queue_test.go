@@ -69,6 +69,17 @@ func TestWorkersSyncKeysLinkedToWhatEnqueuedThem(t *testing.T) {
 				workers++
 			}
 		}
+		// A retry (after an error, or asked for with RetryAfter) is
+		// linked to the sync that failed or asked.
+		later := 0
+		for _, s := range spans {
+			if s.Name == "syncService" && len(s.Links) == 1 && s.Links[0].SpanContext.SpanID() != handler.SpanContext().SpanID() {
+				later++
+			}
+		}
+		if later != 2 {
+			t.Errorf("%d syncs linked to an earlier sync, want 2 (flaky's and later's retries)", later)
+		}
 		if syncs != 5 || linked != 3 || workers != 2 {
 			t.Errorf("%d sync spans, %d linked to the handler, %d workers; want 5, 3 (the first sync of each key), 2", syncs, linked, workers)
 		}

@@ -174,7 +174,9 @@ func (adc *attachDetachController) reconcile(ctx context.Context) {
 	}
 	adc.mu.Unlock()
 	sortOps := func(ops []op) {
-		sort.Slice(ops, func(i, j int) bool { return ops[i].node+ops[i].volume < ops[j].node+ops[j].volume })
+		sort.Slice(ops, func(i, j int) bool {
+			return ops[i].node < ops[j].node || ops[i].node == ops[j].node && ops[i].volume < ops[j].volume
+		})
 	}
 	sortOps(detach)
 	sortOps(attach)
@@ -206,7 +208,10 @@ func (adc *attachDetachController) operate(ctx context.Context, name, node, volu
 	adc.dirty[node] = true
 	adc.mu.Unlock()
 	n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: node}}
-	verb := map[bool]string{true: "SuccessfulAttachVolume", false: "SuccessfulDetachVolume"}[attach]
+	verb := "SuccessfulDetachVolume"
+	if attach {
+		verb = "SuccessfulAttachVolume"
+	}
 	adc.recorder.Eventf(ctx, n, corev1.EventTypeNormal, verb, "%s volume %q on node %q succeeded", name, volume, node)
 }
 

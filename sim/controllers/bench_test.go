@@ -18,7 +18,6 @@ import (
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/clock"
 	"github.com/kubeloom/kubeloom/sim/cluster"
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/events"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
@@ -43,18 +42,14 @@ func benchSync(b *testing.B, tracer trace.Tracer, flush func()) {
 	rt := goroutine.NewRuntime("cm-0", tracer, clk, reg)
 	ctx, cancel := context.WithCancel(rt.Context(context.Background()))
 	c := cluster.New(cluster.WithClock(clk))
+	var pl *events.Pipeline // no logging or sink: the sync's own cost
 	cc := &Context{Config: NewConfig(), Era: informer.Classic, Client: c.Client, API: c,
 		Informers: informer.NewFactory(c, informer.Classic, 12*time.Hour), APIEnabled: func(string) bool { return true },
 		NewEvents: func(ctx context.Context, component string, logging, sink bool) *events.Pipeline {
-			return events.Start(ctx, events.Options{Prefix: "cm", Component: component})
+			pl = events.Start(ctx, events.Options{Prefix: "cm", Component: component})
+			return pl
 		}, Rand: rand.New(rand.NewPCG(1, 1))}
-	rsc := &replicaSetController{c: cc, rsInf: cc.Informers.Informer("replicasets"), pods: cc.Informers.Informer("pods")}
-	pl := cc.NewEvents(ctx, "replicaset-controller", false, false)
-	rsc.pc = podControl{client: c.Client, recorder: pl.Recorder(ctx)}
-	rsc.exp = newExpectations(clk.Now)
-	rsc.queue = controller.NewQueue(ctx, "replicaset")
-	rsc.rsInf.AddHandler(ctx, enqueueHandlers("replicaset-controller", rsc.queue))
-	rsc.pods.AddHandler(ctx, podOwnerHandlers("replicaset-controller", "ReplicaSet", rsc.queue, rsc.exp))
+	rsc := newReplicaSetController(ctx, cc)
 	rs, _ := c.Client.AppsV1().ReplicaSets("default").Create(ctx, &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
 		Spec: appsv1.ReplicaSetSpec{Replicas: ptr.To[int32](3), Selector: selector("web"), Template: template("web")}}, metav1.CreateOptions{})
 	cc.Informers.Start(ctx)

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"time"
 
 	certificatesv1 "k8s.io/api/certificates/v1"
@@ -118,7 +119,7 @@ func (cc *certificateController) sync(ctx context.Context, key string) error {
 		denied = denied || c.Type == certificatesv1.CertificateDenied
 	}
 	group := cc.c.Config.ApproveAllKubeletCSRsForGroup
-	if !approved && !denied && group != "" && contains(csr.Spec.Groups, group) {
+	if !approved && !denied && group != "" && slices.Contains(csr.Spec.Groups, group) {
 		csr.Status.Conditions = append(csr.Status.Conditions, certificatesv1.CertificateSigningRequestCondition{
 			Type: certificatesv1.CertificateApproved, Status: corev1.ConditionTrue, Reason: "AutoApproved",
 			Message:        "Auto approving of all kubelet CSRs is enabled on the controller manager",
@@ -190,13 +191,4 @@ func extKeyUsages(us []certificatesv1.KeyUsage) []x509.ExtKeyUsage {
 		out = []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -54,6 +54,22 @@ func TestEndpointsFollowReadyPods(t *testing.T) {
 		if len(ep.Subsets[0].Addresses) != 2 {
 			t.Errorf("after b is ready: %+v", ep.Subsets)
 		}
+		// A pod whose "http" port is another number gets a subset of its
+		// own: each address keeps the port its own pod serves.
+		d := readyPod("d", "web", "node-1", "10.0.0.4", true)
+		d.Spec.Containers[0].Ports[0].ContainerPort = 9090
+		pods.Create(bg, d, metav1.CreateOptions{})
+		h.after(5 * time.Second)
+		ep, _ = h.c.Client.CoreV1().Endpoints("default").Get(bg, "web", metav1.GetOptions{})
+		ports := map[string]int32{}
+		for _, s := range ep.Subsets {
+			for _, a := range s.Addresses {
+				ports[a.IP] = s.Ports[0].Port
+			}
+		}
+		if len(ep.Subsets) != 2 || ports["10.0.0.1"] != 8080 || ports["10.0.0.2"] != 8080 || ports["10.0.0.4"] != 9090 {
+			t.Errorf("with a pod on port 9090: %+v, want 10.0.0.1 and .2 on 8080, .4 on 9090", ep.Subsets)
+		}
 		// The service goes: so do its endpoints.
 		h.c.Client.CoreV1().Services("default").Delete(bg, "web", metav1.DeleteOptions{})
 		h.after(5 * time.Second)

@@ -5,12 +5,14 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/events"
 	"github.com/kubeloom/kubeloom/sim/informer"
 )
@@ -131,3 +133,16 @@ func All() []Descriptor {
 
 // Aliases are the older --controllers names kubeloom also accepts.
 var Aliases = map[string]string{"petset": "statefulset", "scheduledjob": "cronjob"}
+
+// list LISTs a resource of a namespace from the apiserver, in a span
+// <resource>.List: what v1.5's code that reads the apiserver rather than a
+// cache does (the quota evaluators, the namespace deleter).
+func (c *Context) list(ctx context.Context, gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, ns string) ([]runtime.Object, error) {
+	return controller.Call(ctx, gvr.Resource+".List", ns, func(ctx context.Context) ([]runtime.Object, error) {
+		obj, err := c.API.List(ctx, gvr, gvk, ns, metav1.ListOptions{})
+		if err != nil {
+			return nil, err
+		}
+		return meta.ExtractList(obj)
+	})
+}

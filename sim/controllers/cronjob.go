@@ -10,9 +10,11 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/events"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
@@ -91,7 +93,7 @@ func (jm *cronJobController) syncOne(ctx context.Context, cj *batchv1.CronJob, c
 			}
 		}
 	}
-	if fmt.Sprint(upd.Status) == fmt.Sprint(cj.Status) {
+	if apiequality.Semantic.DeepEqual(upd.Status, cj.Status) {
 		return
 	}
 	controller.Call(ctx, "cronjobs.UpdateStatus", keyOf(cj), func(ctx context.Context) (*batchv1.CronJob, error) {
@@ -127,7 +129,7 @@ func (jm *cronJobController) admit(ctx context.Context, cj, upd *batchv1.CronJob
 	switch cj.Spec.ConcurrencyPolicy {
 	case batchv1.ForbidConcurrent:
 		goroutine.SpanFrom(ctx).AddEvent("Not starting job because prior execution is still running and concurrency policy is Forbid",
-			attribute.String("k8s.object.key", keyOf(cj)))
+			attribute.String(catalog.AttrObjectKey, keyOf(cj)))
 		return false
 	case batchv1.ReplaceConcurrent:
 		for _, ref := range upd.Status.Active {

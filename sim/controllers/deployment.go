@@ -89,10 +89,7 @@ func (dc *deploymentController) sync(ctx context.Context, key string) error {
 	hash := dc.templateHash(&d.Spec.Template)
 	var newRS *appsv1.ReplicaSet
 	var oldRSs []*appsv1.ReplicaSet
-	for _, rs := range listOf[*appsv1.ReplicaSet](dc.rsInf) {
-		if rs.Namespace != d.Namespace {
-			continue
-		}
+	for _, rs := range inNamespace[*appsv1.ReplicaSet](dc.rsInf, d.Namespace) {
 		if ref := ownerOf(rs); ref == nil || ref.UID != d.UID {
 			continue
 		}

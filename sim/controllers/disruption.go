@@ -77,9 +77,9 @@ type disruptionController struct {
 }
 
 func (dc *disruptionController) pdbFor(p *corev1.Pod) *policyv1.PodDisruptionBudget {
-	for _, pdb := range listOf[*policyv1.PodDisruptionBudget](dc.pdbs) {
+	for _, pdb := range inNamespace[*policyv1.PodDisruptionBudget](dc.pdbs, p.Namespace) {
 		sel, err := selectorOf(pdb.Spec.Selector)
-		if err == nil && pdb.Namespace == p.Namespace && sel.Matches(labelsOf(p)) {
+		if err == nil && sel.Matches(labelsOf(p)) {
 			return pdb
 		}
 	}

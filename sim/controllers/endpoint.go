@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"sort"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/tools/cache"
 
 	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
@@ -43,7 +45,7 @@ func startEndpoint(ctx context.Context, c *Context) string {
 				return // a resync: nothing changed
 			}
 			podChanged(ctx, cur)
-			if !reflect.DeepEqual(accessor(old).GetLabels(), accessor(cur).GetLabels()) {
+			if !labels.Equals(accessor(old).GetLabels(), accessor(cur).GetLabels()) {
 				podChanged(ctx, old)
 			}
 		}})
@@ -82,8 +84,8 @@ type endpointController struct {
 // servicesOf returns the keys of the services whose selector picks the pod.
 func (e *endpointController) servicesOf(p *corev1.Pod) []string {
 	var keys []string
-	for _, s := range listOf[*corev1.Service](e.services) {
-		if s.Namespace == p.Namespace && s.Spec.Selector != nil && labels.SelectorFromSet(s.Spec.Selector).Matches(labels.Set(p.Labels)) {
+	for _, s := range inNamespace[*corev1.Service](e.services, p.Namespace) {
+		if s.Spec.Selector != nil && labels.SelectorFromSet(s.Spec.Selector).Matches(labels.Set(p.Labels)) {
 			keys = append(keys, keyOf(s))
 		}
 	}
@@ -91,7 +93,7 @@ func (e *endpointController) servicesOf(p *corev1.Pod) []string {
 }
 
 func (e *endpointController) syncService(ctx context.Context, key string) error {
-	ns, name := splitKey(key)
+	ns, name, _ := cache.SplitMetaNamespaceKey(key)
 	svc, ok := get[*corev1.Service](e.services, key)
 	if !ok {
 		// The service is gone: delete its endpoints.
@@ -133,33 +135,35 @@ func (e *endpointController) syncService(ctx context.Context, key string) error 
 }
 
 // subsetsFor puts each selected pod with an IP into the addresses (ready)
-// or notReadyAddresses of every service port, as v1.5's syncService does
-// before RepackSubsets.
+// or notReadyAddresses of a subset with the ports its containers resolve
+// the service's target ports to: pods that resolve them alike share a
+// subset, as v1.5's syncService leaves them after RepackSubsets.
 func (e *endpointController) subsetsFor(svc *corev1.Service) []corev1.EndpointSubset {
-	var ready, notReady []corev1.EndpointAddress
-	var ports []corev1.EndpointPort
-	for _, sp := range svc.Spec.Ports {
-		ports = append(ports, corev1.EndpointPort{Name: sp.Name, Port: sp.Port, Protocol: sp.Protocol})
-	}
+	var subsets []corev1.EndpointSubset
+	byPorts := map[string]int{} // the subset of each set of ports
 	for _, p := range podsIn(e.pods, svc.Namespace, labels.SelectorFromSet(svc.Spec.Selector)) {
 		if p.Status.PodIP == "" || p.DeletionTimestamp != nil {
 			continue
 		}
+		ports := make([]corev1.EndpointPort, len(svc.Spec.Ports))
+		for i, sp := range svc.Spec.Ports {
+			ports[i] = corev1.EndpointPort{Name: sp.Name, Port: targetPort(p, sp), Protocol: sp.Protocol}
+		}
+		i, ok := byPorts[fmt.Sprint(ports)]
+		if !ok {
+			i = len(subsets)
+			byPorts[fmt.Sprint(ports)] = i
+			subsets = append(subsets, corev1.EndpointSubset{Ports: ports})
+		}
 		addr := corev1.EndpointAddress{IP: p.Status.PodIP, NodeName: nodeNameOf(p),
 			TargetRef: &corev1.ObjectReference{Kind: "Pod", Namespace: p.Namespace, Name: p.Name, UID: p.UID, ResourceVersion: p.ResourceVersion}}
 		if isPodReady(p) {
-			ready = append(ready, addr)
+			subsets[i].Addresses = append(subsets[i].Addresses, addr)
 		} else {
-			notReady = append(notReady, addr)
-		}
-		for i, sp := range svc.Spec.Ports {
-			ports[i].Port = targetPort(p, sp)
+			subsets[i].NotReadyAddresses = append(subsets[i].NotReadyAddresses, addr)
 		}
 	}
-	if len(ready)+len(notReady) == 0 {
-		return nil
-	}
-	return []corev1.EndpointSubset{{Addresses: ready, NotReadyAddresses: notReady, Ports: ports}}
+	return subsets
 }
 
 func nodeNameOf(p *corev1.Pod) *string {
@@ -229,13 +233,4 @@ func (e *endpointController) checkLeftoverEndpoints(ctx context.Context) {
 		}
 		e.queue.Add(ctx, ep.Namespace+"/"+ep.Name)
 	}
-}
-
-func splitKey(key string) (ns, name string) {
-	for i := 0; i < len(key); i++ {
-		if key[i] == '/' {
-			return key[:i], key[i+1:]
-		}
-	}
-	return "", key
 }

@@ -3,6 +3,7 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -42,7 +43,7 @@ func startGarbageCollector(ctx context.Context, c *Context) string {
 	if err != nil {
 		return "Failed to get supported resources from server: " + err.Error()
 	}
-	gc := &garbageCollector{c: c, kinds: map[schema.GroupKind]schema.GroupVersionResource{}, nodes: map[types.UID]*gcNode{}, absent: map[types.UID]bool{},
+	gc := &garbageCollector{c: c, kinds: map[schema.GroupKind]schema.GroupVersionResource{}, namespaced: map[schema.GroupVersionResource]bool{}, nodes: map[types.UID]*gcNode{}, absent: map[types.UID]bool{},
 		events:  workqueue.NewTyped[*gcEvent](),
 		dirty:   workqueue.NewTyped[*gcNode](),
 		orphans: workqueue.NewTyped[*gcNode](),
@@ -52,7 +53,8 @@ func startGarbageCollector(ctx context.Context, c *Context) string {
 		for _, r := range list.APIResources {
 			gvr := gv.WithResource(r.Name)
 			gc.kinds[gv.WithKind(r.Kind).GroupKind()] = gvr
-			if !hasVerb(r, "delete") || ignoredResources[r.Name] {
+			gc.namespaced[gvr] = r.Namespaced
+			if !slices.Contains(r.Verbs, "delete") || ignoredResources[r.Name] {
 				continue
 			}
 			inf, err := informer.New(informer.Config{Name: "gc-" + r.Name, Resource: gvr, Kind: gv.WithKind(r.Kind), Era: c.Era, Source: c.API, Mode: informer.Private})
@@ -67,8 +69,9 @@ func startGarbageCollector(ctx context.Context, c *Context) string {
 					}
 				}
 			}
+			update := push(gcUpdate)
 			inf.AddHandler(ctx, informer.Funcs{HandlerName: "garbage-collector", Add: push(gcAdd), Delete: push(gcDelete),
-				Update: func(ctx context.Context, _, cur any) { push(gcUpdate)(ctx, cur) }})
+				Update: func(ctx context.Context, _, cur any) { update(ctx, cur) }})
 			gc.monitors = append(gc.monitors, inf)
 		}
 	}
@@ -121,12 +124,13 @@ type gcNode struct {
 }
 
 type garbageCollector struct {
-	c        *Context
-	kinds    map[schema.GroupKind]schema.GroupVersionResource
-	monitors []*informer.Informer
-	events   workqueue.TypedInterface[*gcEvent]
-	dirty    workqueue.TypedInterface[*gcNode]
-	orphans  workqueue.TypedInterface[*gcNode]
+	c          *Context
+	kinds      map[schema.GroupKind]schema.GroupVersionResource // from discovery
+	namespaced map[schema.GroupVersionResource]bool             // from discovery
+	monitors   []*informer.Informer
+	events     workqueue.TypedInterface[*gcEvent]
+	dirty      workqueue.TypedInterface[*gcNode]
+	orphans    workqueue.TypedInterface[*gcNode]
 
 	mu     sync.Mutex
 	nodes  map[types.UID]*gcNode // uidToNode
@@ -204,7 +208,7 @@ func (gc *garbageCollector) processEvent(ctx context.Context) {
 		gc.link(ctx, n, added)
 		n.owners = ev.obj.GetOwnerReferences()
 	}
-	if ev.typ != gcDelete && ev.obj.GetDeletionTimestamp() != nil && contains(ev.obj.GetFinalizers(), metav1.FinalizerOrphanDependents) {
+	if ev.typ != gcDelete && ev.obj.GetDeletionTimestamp() != nil && slices.Contains(ev.obj.GetFinalizers(), metav1.FinalizerOrphanDependents) {
 		gc.orphans.Add(n)
 	}
 }
@@ -379,18 +383,10 @@ func (gc *garbageCollector) get(ctx context.Context, ref metav1.OwnerReference, 
 	if !ok {
 		return nil, apierrors.NewNotFound(schema.GroupResource{Resource: ref.Kind}, ref.Name)
 	}
-	if !namespaced(gvr) {
+	if !gc.namespaced[gvr] {
 		ns = ""
 	}
 	return controller.Call(ctx, gvr.Resource+".Get", ns+"/"+ref.Name, func(ctx context.Context) (runtime.Object, error) {
 		return gc.c.API.Get(ctx, gvr, ns, ref.Name)
 	})
-}
-
-func namespaced(gvr schema.GroupVersionResource) bool {
-	switch gvr.Resource {
-	case "nodes", "namespaces", "persistentvolumes", "certificatesigningrequests", "storageclasses":
-		return false
-	}
-	return true
 }

@@ -3,15 +3,16 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
@@ -126,7 +127,7 @@ func (nm *namespaceController) deleteAllContent(ctx context.Context, ns *corev1.
 	for _, list := range lists {
 		gv, _ := schema.ParseGroupVersion(list.GroupVersion)
 		for _, r := range list.APIResources {
-			if !r.Namespaced || !hasVerb(r, "deletecollection") || !hasVerb(r, "list") {
+			if !r.Namespaced || !slices.Contains(r.Verbs, "deletecollection") || !slices.Contains(r.Verbs, "list") {
 				continue
 			}
 			gvr := gv.WithResource(r.Name)
@@ -137,18 +138,7 @@ func (nm *namespaceController) deleteAllContent(ctx context.Context, ns *corev1.
 			if err != nil {
 				return 0, err
 			}
-			left, err := controller.Call(ctx, r.Name+".List", ns.Name, func(ctx context.Context) ([]any, error) {
-				obj, err := nm.c.API.List(ctx, gvr, gv.WithKind(r.Kind), ns.Name, metav1.ListOptions{})
-				if err != nil {
-					return nil, err
-				}
-				items, err := meta.ExtractList(obj)
-				out := make([]any, len(items))
-				for i := range items {
-					out[i] = items[i]
-				}
-				return out, err
-			})
+			left, err := nm.c.list(ctx, gvr, gv.WithKind(r.Kind), ns.Name)
 			if err != nil {
 				return 0, err
 			}
@@ -156,7 +146,7 @@ func (nm *namespaceController) deleteAllContent(ctx context.Context, ns *corev1.
 				estimate = max(estimate, remainingFor(it, ns))
 			}
 			if len(left) > 0 {
-				goroutine.SpanFrom(ctx).AddEvent("content remaining", attribute.String("k8s.resource", r.Name), attribute.Int("items", len(left)))
+				goroutine.SpanFrom(ctx).AddEvent("content remaining", attribute.String(catalog.AttrResource, r.Name), attribute.Int("items", len(left)))
 			}
 		}
 	}
@@ -174,13 +164,4 @@ func remainingFor(obj any, ns *corev1.Namespace) time.Duration {
 		return finalizerEstimate
 	}
 	return time.Second
-}
-
-func hasVerb(r metav1.APIResource, verb string) bool {
-	for _, v := range r.Verbs {
-		if v == verb {
-			return true
-		}
-	}
-	return false
 }

@@ -52,7 +52,23 @@ func TestResourceQuotaCountsUsage(t *testing.T) {
 		if q.Status.Used.Pods().Value() != 1 {
 			t.Errorf("after a pod was deleted: used = %v", q.Status.Used)
 		}
-		h.stop()
+		// Pods count for both "pods" and "requests.cpu", but a sync lists
+		// them once, as v1.5 runs each evaluator once.
+		spans := h.stop()
+		byID := map[[8]byte]string{}
+		for _, s := range spans {
+			byID[s.SpanContext.SpanID()] = s.Name
+		}
+		syncs := named(spans, "syncResourceQuotaFromKey")
+		lists := 0
+		for _, s := range named(spans, "pods.List") {
+			if byID[s.Parent.SpanID()] == "syncResourceQuotaFromKey" {
+				lists++
+			}
+		}
+		if len(syncs) == 0 || lists != len(syncs) {
+			t.Errorf("%d pods.List in %d quota syncs, want one per sync", lists, len(syncs))
+		}
 	})
 }
 

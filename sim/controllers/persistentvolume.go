@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -146,11 +147,7 @@ func (pv *pvController) findBestMatch(claim *corev1.PersistentVolumeClaim) *core
 
 func hasModes(have, want []corev1.PersistentVolumeAccessMode) bool {
 	for _, w := range want {
-		found := false
-		for _, h := range have {
-			found = found || h == w
-		}
-		if !found {
+		if !slices.Contains(have, w) {
 			return false
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
@@ -73,7 +74,7 @@ func (gcc *podGC) gcTerminated(ctx context.Context, pods []*corev1.Pod) {
 		rt.Go(ctx, "controller/podgc/delete-pod", func(ctx context.Context) {
 			defer wg.Done()
 			gcc.forceDelete(ctx, p)
-		}, goroutine.WithAttributes(attribute.String("k8s.object.key", p.Namespace+"/"+p.Name)))
+		}, goroutine.WithAttributes(attribute.String(catalog.AttrObjectKey, keyOf(p))))
 	}
 	wg.Wait()
 }
@@ -93,7 +94,7 @@ func (gcc *podGC) gcOrphaned(ctx context.Context, pods []*corev1.Pod) {
 	for _, p := range pods {
 		if p.Spec.NodeName != "" && !exists[p.Spec.NodeName] {
 			goroutine.SpanFrom(ctx).AddEvent("Found orphaned Pod assigned to a Node that is gone. Deleting.",
-				attribute.String("k8s.object.key", p.Namespace+"/"+p.Name), attribute.String("k8s.node.name", p.Spec.NodeName))
+				attribute.String(catalog.AttrObjectKey, keyOf(p)), attribute.String(catalog.AttrNode, p.Spec.NodeName))
 			gcc.forceDelete(ctx, p)
 		}
 	}

@@ -3,6 +3,7 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -62,27 +63,38 @@ func isPodAvailable(p *corev1.Pod, minReadySeconds int32, now time.Time) bool {
 	return false
 }
 
-// podsIn lists the pods of a namespace from an informer's cache, matching sel.
+// podsIn lists the pods of a namespace from an informer's cache, matching
+// sel (nil: all), by name.
 func podsIn(inf *informer.Informer, ns string, sel labels.Selector) []*corev1.Pod {
-	objs, _ := inf.Indexer().ByIndex(cache.NamespaceIndex, ns)
 	var out []*corev1.Pod
-	for _, o := range objs {
-		p := o.(*corev1.Pod)
+	for _, p := range inNamespace[*corev1.Pod](inf, ns) {
 		if sel == nil || sel.Matches(labels.Set(p.Labels)) {
 			out = append(out, p)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 
-// listOf returns every object of a cache, typed, sorted by key.
+// listOf returns every object of a cache, typed, sorted by key (the order
+// is the simulation's, for reproducible runs).
 func listOf[T any](inf *informer.Informer) []T {
-	objs := inf.Indexer().List()
-	sort.Slice(objs, func(i, j int) bool { return keyOf(objs[i]) < keyOf(objs[j]) })
-	out := make([]T, 0, len(objs))
-	for _, o := range objs {
-		out = append(out, o.(T))
+	return byKeys[T](inf, inf.Indexer().ListKeys())
+}
+
+// inNamespace returns the objects of a cache in one namespace, typed,
+// sorted by key.
+func inNamespace[T any](inf *informer.Informer, ns string) []T {
+	keys, _ := inf.Indexer().IndexKeys(cache.NamespaceIndex, ns)
+	return byKeys[T](inf, keys)
+}
+
+func byKeys[T any](inf *informer.Informer, keys []string) []T {
+	slices.Sort(keys)
+	out := make([]T, 0, len(keys))
+	for _, k := range keys {
+		if o, ok, _ := inf.Indexer().GetByKey(k); ok {
+			out = append(out, o.(T))
+		}
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -9,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/informer"
 )
 
@@ -77,7 +79,7 @@ func manageReplicas(ctx context.Context, pc podControl, exp *expectations, key s
 	return nil
 }
 
-func countReplicas(pods []*corev1.Pod, rs replicaSet, now metav1.Time) replicaCounts {
+func countReplicas(pods []*corev1.Pod, rs replicaSet, now time.Time) replicaCounts {
 	c := replicaCounts{replicas: int32(len(pods))}
 	tmplLabels := labels.Set(rs.template.Labels).AsSelector()
 	for _, p := range pods {
@@ -87,7 +89,7 @@ func countReplicas(pods []*corev1.Pod, rs replicaSet, now metav1.Time) replicaCo
 		if isPodReady(p) {
 			c.ready++
 		}
-		if isPodAvailable(p, rs.minReady, now.Time) {
+		if isPodAvailable(p, rs.minReady, now) {
 			c.available++
 		}
 	}
@@ -96,7 +98,7 @@ func countReplicas(pods []*corev1.Pod, rs replicaSet, now metav1.Time) replicaCo
 
 // podOwnerHandlers are the pod handlers of a replica controller: each
 // change enqueues the owner and counts what the owner expected to see.
-func podOwnerHandlers(name string, ownerKind string, q enqueuer, exp *expectations) informer.Funcs {
+func podOwnerHandlers(name string, ownerKind string, q *controller.Queue, exp *expectations) informer.Funcs {
 	owner := func(obj any) string {
 		p, ok := untomb(obj).(*corev1.Pod)
 		if !ok {
@@ -137,13 +139,8 @@ func podOwnerHandlers(name string, ownerKind string, q enqueuer, exp *expectatio
 	}
 }
 
-// enqueuer is what handlers need of a queue.
-type enqueuer interface {
-	Add(ctx context.Context, key string)
-}
-
 // enqueueHandlers enqueue the object's own key on add, update and delete.
-func enqueueHandlers(name string, q enqueuer) informer.Funcs {
+func enqueueHandlers(name string, q *controller.Queue) informer.Funcs {
 	add := func(ctx context.Context, obj any) { q.Add(ctx, keyOf(obj)) }
 	return informer.Funcs{
 		HandlerName: name,

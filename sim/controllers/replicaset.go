@@ -2,7 +2,6 @@ package controllers
 
 import (
 	"context"
-	"reflect"
 
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -18,15 +17,8 @@ func startReplicaSet(ctx context.Context, c *Context) string {
 	if !c.APIEnabled(c.groupVersion("extensions/v1beta1", "apps/v1")) {
 		return "replicasets are not served"
 	}
-	rsc := &replicaSetController{c: c, rsInf: c.Informers.Informer("replicasets"), pods: c.Informers.Informer("pods")}
-	events := c.NewEvents(ctx, "replicaset-controller", true, true)
-	rsc.pc = podControl{client: c.Client, recorder: events.Recorder(ctx)}
-	rt := goroutine.RuntimeFrom(ctx)
-	rsc.exp = newExpectations(rt.Clock().Now)
-	rsc.queue = controller.NewQueue(ctx, "replicaset")
-	rsc.rsInf.AddHandler(ctx, enqueueHandlers("replicaset-controller", rsc.queue))
-	rsc.pods.AddHandler(ctx, podOwnerHandlers("replicaset-controller", "ReplicaSet", rsc.queue, rsc.exp))
-	rt.Go(ctx, "controller/replicaset/run", func(ctx context.Context) {
+	rsc := newReplicaSetController(ctx, c)
+	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/replicaset/run", func(ctx context.Context) {
 		if !informer.WaitForCacheSync(ctx, "pods", rsc.pods.HasSynced) {
 			return
 		}
@@ -34,6 +26,19 @@ func startReplicaSet(ctx context.Context, c *Context) string {
 		<-ctx.Done()
 	})
 	return ""
+}
+
+// newReplicaSetController is NewReplicaSetController: its event pipeline,
+// queue and handlers on the shared informers.
+func newReplicaSetController(ctx context.Context, c *Context) *replicaSetController {
+	rsc := &replicaSetController{c: c, rsInf: c.Informers.Informer("replicasets"), pods: c.Informers.Informer("pods")}
+	events := c.NewEvents(ctx, "replicaset-controller", true, true)
+	rsc.pc = podControl{client: c.Client, recorder: events.Recorder(ctx)}
+	rsc.exp = newExpectations(goroutine.RuntimeFrom(ctx).Clock().Now)
+	rsc.queue = controller.NewQueue(ctx, "replicaset")
+	rsc.rsInf.AddHandler(ctx, enqueueHandlers("replicaset-controller", rsc.queue))
+	rsc.pods.AddHandler(ctx, podOwnerHandlers("replicaset-controller", "ReplicaSet", rsc.queue, rsc.exp))
+	return rsc
 }
 
 type replicaSetController struct {
@@ -63,16 +68,14 @@ func (rsc *replicaSetController) sync(ctx context.Context, key string) error {
 			return err
 		}
 	}
-	now := metav1.NewTime(goroutine.RuntimeFrom(ctx).Clock().Now())
-	n := countReplicas(pods, spec, now)
-	st := appsv1.ReplicaSetStatus{Replicas: n.replicas, FullyLabeledReplicas: n.fullyLabeled, ReadyReplicas: n.ready,
-		AvailableReplicas: n.available, ObservedGeneration: rs.Generation}
-	if reflect.DeepEqual(st, appsv1.ReplicaSetStatus{Replicas: rs.Status.Replicas, FullyLabeledReplicas: rs.Status.FullyLabeledReplicas,
-		ReadyReplicas: rs.Status.ReadyReplicas, AvailableReplicas: rs.Status.AvailableReplicas, ObservedGeneration: rs.Status.ObservedGeneration}) {
+	n := countReplicas(pods, spec, goroutine.RuntimeFrom(ctx).Clock().Now())
+	was := replicaCounts{rs.Status.Replicas, rs.Status.FullyLabeledReplicas, rs.Status.ReadyReplicas, rs.Status.AvailableReplicas}
+	if n == was && rs.Status.ObservedGeneration == rs.Generation {
 		return nil
 	}
 	upd := rs.DeepCopy()
-	upd.Status = st
+	upd.Status = appsv1.ReplicaSetStatus{Replicas: n.replicas, FullyLabeledReplicas: n.fullyLabeled, ReadyReplicas: n.ready,
+		AvailableReplicas: n.available, ObservedGeneration: rs.Generation}
 	_, err = controller.Call(ctx, "replicasets.UpdateStatus", key, func(ctx context.Context) (*appsv1.ReplicaSet, error) {
 		return rsc.c.Client.AppsV1().ReplicaSets(rs.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
 	})

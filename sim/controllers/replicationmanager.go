@@ -60,27 +60,25 @@ func (rm *replicationManager) sync(ctx context.Context, key string) error {
 		rm.exp.forget(key)
 		return nil
 	}
-	spec := replicaSet{obj: rc, meta: rc, gvk: corev1.SchemeGroupVersion.WithKind("ReplicationController"),
-		selector: labels.SelectorFromSet(rc.Spec.Selector), replicas: int(replicasOr1(rc.Spec.Replicas)), minReady: rc.Spec.MinReadySeconds}
 	if rc.Spec.Template == nil || len(rc.Spec.Selector) == 0 {
 		return nil
 	}
-	spec.template = rc.Spec.Template
+	spec := replicaSet{obj: rc, meta: rc, gvk: corev1.SchemeGroupVersion.WithKind("ReplicationController"), selector: labels.SelectorFromSet(rc.Spec.Selector),
+		replicas: int(replicasOr1(rc.Spec.Replicas)), template: rc.Spec.Template, minReady: rc.Spec.MinReadySeconds}
 	pods := ownedPods(rm.pods, spec)
 	if rm.exp.satisfied(key) && rc.DeletionTimestamp == nil {
 		if err := manageReplicas(ctx, rm.pc, rm.exp, key, spec, pods); err != nil {
 			return err
 		}
 	}
-	n := countReplicas(pods, spec, metav1.NewTime(goroutine.RuntimeFrom(ctx).Clock().Now()))
-	st := corev1.ReplicationControllerStatus{Replicas: n.replicas, FullyLabeledReplicas: n.fullyLabeled, ReadyReplicas: n.ready,
-		AvailableReplicas: n.available, ObservedGeneration: rc.Generation}
-	if st.Replicas == rc.Status.Replicas && st.FullyLabeledReplicas == rc.Status.FullyLabeledReplicas && st.ReadyReplicas == rc.Status.ReadyReplicas &&
-		st.AvailableReplicas == rc.Status.AvailableReplicas && st.ObservedGeneration == rc.Status.ObservedGeneration {
+	n := countReplicas(pods, spec, goroutine.RuntimeFrom(ctx).Clock().Now())
+	was := replicaCounts{rc.Status.Replicas, rc.Status.FullyLabeledReplicas, rc.Status.ReadyReplicas, rc.Status.AvailableReplicas}
+	if n == was && rc.Status.ObservedGeneration == rc.Generation {
 		return nil
 	}
 	upd := rc.DeepCopy()
-	upd.Status = st
+	upd.Status = corev1.ReplicationControllerStatus{Replicas: n.replicas, FullyLabeledReplicas: n.fullyLabeled, ReadyReplicas: n.ready,
+		AvailableReplicas: n.available, ObservedGeneration: rc.Generation}
 	_, err := controller.Call(ctx, "replicationcontrollers.UpdateStatus", key, func(ctx context.Context) (*corev1.ReplicationController, error) {
 		return rm.c.Client.CoreV1().ReplicationControllers(rc.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
 	})

@@ -6,9 +6,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/kubeloom/kubeloom/sim/controller"
@@ -151,8 +151,19 @@ func (rq *quotaController) sync(ctx context.Context, key string) error {
 		return nil // "Resource quota has been deleted"
 	}
 	used := corev1.ResourceList{}
+	// Each kind is listed once per sync, as v1.5 runs each evaluator once.
+	lists := map[string][]runtime.Object{}
+	list := func(res string) []runtime.Object {
+		if l, ok := lists[res]; ok {
+			return l
+		}
+		r := informer.Resources[res]
+		l, _ := rq.c.list(ctx, r.GVR, r.GVK, q.Namespace)
+		lists[res] = l
+		return l
+	}
 	for name := range q.Spec.Hard {
-		if v, ok := rq.usage(ctx, q.Namespace, name); ok {
+		if v, ok := usage(list, name); ok {
 			used[name] = v
 		}
 	}
@@ -167,33 +178,14 @@ func (rq *quotaController) sync(ctx context.Context, key string) error {
 	return err
 }
 
-// usage is quota.CalculateUsage for one resource name of a namespace: it
-// LISTs what the name counts from the apiserver, as v1.5's evaluators do
-// (its pod evaluator reads the shared informer's cache once that has
-// synced; kubeloom lists pods too, so that a quota is right from its first
-// sync).
-func (rq *quotaController) usage(ctx context.Context, ns string, name corev1.ResourceName) (resource.Quantity, bool) {
+// usage is quota.CalculateUsage for one resource name of a namespace,
+// from list, which LISTs a resource of the namespace from the apiserver as
+// v1.5's evaluators do (its pod evaluator reads the shared informer's
+// cache once that has synced; kubeloom lists pods too, so that a quota is
+// right from its first sync).
+func usage(list func(resource string) []runtime.Object, name corev1.ResourceName) (resource.Quantity, bool) {
 	n := string(name)
-	list := func(res string) []any {
-		r := informer.Resources[res]
-		items, err := controller.Call(ctx, res+".List", ns, func(ctx context.Context) ([]any, error) {
-			obj, err := rq.c.API.List(ctx, r.GVR, r.GVK, ns, metav1.ListOptions{})
-			if err != nil {
-				return nil, err
-			}
-			objs, err := meta.ExtractList(obj)
-			out := make([]any, len(objs))
-			for i := range objs {
-				out[i] = objs[i]
-			}
-			return out, err
-		})
-		if err != nil {
-			return nil
-		}
-		return items
-	}
-	count := func(items []any, keep func(any) bool) resource.Quantity {
+	count := func(items []runtime.Object, keep func(runtime.Object) bool) resource.Quantity {
 		c := 0
 		for _, o := range items {
 			if keep == nil || keep(o) {
@@ -202,9 +194,9 @@ func (rq *quotaController) usage(ctx context.Context, ns string, name corev1.Res
 		}
 		return *resource.NewQuantity(int64(c), resource.DecimalSI)
 	}
-	active := func(o any) bool { return isPodActive(o.(*corev1.Pod)) }
-	svcType := func(t corev1.ServiceType) func(any) bool {
-		return func(o any) bool { return o.(*corev1.Service).Spec.Type == t }
+	active := func(o runtime.Object) bool { return isPodActive(o.(*corev1.Pod)) }
+	svcType := func(t corev1.ServiceType) func(runtime.Object) bool {
+		return func(o runtime.Object) bool { return o.(*corev1.Service).Spec.Type == t }
 	}
 	switch n {
 	case "pods", "count/pods":

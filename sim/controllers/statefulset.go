@@ -66,9 +66,9 @@ type statefulSetController struct {
 
 // setOf returns the key of the set a pod belongs to, by its selector.
 func (psc *statefulSetController) setOf(p *corev1.Pod) string {
-	for _, s := range listOf[*appsv1.StatefulSet](psc.sets) {
+	for _, s := range inNamespace[*appsv1.StatefulSet](psc.sets, p.Namespace) {
 		sel, err := selectorOf(s.Spec.Selector)
-		if err == nil && s.Namespace == p.Namespace && sel.Matches(labelsOf(p)) {
+		if err == nil && sel.Matches(labelsOf(p)) {
 			return keyOf(s)
 		}
 	}
