@@ -30,7 +30,7 @@ func (d *decoder) actions(fl *field, sp *Spec, durationOK bool) []Action {
 		if !ok {
 			continue
 		}
-		pa, _ := d.action(item, path)
+		pa := d.action(item, path)
 		d.checkAction(sp, pa, durationOK)
 		acts = append(acts, pa.Action)
 	}
@@ -39,28 +39,23 @@ func (d *decoder) actions(fl *field, sp *Spec, durationOK bool) []Action {
 }
 
 // action decodes one action: at and exactly one verb.
-func (d *decoder) action(n ast.Node, path string) (pendingAction, bool) {
+func (d *decoder) action(n ast.Node, path string) pendingAction {
 	pa := pendingAction{Action: Action{Pos: d.pos(n)}}
 	// The action is returned even when it is wrong, so that its time is still checked against
 	// the duration; pa.verb is set only when the verb decoded.
 	f, ok := d.mapping(n, path, "an action: a mapping with at and one verb ("+strings.Join(verbs, ", ")+")", actionFields)
 	if !ok {
-		return pa, false
+		return pa
 	}
-	good := true
 	const atWant = "a time ≥ 0 since the start, such as 5s or 1m30s"
 	if fl, ok := f.get("at"); ok {
 		v, ok := duration(fl.val)
 		if !ok || v < 0 || v > MaxDuration {
 			d.badDuration(fl.val, fl.path, atWant)
-			good = false
 		}
 		pa.At, pa.at = v, fl
-	} else {
-		if !f.has("at") {
-			d.required(f, "at", atWant)
-		}
-		good = false
+	} else if !f.has("at") {
+		d.required(f, "at", atWant)
 	}
 	var verb string
 	for _, name := range f.order {
@@ -69,24 +64,23 @@ func (d *decoder) action(n ast.Node, path string) (pendingAction, bool) {
 		}
 		if verb != "" {
 			d.errorf(f.m[name].key, f.m[name].path, "an action has exactly one verb and this one already has %s; split it into two actions", verb)
-			good = false
 			continue
 		}
 		verb = name
 	}
 	if verb == "" {
 		d.errorf(n, path, "an action needs a verb; expected one of %s", strings.Join(verbs, ", "))
-		return pa, false
+		return pa
 	}
 	fl, ok := f.get(verb)
 	if !ok {
-		return pa, false // unusable value, already reported
+		return pa // unusable value, already reported
 	}
 	if !d.verb(&pa, verb, fl) {
-		return pa, false
+		return pa
 	}
 	pa.verb = fl
-	return pa, good
+	return pa
 }
 
 func (d *decoder) verb(pa *pendingAction, verb string, fl *field) bool {
@@ -181,7 +175,7 @@ func (d *decoder) deleteRef(fl *field) (*ObjectRef, bool) {
 		good = false
 	}
 	if hasKind {
-		r, ok := d.kindResource(avNode, avPath, kf.val, kf.path, true)
+		r, ok := d.kindResource(avNode, avPath, kf.val, kf.path)
 		ref.Resource = r
 		good = good && ok
 	}

@@ -84,8 +84,24 @@ func Resolve(nameOrPath string) (*Scenario, error) {
 	if _, ok := BuiltinSource(nameOrPath); ok {
 		return Builtin(nameOrPath)
 	}
-	return nil, fmt.Errorf("unknown scenario %s: no such file, and no built-in of that name; the built-ins are %s (kubeloom scenarios list describes them)",
-		quote(nameOrPath), strings.Join(builtinNames(), ", "))
+	return nil, unknownScenario(nameOrPath)
+}
+
+// ResolveSource returns the YAML of the scenario Resolve would load, as it
+// is written (a built-in's with its comments).
+func ResolveSource(nameOrPath string) ([]byte, error) {
+	if isPath(nameOrPath) {
+		return os.ReadFile(nameOrPath)
+	}
+	if src, ok := BuiltinSource(nameOrPath); ok {
+		return src, nil
+	}
+	return nil, unknownScenario(nameOrPath)
+}
+
+func unknownScenario(name string) error {
+	return fmt.Errorf("unknown scenario %s: no such file, and no built-in of that name; the built-ins are %s (kubeloom scenarios list describes them)",
+		quote(name), strings.Join(builtinNames(), ", "))
 }
 
 func isPath(s string) bool {

@@ -235,20 +235,12 @@ func (d *decoder) informer(n ast.Node, path string) (Informer, *field, bool) {
 	if !ok {
 		return inf, nil, false
 	}
-	good := true
-	named := &field{val: n, path: path}
-	fl, ok := f.get("resource")
-	switch {
-	case ok:
+	named := &field{val: n, path: path} // where errors about the informer's name point
+	if fl, ok := f.get("resource"); ok {
 		named = fl
-		inf.Resource, ok = d.resource(fl.val, fl.path)
-		good = good && ok
-	case !f.has("resource"):
-		d.required(f, "resource", "a resource name such as pods")
-		good = false
-	default:
-		good = false
 	}
+	var good bool
+	inf.Resource, good = d.requiredResource(f)
 	inf.Name = inf.Resource.String()
 	if fl, ok := f.get("name"); ok {
 		named = fl

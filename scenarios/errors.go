@@ -47,8 +47,6 @@ func (l *errorList) add(pos Position, path, format string, args ...any) {
 	l.errs = append(l.errs, &Error{Pos: pos, Path: path, Msg: fmt.Sprintf(format, args...)})
 }
 
-func (l *errorList) empty() bool { return len(l.errs) == 0 }
-
 // err returns the errors sorted by position (stable, so that errors at one place keep the
 // order they were found in) and joined, or nil.
 func (l *errorList) err() error {

@@ -96,14 +96,14 @@ func (d *decoder) objectKind(w *jsonWriter, m *ast.MappingNode, path string) (Re
 	if !avOK || !kindOK {
 		return Resource{}, false
 	}
-	return d.kindResource(av, join(path, "apiVersion"), kind, join(path, "kind"), true)
+	return d.kindResource(av, join(path, "apiVersion"), kind, join(path, "kind"))
 }
 
-// kindResource resolves an apiVersion and kind written in the file. With preferredOnly, an
-// older version of a kind is refused: the simulated informers watch the preferred one, and an
-// object stored under another version would be invisible to them.
+// kindResource resolves an apiVersion and kind written in the file. An older version of a
+// kind is refused: the simulated informers watch the preferred one, and an object stored
+// under another version would be invisible to them.
 // A nil avNode means the default apiVersion, v1; errors about it then point at the kind.
-func (d *decoder) kindResource(avNode ast.Node, avPath string, kindNode ast.Node, kindPath string, preferredOnly bool) (Resource, bool) {
+func (d *decoder) kindResource(avNode ast.Node, avPath string, kindNode ast.Node, kindPath string) (Resource, bool) {
 	av, ok1 := "v1", true
 	if avNode == nil {
 		avNode = kindNode
@@ -119,7 +119,7 @@ func (d *decoder) kindResource(avNode ast.Node, avPath string, kindNode ast.Node
 	}
 	t := resources()
 	if r, ok := ResourceForKind(av, kind); ok {
-		if preferredOnly && !t.isPreferred(r) {
+		if !t.isPreferred(r) {
 			p := t.preferred[r.GVK.GroupKind()]
 			d.errorf(avNode, avPath, "%s is an older version of %s; use apiVersion: %s", av, kind, p.GVK.GroupVersion())
 			return Resource{}, false

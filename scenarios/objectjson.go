@@ -353,8 +353,7 @@ func (w *jsonWriter) write(n ast.Node, jp string) {
 				kp = jp + "." + name
 			}
 			if prev, dup := seen[name]; dup {
-				p := w.d.pos(prev)
-				w.d.errorf(mv.Key, w.full(kp), "duplicate field (first set at line %d, column %d); a field may appear only once", p.Line, p.Column)
+				w.d.duplicateField(mv.Key, prev, w.full(kp))
 				w.ok = false
 				continue
 			}
@@ -418,13 +417,7 @@ func (w *jsonWriter) write(n ast.Node, jp string) {
 // key returns a mapping key as JSON object key. Scalar keys are written as their text, as
 // sigs.k8s.io/yaml (kubectl) does.
 func (w *jsonWriter) key(k ast.MapKeyNode, jp string) (string, bool) {
-	switch k.(type) {
-	case *ast.MergeKeyNode:
-		w.d.errorf(k, w.full(jp), "YAML merge keys (<<) are not supported in scenario files; write the fields out in full")
-		w.ok = false
-		return "", false
-	case *ast.MappingKeyNode:
-		w.d.errorf(k, w.full(jp), "complex YAML keys (? key) are not supported in scenario files; write key: value")
+	if w.d.unsupportedKey(k, w.full(jp)) {
 		w.ok = false
 		return "", false
 	}

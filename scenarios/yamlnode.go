@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -214,16 +215,31 @@ func (d *decoder) mapping(n ast.Node, path, what string, known []string) (*field
 	return nil, false
 }
 
+// unsupportedKey reports the key forms scenario files refuse (merge keys,
+// complex keys) and says whether k is one.
+func (d *decoder) unsupportedKey(k ast.MapKeyNode, path string) bool {
+	switch k.(type) {
+	case *ast.MergeKeyNode:
+		d.errorf(k, path, "YAML merge keys (<<) are not supported in scenario files; write the fields out in full")
+		return true
+	case *ast.MappingKeyNode:
+		d.errorf(k, path, "complex YAML keys (? key) are not supported in scenario files; write key: value")
+		return true
+	}
+	return false
+}
+
+// duplicateField reports a field set a second time, at k.
+func (d *decoder) duplicateField(k, first ast.Node, path string) {
+	p := d.pos(first)
+	d.errorf(k, path, "duplicate field (first set at line %d, column %d); a field may appear only once", p.Line, p.Column)
+}
+
 func (d *decoder) mappingValue(f *fields, mv *ast.MappingValueNode, known []string) {
 	if mv == nil || mv.Key == nil {
 		return
 	}
-	switch k := mv.Key.(type) {
-	case *ast.MergeKeyNode:
-		d.errorf(k, f.path, "YAML merge keys (<<) are not supported in scenario files; write the fields out in full")
-		return
-	case *ast.MappingKeyNode:
-		d.errorf(k, f.path, "complex YAML keys (? key) are not supported in scenario files; write key: value")
+	if d.unsupportedKey(mv.Key, f.path) {
 		return
 	}
 	name, ok := d.key(mv.Key, f.path)
@@ -231,7 +247,7 @@ func (d *decoder) mappingValue(f *fields, mv *ast.MappingValueNode, known []stri
 		return
 	}
 	path := join(f.path, name)
-	if !contains(known, name) {
+	if !slices.Contains(known, name) {
 		if len(known) == 0 {
 			d.errorf(mv.Key, path, "unknown field; expected no fields: write {}")
 		} else {
@@ -240,22 +256,12 @@ func (d *decoder) mappingValue(f *fields, mv *ast.MappingValueNode, known []stri
 		return
 	}
 	if prev, dup := f.m[name]; dup {
-		p := d.pos(prev.key)
-		d.errorf(mv.Key, path, "duplicate field (first set at line %d, column %d); a field may appear only once", p.Line, p.Column)
+		d.duplicateField(mv.Key, prev.key, path)
 		return
 	}
 	val, _ := d.value(mv.Value, path)
 	f.m[name] = &field{key: mv.Key, val: val, path: path}
 	f.order = append(f.order, name)
-}
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }
 
 // required reports a missing field, at the mapping that lacks it.

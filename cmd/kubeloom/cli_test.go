@@ -97,7 +97,7 @@ func TestInterruptedRunKeepsAValidRecording(t *testing.T) {
 		var errOut bytes.Buffer
 		done := make(chan error)
 		go func() {
-			done <- runRun(ctx, streams{out: &bytes.Buffer{}, err: &errOut}, &runOptions{scenario: "informer-basics", out: file, quiet: true, now: time.Now})
+			done <- runRun(ctx, streams{out: &bytes.Buffer{}, err: &errOut}, &runOptions{scenario: "informer-basics", out: file, quiet: true})
 		}()
 		time.Sleep(1200 * time.Millisecond) // 12 simulated seconds at the scenario's speed 10: Ctrl-C then
 		cancel()
@@ -142,6 +142,14 @@ func TestScenariosCommands(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("validate output lacks %q:\n%s", want, out)
 		}
+	}
+	// A file in the working folder named like a built-in is what run
+	// would run, so it is what show prints.
+	t.Chdir(dir)
+	os.WriteFile("informer-basics", []byte("apiVersion: kubeloom.dev/v1\nkind: Scenario\nmetadata: {name: local}\nspec: {duration: 10s}\n"), 0o644)
+	out, _, err = execute(t, "scenarios", "show", "informer-basics")
+	if err != nil || !strings.Contains(out, "name: local") {
+		t.Errorf("show of a local file named like a built-in: %v\n%s", err, out)
 	}
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -31,21 +30,14 @@ func newScenariosCmd(s streams) *cobra.Command {
 	})
 	cmd.AddCommand(&cobra.Command{
 		Use:   "show NAME|FILE",
-		Short: "Print a scenario's YAML (a built-in's source, with its comments)",
+		Short: "Print a scenario's YAML as written (a built-in's source, with its comments); the one run would run",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if src, ok := scenarios.BuiltinSource(args[0]); ok {
-				_, err := s.out.Write(src)
-				return err
-			}
-			if _, err := scenarios.Resolve(args[0]); err != nil {
-				return err
-			}
-			data, err := os.ReadFile(args[0])
+			src, err := scenarios.ResolveSource(args[0])
 			if err != nil {
 				return err
 			}
-			_, err = s.out.Write(data)
+			_, err = s.out.Write(src)
 			return err
 		},
 	})
