@@ -2,6 +2,8 @@ package traces
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -340,9 +342,9 @@ func appendSpanContext(b []byte, sc trace.SpanContext) []byte {
 	b = b[:o+n]
 	out := b[o : o+n]
 	copy(out, p1)
-	hexEncode(out[len(p1):len(p1)+32], tid[:])
+	hex.Encode(out[len(p1):len(p1)+32], tid[:])
 	copy(out[len(p1)+32:], p2)
-	hexEncode(out[len(p1)+32+len(p2):len(p1)+32+len(p2)+16], sid[:])
+	hex.Encode(out[len(p1)+32+len(p2):len(p1)+32+len(p2)+16], sid[:])
 	copy(out[len(p1)+32+len(p2)+16:], p3)
 	out[n-len(p4)-2] = hexDigits[f>>4]
 	out[n-len(p4)-1] = hexDigits[f&0xf]
@@ -361,13 +363,6 @@ func appendSpanContext(b []byte, sc trace.SpanContext) []byte {
 }
 
 // hexEncode writes the lower-case hex digits of src to dst (2*len(src) bytes).
-func hexEncode(dst, src []byte) {
-	for i, c := range src {
-		dst[2*i] = hexDigits[c>>4]
-		dst[2*i+1] = hexDigits[c&0xf]
-	}
-}
-
 // timeCache formats times as time.Time.MarshalJSON does, reusing the date,
 // clock and zone text of the last time formatted when the next one falls in
 // the same second of the same location (spans that follow each other
@@ -517,7 +512,7 @@ func appendValue(b []byte, v *attribute.Value) []byte {
 		// encoding/json writes a []byte as a base64 string (standard
 		// encoding, padded).
 		b = append(b, `{"Type":"BYTESLICE","Value":"`...)
-		b = appendBase64(b, v.AsString())
+		b = base64.StdEncoding.AppendEncode(b, []byte(v.AsString()))
 		b = append(b, '"')
 	case attribute.SLICE:
 		b = append(b, `{"Type":"SLICE","Value":`...)
@@ -682,25 +677,6 @@ func needsEscape8(x uint64) bool {
 	a := (x | lo*0x02) ^ (lo * 0x3e) // where x has '<' (0x3c) or '>' (0x3e)
 	s := x ^ (lo * '\\')             // where x has '\\'
 	return (x|(x-lo*0x20)&^x|(q-lo)&^q|(a-lo)&^a|(s-lo)&^s)&hi != 0
-}
-
-// appendBase64 appends the standard, padded base64 encoding of s.
-func appendBase64(b []byte, s string) []byte {
-	const enc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-	i := 0
-	for ; i+2 < len(s); i += 3 {
-		n := uint32(s[i])<<16 | uint32(s[i+1])<<8 | uint32(s[i+2])
-		b = append(b, enc[n>>18&0x3f], enc[n>>12&0x3f], enc[n>>6&0x3f], enc[n&0x3f])
-	}
-	switch len(s) - i {
-	case 1:
-		n := uint32(s[i]) << 16
-		b = append(b, enc[n>>18&0x3f], enc[n>>12&0x3f], '=', '=')
-	case 2:
-		n := uint32(s[i])<<16 | uint32(s[i+1])<<8
-		b = append(b, enc[n>>18&0x3f], enc[n>>12&0x3f], enc[n>>6&0x3f], '=')
-	}
-	return b
 }
 
 // appendSlice appends s as a JSON array (null for a nil slice, as

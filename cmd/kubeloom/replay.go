@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -55,9 +54,6 @@ func runReplay(s streams, o *replayOptions) error {
 	if readErr != nil {
 		// Show what could be read, and say what could not.
 		fmt.Fprintf(s.err, "warning: some lines of %s could not be read:\n%v\n", o.file, readErr)
-	}
-	if o.to != 0 && o.to <= o.from {
-		return errors.New("--to must be after --from")
 	}
 	tl := timeline.Build(spans)
 	return termview.Render(s.out, tl, termview.Options{Width: o.width, From: o.from, To: o.to, ASCII: o.ascii})

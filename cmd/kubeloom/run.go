@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/kubeloom/kubeloom/scenarios"
 	"github.com/kubeloom/kubeloom/sim/engine"
@@ -31,11 +32,10 @@ type runOptions struct {
 	goTrace       string
 	allIterations bool
 	quiet         bool
-	now           func() time.Time // for the default file name
 }
 
 func newRunCmd(s streams) *cobra.Command {
-	o := &runOptions{now: time.Now}
+	o := &runOptions{}
 	cmd := &cobra.Command{
 		Use:   "run SCENARIO|FILE.yaml",
 		Short: "Run a scenario and record its spans",
@@ -91,7 +91,7 @@ func runRun(ctx context.Context, s streams, o *runOptions) error {
 	}
 	out := o.out
 	if out == "" {
-		out = filepath.Join("recordings", fmt.Sprintf("%s-%s.jsonl", sc.Metadata.Name, o.now().Format("20060102-150405")))
+		out = filepath.Join("recordings", fmt.Sprintf("%s-%s.jsonl", sc.Metadata.Name, time.Now().Format("20060102-150405")))
 	}
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return fmt.Errorf("failed to create the folder of --out: %w", err)
@@ -178,11 +178,7 @@ func progressPrinter(w io.Writer, live bool) func(engine.Progress) {
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 func printSummary(w io.Writer, sum *engine.Summary, out string, real time.Duration) {

@@ -135,10 +135,10 @@ func TestFinalizersAndGracefulDeletion(t *testing.T) {
 	c := New()
 	ctx := context.Background()
 	cms := c.Client.CoreV1().ConfigMaps("default")
-	cm, _ := cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "held", Finalizers: []string{"example.com/hold"}}}, metav1.CreateOptions{})
+	cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "held", Finalizers: []string{"example.com/hold"}}}, metav1.CreateOptions{})
 	cms.Delete(ctx, "held", metav1.DeleteOptions{})
 	cms.Delete(ctx, "held", metav1.DeleteOptions{}) // a second delete changes nothing
-	cm, _ = cms.Get(ctx, "held", metav1.GetOptions{})
+	cm, _ := cms.Get(ctx, "held", metav1.GetOptions{})
 	if cm == nil || cm.DeletionTimestamp == nil {
 		t.Fatal("an object with a finalizer must stay, marked for deletion, however often it is deleted")
 	}

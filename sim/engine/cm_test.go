@@ -26,10 +26,11 @@ import (
 	"github.com/kubeloom/kubeloom/traces"
 )
 
-// runCM runs a scenario with controller-manager replicas inside a synctest
-// bubble, their HTTP servers on an in-memory network; inspect sees each
-// era's cluster at the end.
-func runCM(t *testing.T, sc *scenarios.Scenario, inspect func(era scenarios.Era, c *cluster.Cluster)) (*Summary, []traces.Span) {
+// runScenario runs a scenario inside a synctest bubble, the controller-manager
+// replicas' HTTP servers on an in-memory network, reads the recording back
+// and checks that no goroutine was left; inspect, if set, sees each era's
+// cluster at the end.
+func runScenario(t *testing.T, sc *scenarios.Scenario, inspect func(era scenarios.Era, c *cluster.Cluster)) (*Summary, []traces.Span) {
 	t.Helper()
 	var rec bytes.Buffer
 	var sum *Summary
@@ -107,7 +108,7 @@ func testCMStartup(t *testing.T, era scenarios.Era) {
 	var pods []corev1.Pod
 	var scratchErr error
 	var sas []string
-	sum, spans := runCM(t, sc, func(_ scenarios.Era, c *cluster.Cluster) {
+	sum, spans := runScenario(t, sc, func(_ scenarios.Era, c *cluster.Cluster) {
 		ctx := context.Background()
 		list, err := c.Client.CoreV1().Pods("default").List(ctx, metav1.ListOptions{LabelSelector: "app=web"})
 		if err != nil {
@@ -261,7 +262,7 @@ func leaderTerms(spans []traces.Span, prefix string) []term {
 
 func TestCMLeaderFailover(t *testing.T) {
 	sc := builtin(t, "cm-leader-failover")
-	sum, spans := runCM(t, sc, nil)
+	sum, spans := runScenario(t, sc, nil)
 	kill := sc.Spec.Actions[0].At
 	var origin time.Time
 	for _, s := range spans {

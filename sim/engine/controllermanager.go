@@ -42,7 +42,7 @@ func (c *cmReplica) start(ctx context.Context, o *Options, clk clock.Clock) {
 	}
 	opts := controllermanager.Options{
 		ID: c.name, Era: informer.Era(c.w.era), Flags: cm.Flags, LeaderElect: cm.LeaderElect, Controllers: cm.Controllers,
-		Cluster: c.w.cluster, Seed: o.seed, Listen: o.Listen,
+		Cluster: c.w.cluster, Seed: o.Seed, Listen: o.Listen,
 		ReadFile: func(name string) ([]byte, error) {
 			if !filepath.IsAbs(name) && dir != "" {
 				name = filepath.Join(dir, name)

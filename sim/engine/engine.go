@@ -42,7 +42,6 @@ type Options struct {
 	// and the paths it serves.
 	Serving func(instance, addr string, paths []string)
 
-	seed int64
 	// inspect, if set (tests), sees each era's cluster at the end of the
 	// run, before anything stops.
 	inspect func(era scenarios.Era, c *cluster.Cluster)
@@ -97,7 +96,7 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	}
 	speed := cmp.Or(o.Speed, sc.Spec.Speed)
 	duration := cmp.Or(o.Duration, sc.Spec.Duration)
-	o.seed = cmp.Or(o.Seed, sc.Spec.Seed)
+	o.Seed = cmp.Or(o.Seed, sc.Spec.Seed)
 	grace := cmp.Or(o.Grace, 10*time.Second)
 	if o.Listen == nil {
 		o.Listen = net.Listen
@@ -122,8 +121,9 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	// OpenAPI models once), which would be seconds of simulated time.
 	var clusterClock lateClock
 	var clusters []*cluster.Cluster
-	for range sc.Spec.RunEras() {
-		clusters = append(clusters, cluster.New(cluster.WithClock(&clusterClock), cluster.WithSeed(o.seed)))
+	eras := sc.Spec.RunEras()
+	for range eras {
+		clusters = append(clusters, cluster.New(cluster.WithClock(&clusterClock), cluster.WithSeed(o.Seed)))
 	}
 	clk, err := clock.NewScaled(speed)
 	if err != nil {
@@ -131,9 +131,9 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	}
 	clusterClock.PassiveClock = clk
 	reg := goroutine.NewRegistry(clk)
-	b := builder{sc: sc, tr: tr, clk: clk, reg: reg, o: &o, multi: len(sc.Spec.RunEras()) > 1}
+	b := builder{sc: sc, tr: tr, clk: clk, reg: reg, o: &o, multi: len(eras) > 1}
 	var worlds []*world
-	for i, era := range sc.Spec.RunEras() {
+	for i, era := range eras {
 		worlds = append(worlds, b.world(era, clusters[i]))
 	}
 
@@ -246,7 +246,7 @@ func (b *builder) runtime(era scenarios.Era, service, id string) *goroutine.Runt
 		attribute.String(catalog.AttrEra, string(era)),
 	)
 	return goroutine.NewRuntime(id, tracing.Tracer(tp), b.clk, b.reg,
-		goroutine.WithAllIterations(b.o.AllIterations), goroutine.WithSeed(b.o.seed))
+		goroutine.WithAllIterations(b.o.AllIterations), goroutine.WithSeed(b.o.Seed))
 }
 
 // start loads the objects, then starts the informers and the replicas.

@@ -1,44 +1,16 @@
 package engine
 
 import (
-	"bytes"
-	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
-	"testing/synctest"
 
-	"github.com/kubeloom/kubeloom/scenarios"
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
 )
-
-// runBuiltin runs a built-in scenario inside a synctest bubble and reads
-// the recording back.
-func runBuiltin(t *testing.T, name string) (*Summary, []traces.Span) {
-	t.Helper()
-	sc, err := scenarios.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rec bytes.Buffer
-	var sum *Summary
-	synctest.Test(t, func(t *testing.T) {
-		sum, err = Run(context.Background(), Options{Scenario: sc, Recording: &rec})
-		if err != nil {
-			t.Fatalf("Run: %v", err)
-		}
-	})
-	spans, err := traces.Read(&rec, name+".jsonl")
-	if err != nil {
-		t.Fatalf("reading the recording: %v", err)
-	}
-	if int64(len(spans)) != sum.Spans {
-		t.Errorf("summary says %d spans, the recording has %d", sum.Spans, len(spans))
-	}
-	return sum, spans
-}
 
 func byInstance(spans []traces.Span) map[string][]traces.Span {
 	out := map[string][]traces.Span{}
@@ -177,10 +149,7 @@ func checkInformerBasics(t *testing.T, spans []traces.Span, era string) {
 }
 
 func TestInformerBasics(t *testing.T) {
-	sum, spans := runBuiltin(t, "informer-basics")
-	if len(sum.Leftovers) != 0 {
-		t.Errorf("leftover goroutines: %v", sum.Leftovers)
-	}
+	sum, spans := runScenario(t, builtin(t, "informer-basics"), nil)
 	if sum.Actions != 4 {
 		t.Errorf("actions run = %d, want 4", sum.Actions)
 	}
@@ -191,10 +160,7 @@ func TestInformerBasics(t *testing.T) {
 }
 
 func TestInformerEras(t *testing.T) {
-	sum, spans := runBuiltin(t, "informer-eras")
-	if len(sum.Leftovers) != 0 {
-		t.Errorf("leftover goroutines: %v", sum.Leftovers)
-	}
+	_, spans := runScenario(t, builtin(t, "informer-eras"), nil)
 	all := byInstance(spans)
 	if len(all) != 4 {
 		t.Errorf("instances = %v, want an informers and a scenario instance per era", keys(all))
@@ -241,11 +207,4 @@ func TestInformerEras(t *testing.T) {
 	}
 }
 
-func keys[V any](m map[string]V) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func keys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -22,13 +22,13 @@ type Factory struct {
 
 	mu        sync.Mutex
 	informers map[string]*Informer
-	order     []string // request order, which Start follows
-	started   map[string]bool
+	order     []*Informer // request order, which Start follows
+	started   int         // order[:started] have been started
 }
 
 // NewFactory returns an empty factory (informers.NewSharedInformerFactory(client, resync)).
 func NewFactory(source Source, era Era, resync time.Duration) *Factory {
-	return &Factory{source: source, era: era, resync: resync, informers: map[string]*Informer{}, started: map[string]bool{}}
+	return &Factory{source: source, era: era, resync: resync, informers: map[string]*Informer{}}
 }
 
 // Informer returns the shared informer of a resource of Resources ("pods"),
@@ -48,7 +48,7 @@ func (f *Factory) Informer(resource string) *Informer {
 		panic(err) // the table above is fixed and valid
 	}
 	f.informers[resource] = inf
-	f.order = append(f.order, resource)
+	f.order = append(f.order, inf)
 	return inf
 }
 
@@ -58,13 +58,8 @@ func (f *Factory) Informer(resource string) *Informer {
 // that runs are reproducible.
 func (f *Factory) Start(ctx context.Context) {
 	f.mu.Lock()
-	var todo []*Informer
-	for _, name := range f.order {
-		if !f.started[name] {
-			f.started[name] = true
-			todo = append(todo, f.informers[name])
-		}
-	}
+	todo := f.order[f.started:]
+	f.started = len(f.order)
 	f.mu.Unlock()
 	sp := goroutine.SpanFrom(ctx)
 	for _, inf := range todo {
@@ -72,9 +67,6 @@ func (f *Factory) Start(ctx context.Context) {
 	}
 	sp.AddEvent("informers started", attribute.Int("informers", len(todo)))
 }
-
-// Resync is the factory's resync period.
-func (f *Factory) Resync() time.Duration { return f.resync }
 
 // WaitForCacheSync waits until every synced func reports true or ctx ends
 // (cache.WaitForCacheSync). Kubernetes polls every 100ms through a

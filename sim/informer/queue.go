@@ -31,15 +31,16 @@ type tracedQueue struct {
 	// popAll: a DeltaFIFO pops every queued delta of a key at once; a
 	// RealFIFO pops one delta at a time.
 	popAll bool
-	// store: a bare reflector's store; nothing pops, so no cause is queued.
-	store bool
 }
 
 var _ cache.ReflectorStore = (*tracedQueue)(nil)
 
+// isStore: a bare reflector's store; nothing pops, so no cause is queued.
+func (t *tracedQueue) isStore() bool { return t.inf.cfg.Mode == ReflectorOnly }
+
 func newTracedQueue(inf *Informer) *tracedQueue {
 	if inf.cfg.Mode == ReflectorOnly {
-		return &tracedQueue{inf: inf, kind: "Store", store: true, q: &storeQueue{Indexer: inf.indexer}}
+		return &tracedQueue{inf: inf, kind: "Store", q: &storeQueue{Indexer: inf.indexer}}
 	}
 	if inf.cfg.Era == Classic {
 		// v1.5: NewDeltaFIFO(MetaNamespaceKeyFunc, nil, s.indexer); a re-list
@@ -65,7 +66,7 @@ func (t *tracedQueue) op(name string, obj any, do func() error) error {
 		trace.WithLinks(linkTo(origin, key)...))
 	defer sp.End()
 	// Remembered before the object is queued: the process loop may pop it at once.
-	if !t.store {
+	if !t.isStore() {
 		t.inf.causes.queue(key, sp.SpanContext())
 	}
 	return do()
@@ -97,11 +98,11 @@ func (t *tracedQueue) Replace(list []any, rv string) error {
 		key := keyOf(obj)
 		listed[key] = true
 		t.inf.causes.takeOrigin(versionKey(obj))
-		if !t.store {
+		if !t.isStore() {
 			t.inf.causes.queue(key, sp.SpanContext())
 		}
 	}
-	if !t.store {
+	if !t.isStore() {
 		for _, key := range t.inf.indexer.ListKeys() {
 			if !listed[key] {
 				t.inf.causes.queue(key, sp.SpanContext())

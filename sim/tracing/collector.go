@@ -83,7 +83,7 @@ func (c *collector) run() {
 		case <-t.C:
 		case reply = <-c.flushes:
 		case <-c.done:
-			spare = c.export(spare)
+			c.export(spare)
 			return
 		}
 		spare = c.export(spare)
