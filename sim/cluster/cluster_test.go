@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"testing"
+	"testing/synctest"
 
 	"go.uber.org/goleak"
 	corev1 "k8s.io/api/core/v1"
@@ -107,18 +108,21 @@ func TestBreakWatchesEndsThemWithGone(t *testing.T) {
 // every request (kept for tests that inspect Actions) does not grow with
 // the length of a run.
 func TestRequestsAreNotHoarded(t *testing.T) {
-	c := New()
-	ctx := context.Background()
-	cms := c.Client.CoreV1().ConfigMaps("default")
-	cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "a"}}, metav1.CreateOptions{})
-	for range 5000 {
-		cms.Get(ctx, "a", metav1.GetOptions{})
-	}
-	// The last clearing runs on its own goroutine, once the request that
-	// asked for it has returned: wait for the lock it takes.
-	if n := len(c.Client.Actions()); n > 2048 {
-		t.Errorf("the clientset holds %d recorded requests after 5000, want at most 2048", n)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		c := New()
+		ctx := context.Background()
+		cms := c.Client.CoreV1().ConfigMaps("default")
+		cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "a"}}, metav1.CreateOptions{})
+		for range 5000 {
+			cms.Get(ctx, "a", metav1.GetOptions{})
+		}
+		// Each clearing runs on its own goroutine, once the request that
+		// asked for it has returned: wait for them all.
+		synctest.Wait()
+		if n := len(c.Client.Actions()); n > 2048 {
+			t.Errorf("the clientset holds %d recorded requests after 5000, want at most 2048", n)
+		}
+	})
 }
 
 // TestStoppedWatchesGetNoEvents checks that a watch stopped by its client

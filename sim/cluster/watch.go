@@ -8,6 +8,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
@@ -34,9 +35,16 @@ func (c *Cluster) watch(action k8stesting.Action) (bool, watch.Interface, error)
 		}
 		from = rv
 	}
+	sel := fields.Everything()
+	if opts.FieldSelector != "" {
+		var err error
+		if sel, err = fields.ParseSelector(opts.FieldSelector); err != nil {
+			return true, nil, apierrors.NewBadRequest(fmt.Sprintf("invalid field selector %q: %v", opts.FieldSelector, err))
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	w := newWatcher(ns)
+	w := newWatcher(ns, sel)
 	if kind, ok := c.kinds[gvr]; ok {
 		_, list, err := c.object(k8stesting.NewListAction(gvr, kind, ns, metav1.ListOptions{}))
 		if err != nil {
@@ -46,7 +54,7 @@ func (c *Cluster) watch(action k8stesting.Action) (bool, watch.Interface, error)
 		for _, it := range items {
 			m, _ := meta.Accessor(it)
 			if rv, _ := strconv.ParseInt(m.GetResourceVersion(), 10, 64); rv > from {
-				w.push(watch.Event{Type: watch.Added, Object: it})
+				w.send(watch.Added, it)
 			}
 		}
 	}
@@ -60,7 +68,7 @@ func (c *Cluster) notify(gvr schema.GroupVersionResource, ns string, t watch.Eve
 	c.watches[gvr] = alive(c.watches[gvr]) // a stopped watch's queue would only grow
 	for _, w := range c.watches[gvr] {
 		if w.ns == "" || w.ns == ns {
-			w.push(watch.Event{Type: t, Object: obj.DeepCopyObject()})
+			w.send(t, obj)
 		}
 	}
 }
@@ -104,10 +112,15 @@ func (c *Cluster) OpenWatches(gvr schema.GroupVersionResource) int {
 
 // watcher is one open watch.
 type watcher struct {
-	ns     string
-	result chan watch.Event
-	wake   chan struct{} // a new event, or the end
-	done   chan struct{} // closed by Stop
+	ns  string
+	sel fields.Selector
+	// matched are the keys of objects this watch has shown as matching
+	// sel: an object that stops matching is sent as deleted, one that
+	// starts matching as added, as the apiserver's filtered watches do.
+	matched map[string]bool
+	result  chan watch.Event
+	wake    chan struct{} // a new event, or the end
+	done    chan struct{} // closed by Stop
 
 	mu     sync.Mutex
 	queue  []watch.Event
@@ -115,10 +128,38 @@ type watcher struct {
 	once   sync.Once
 }
 
-func newWatcher(ns string) *watcher {
-	w := &watcher{ns: ns, result: make(chan watch.Event), wake: make(chan struct{}, 1), done: make(chan struct{})}
+func newWatcher(ns string, sel fields.Selector) *watcher {
+	w := &watcher{ns: ns, sel: sel, matched: map[string]bool{}, result: make(chan watch.Event), wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go w.pump()
 	return w
+}
+
+// send queues an event of obj as the watch's field selector shows it.
+// Only the apiserver's lock holder calls it.
+func (w *watcher) send(t watch.EventType, obj runtime.Object) {
+	if !w.sel.Empty() {
+		key := ""
+		if m, err := meta.Accessor(obj); err == nil {
+			key = m.GetNamespace() + "/" + m.GetName()
+		}
+		was := w.matched[key]
+		switch now := w.sel.Matches(selectableFields(obj)); {
+		case t == watch.Deleted:
+			delete(w.matched, key)
+			if !was && !now {
+				return
+			}
+		case now && !was:
+			w.matched[key] = true
+			t = watch.Added
+		case !now && was:
+			delete(w.matched, key)
+			t = watch.Deleted
+		case !now:
+			return
+		}
+	}
+	w.push(watch.Event{Type: t, Object: obj.DeepCopyObject()})
 }
 
 func (w *watcher) push(ev watch.Event) {

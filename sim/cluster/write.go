@@ -56,6 +56,9 @@ func (c *Cluster) serve(action k8stesting.Action) (bool, runtime.Object, error) 
 	case k8stesting.ListActionImpl:
 		_, list, err := c.object(a)
 		if err == nil {
+			err = filterList(list, a.GetListRestrictions().Fields)
+		}
+		if err == nil {
 			if lm, lerr := meta.ListAccessor(list); lerr == nil {
 				lm.SetResourceVersion(strconv.FormatInt(c.currentRV(a.GetResource()), 10))
 			}

@@ -6,13 +6,14 @@
 package memnet
 
 import (
+	"context"
 	"errors"
 	"net"
 	"strconv"
 	"sync"
 )
 
-// Network hands out listeners by address.
+// Network hands out listeners by address and dials them.
 type Network struct {
 	mu        sync.Mutex
 	listeners map[string]*listener
@@ -41,6 +42,25 @@ func (n *Network) Listen(network, address string) (net.Listener, error) {
 	l := &listener{net: n, addr: addr, conns: make(chan net.Conn), done: make(chan struct{})}
 	n.listeners[addr] = l
 	return l, nil
+}
+
+// Dial connects to a listener (http.Transport.DialContext).
+func (n *Network) Dial(ctx context.Context, _, address string) (net.Conn, error) {
+	n.mu.Lock()
+	l := n.listeners[address]
+	n.mu.Unlock()
+	if l == nil {
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
+	}
+	client, server := net.Pipe()
+	select {
+	case l.conns <- server:
+		return client, nil
+	case <-l.done:
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 type listener struct {

@@ -1,0 +1,58 @@
+package cluster
+
+import (
+	"context"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+// The kubelet's pod source selects spec.nodeName; the apiserver filters
+// lists and turns watch events of pods that start or stop matching into
+// ADDED and DELETED.
+func TestFieldSelectorsFilterListsAndWatches(t *testing.T) {
+	c := New()
+	ctx := context.Background()
+	bound := pod("bound")
+	bound.Spec.NodeName = "node-1"
+	c.Create(ctx, pods, bound)
+	c.Create(ctx, pods, pod("pending"))
+	onNode := metav1.ListOptions{FieldSelector: "spec.nodeName=node-1"}
+	list, err := c.List(ctx, pods, corev1.SchemeGroupVersion.WithKind("Pod"), "", onNode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if items := list.(*corev1.PodList).Items; len(items) != 1 || items[0].Name != "bound" {
+		t.Fatalf("list with spec.nodeName=node-1 = %v, want just bound", items)
+	}
+	w, err := c.Watch(ctx, pods, "", onNode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	next := func() (watch.EventType, string) {
+		ev := <-w.ResultChan()
+		return ev.Type, ev.Object.(*corev1.Pod).Name
+	}
+	if typ, name := next(); typ != watch.Added || name != "bound" {
+		t.Errorf("first event = %s %s, want ADDED bound", typ, name)
+	}
+	// pending gets bound: it starts matching.
+	p := pod("pending")
+	p.Spec.NodeName = "node-1"
+	c.Update(ctx, pods, p)
+	if typ, name := next(); typ != watch.Added || name != "pending" {
+		t.Errorf("binding = %s %s, want ADDED pending", typ, name)
+	}
+	// Pods elsewhere are never seen; a pod moved away is deleted for this watch.
+	other := pod("other")
+	other.Spec.NodeName = "node-2"
+	c.Create(ctx, pods, other)
+	p.Spec.NodeName = "node-2"
+	c.Update(ctx, pods, p)
+	if typ, name := next(); typ != watch.Deleted || name != "pending" {
+		t.Errorf("moved away = %s %s, want DELETED pending", typ, name)
+	}
+}
