@@ -27,6 +27,8 @@ type Options struct {
 	Prefix string
 	// Component is the recorder's event source ("controller-manager").
 	Component string
+	// Host is the event source's host (the kubelet's node name).
+	Host string
 	// Logging starts the logging watcher (StartLogging(glog.Infof)).
 	Logging bool
 	// Sink, if set, starts the watcher that writes events to the apiserver
@@ -78,7 +80,7 @@ func Start(ctx context.Context, o Options) *Pipeline {
 		sp.End()
 	}
 	_, sp = goroutine.Start(ctx, "NewRecorder", trace.WithAttributes(attribute.String(catalog.AttrEventComponent, o.Component)))
-	p.recorder = p.broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: o.Component})
+	p.recorder = p.broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: o.Component, Host: o.Host})
 	sp.End()
 	return p
 }

@@ -24,7 +24,8 @@ type G struct {
 	iterations atomic.Int64
 	iterName   string
 	attrs      []attribute.KeyValue
-	skipped    int64 // idle iterations not recorded since the last recorded one; loop goroutine only
+	skipped    int64                 // idle iterations not recorded since the last recorded one; loop goroutine only
+	ticks      map[string]*tickState // Tick's counters, by name; the goroutine only
 }
 
 // Name is the goroutine's catalog name.
@@ -39,6 +40,7 @@ type options struct {
 	rand     *rand.Rand
 	links    []trace.Link
 	setup    func(ctx context.Context)
+	kind     string
 }
 
 // WithAttributes adds attributes (informer, handler, node, ...) to the
@@ -71,10 +73,22 @@ func WithSetup(setup func(ctx context.Context)) Option {
 	return func(o *options) { o.setup = setup }
 }
 
+// WithKind records a Go goroutine as the loop Kubernetes writes it as:
+// wait.Forever(f, 0) around a blocking select (the kubelet's status
+// manager) is a goroutine whose iterations are the select's events, so fn
+// marks them with Iterate, but it is recorded with kind "forever".
+func WithKind(kind string) Option {
+	return func(o *options) { o.kind = kind }
+}
+
 // Go starts fn as a plain goroutine (`go f()` in Kubernetes). fn's context
 // ends when the simulation stops; fn marks its own iterations with Iterate.
 func (r *Runtime) Go(ctx context.Context, name string, fn func(ctx context.Context), opts ...Option) {
-	r.start(ctx, name, catalog.KindGo, 0, true, opts, fn)
+	kind := collect(opts).kind
+	if kind == "" {
+		kind = catalog.KindGo
+	}
+	r.start(ctx, name, kind, 0, true, opts, fn)
 }
 
 // Until runs fn every period, the period starting after fn returns

@@ -361,3 +361,38 @@ func TestOutliveKeepsSpansButNotTheStartersLife(t *testing.T) {
 		}
 	})
 }
+
+// A goroutine that selects over two tickers samples each by its own
+// period: idle 1s ticks are folded, every tick of a 2s arm is kept.
+func TestTickSamplesEachNameByItsPeriod(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 1)
+		h.rt.Go(h.ctx, "informer/listener-run", func(ctx context.Context) {
+			for i := 1; i <= 30; i++ {
+				Tick(ctx, "syncCh", time.Second, func(ctx context.Context) {
+					if i == 15 {
+						_, sp := Start(ctx, "HandlePodSyncs")
+						sp.End()
+					}
+				})
+				if i%2 == 0 {
+					Tick(ctx, "housekeepingCh", 2*time.Second, func(context.Context) {})
+				}
+			}
+		})
+		synctest.Wait()
+		spans := h.stop(t)
+		var sync []int64
+		for _, s := range named(spans, "syncCh") {
+			n, _ := attr(s, catalog.AttrSkipped).(int64)
+			sync = append(sync, n)
+		}
+		// Ticks 1-3, the 10th (a heartbeat), the busy 15th, the 20th and 30th.
+		if want := []int64{0, 0, 0, 6, 4, 4, 9}; fmt.Sprint(sync) != fmt.Sprint(want) {
+			t.Errorf("recorded syncCh ticks skipped %v, want %v", sync, want)
+		}
+		if n := len(named(spans, "housekeepingCh")); n != 15 {
+			t.Errorf("%d housekeeping ticks recorded, want all 15 (a 2s tick is not sampled)", n)
+		}
+	})
+}

@@ -55,36 +55,75 @@ func heartbeatEvery(period time.Duration) int64 {
 // next recorded iteration's kubeloom.skipped_iterations.
 func (g *G) iterate(ctx context.Context, sample int64, fn func(ctx context.Context)) {
 	n := g.iterations.Add(1)
+	g.iterateAs(ctx, g.iterName, n, n, &g.skipped, sample, fn)
+}
+
+// iterateAs runs iteration n (the kth of its name) named name, sampled as
+// iterate describes; skipped counts the idle iterations of that name not
+// recorded since the last recorded one.
+func (g *G) iterateAs(ctx context.Context, name string, n, k int64, skipped *int64, sample int64, fn func(ctx context.Context)) {
 	run := fn
 	if rtrace.IsEnabled() {
-		run = func(ctx context.Context) { rtrace.WithRegion(ctx, g.iterName, func() { fn(ctx) }) }
+		run = func(ctx context.Context) { rtrace.WithRegion(ctx, name, func() { fn(ctx) }) }
 	}
-	if sample == 0 || n <= 3 || n%sample == 0 {
-		ctx, sp := g.startIteration(ctx, g.iterName, n, g.rt.clock.Now(), g.takeSkipped())
+	take := func() int64 {
+		s := *skipped
+		*skipped = 0
+		return s
+	}
+	if sample == 0 || k <= 3 || k%sample == 0 {
+		ctx, sp := g.startIteration(ctx, name, n, g.rt.clock.Now(), take())
 		run(ctx)
 		sp.End()
 		return
 	}
-	l := &lazyIteration{g: g, n: n, at: g.rt.clock.Now()}
+	l := &lazyIteration{g: g, name: name, n: n, at: g.rt.clock.Now(), take: take}
 	run(context.WithValue(ctx, scopeKey{}, &scope{rt: g.rt, g: g, lazy: l}))
 	if sp, ok := l.recorded(); ok {
 		sp.End()
 		return
 	}
-	g.skipped++
+	*skipped++
 }
 
-func (g *G) takeSkipped() int64 {
-	n := g.skipped
-	g.skipped = 0
-	return n
+// Tick runs fn as the next iteration of the goroutine ctx runs in, named
+// name, for goroutines that select over several tickers (the kubelet's
+// syncLoop: a sync tick every 1s, housekeeping every 2s). Each name is
+// sampled as a loop with that period would be: idle ticks of a period of
+// 1s or less are folded into the next recorded one.
+func Tick(ctx context.Context, name string, period time.Duration, fn func(ctx context.Context)) {
+	s := scopeOf(ctx)
+	g := s.g
+	if g == nil {
+		panic("goroutine: Tick outside a simulated goroutine")
+	}
+	if g.ticks == nil {
+		g.ticks = map[string]*tickState{}
+	}
+	ts := g.ticks[name]
+	if ts == nil {
+		ts = &tickState{}
+		g.ticks[name] = ts
+	}
+	ts.n++
+	var sample int64
+	if !g.rt.allIterations && period > 0 && period <= time.Second {
+		sample = heartbeatEvery(period)
+	}
+	g.iterateAs(ctx, name, g.iterations.Add(1), ts.n, &ts.skipped, sample, fn)
 }
+
+// tickState counts the ticks of one name of a goroutine; only that
+// goroutine touches it.
+type tickState struct{ n, skipped int64 }
 
 // lazyIteration is an iteration whose span is started only when needed.
 // The iteration may hand its context to a helper goroutine (client-go's
 // reflector lists on one), so materializing is guarded.
 type lazyIteration struct {
 	g    *G
+	name string
+	take func() int64 // the skipped count to record
 	n    int64
 	at   time.Time
 	mu   sync.Mutex
@@ -96,7 +135,7 @@ func (l *lazyIteration) materialize(ctx context.Context) context.Context {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.ctx == nil {
-		l.ctx, l.span = l.g.startIteration(ctx, l.g.iterName, l.n, l.at, l.g.takeSkipped())
+		l.ctx, l.span = l.g.startIteration(ctx, l.name, l.n, l.at, l.take())
 	}
 	return l.ctx
 }

@@ -51,6 +51,16 @@ type Config struct {
 	Source    Source
 	// Mode is how the informer delivers what it sees (default Shared).
 	Mode Mode
+	// FieldSelector is the ListWatch's field selector ("spec.nodeName=node-1").
+	FieldSelector string
+	// ReflectorName is the catalog name of the reflector's goroutine
+	// (default "reflector/list-watch"); a component names its own bare
+	// reflectors ("kubelet/source-apiserver").
+	ReflectorName string
+	// Send makes a bare reflector's store an UndeltaStore
+	// (cache.NewUndeltaStore(send, …)): after every change it is called
+	// with the whole content of the store, on the reflector's goroutine.
+	Send func(ctx context.Context, objs []any)
 }
 
 // Mode is the kind of informer, as Kubernetes builds them.
@@ -102,6 +112,9 @@ func New(cfg Config) (*Informer, error) {
 	}
 	if cfg.Era == "" {
 		cfg.Era = Classic
+	}
+	if cfg.ReflectorName == "" {
+		cfg.ReflectorName = "reflector/list-watch"
 	}
 	if cfg.Mode < Shared || cfg.Mode > ReflectorOnly {
 		return nil, fmt.Errorf("informer %s: unknown mode %d", cfg.Name, cfg.Mode)
@@ -205,11 +218,11 @@ func (inf *Informer) runReflector(ctx context.Context) {
 	}
 	opts := []goroutine.Option{goroutine.WithAttributes(inf.attrs...), goroutine.WithIterationName("ListAndWatch")}
 	if inf.cfg.Era == Classic {
-		rt.Until(ctx, "reflector/list-watch", time.Second, listAndWatch, opts...)
+		rt.Until(ctx, inf.cfg.ReflectorName, time.Second, listAndWatch, opts...)
 		return
 	}
 	backoff := wait.Backoff{Duration: 800 * time.Millisecond, Cap: 30 * time.Second, Steps: 38, Factor: 2, Jitter: 1}
-	rt.BackoffUntil(ctx, "reflector/list-watch", backoff.DelayWithReset(rt.Clock(), 2*time.Minute), listAndWatch, opts...)
+	rt.BackoffUntil(ctx, inf.cfg.ReflectorName, backoff.DelayWithReset(rt.Clock(), 2*time.Minute), listAndWatch, opts...)
 }
 
 // startResyncTimer is the resync goroutine of one ListAndWatch call

@@ -22,6 +22,7 @@ func (inf *Informer) listWatch() cache.ListerWatcher {
 	res := inf.cfg.Resource.Resource
 	lw := &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+			opts.FieldSelector = inf.cfg.FieldSelector
 			ctx, sp := goroutine.Start(ctx, res+".List", trace.WithAttributes(append(inf.attrs,
 				attribute.String("k8s.list.resource_version", opts.ResourceVersion))...))
 			defer sp.End()
@@ -42,6 +43,7 @@ func (inf *Informer) listWatch() cache.ListerWatcher {
 			return list, nil
 		},
 		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			opts.FieldSelector = inf.cfg.FieldSelector
 			ctx, sp := goroutine.Start(ctx, res+".Watch", trace.WithAttributes(append(inf.attrs,
 				attribute.String("k8s.watch.resource_version", opts.ResourceVersion))...))
 			w, err := inf.cfg.Source.Watch(ctx, inf.cfg.Resource, inf.cfg.Namespace, opts)

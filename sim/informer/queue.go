@@ -40,7 +40,11 @@ func (t *tracedQueue) isStore() bool { return t.inf.cfg.Mode == ReflectorOnly }
 
 func newTracedQueue(inf *Informer) *tracedQueue {
 	if inf.cfg.Mode == ReflectorOnly {
-		return &tracedQueue{inf: inf, kind: "Store", q: &storeQueue{Indexer: inf.indexer}}
+		kind := "Store"
+		if inf.cfg.Send != nil {
+			kind = "UndeltaStore"
+		}
+		return &tracedQueue{inf: inf, kind: kind, q: &storeQueue{Indexer: inf.indexer}}
 	}
 	if inf.cfg.Era == Classic {
 		// v1.5: NewDeltaFIFO(MetaNamespaceKeyFunc, nil, s.indexer); a re-list
@@ -69,7 +73,16 @@ func (t *tracedQueue) op(name string, obj any, do func() error) error {
 	if !t.isStore() {
 		t.inf.causes.queue(key, sp.SpanContext())
 	}
-	return do()
+	err := do()
+	t.send()
+	return err
+}
+
+// send is the UndeltaStore's push: the whole store after each change.
+func (t *tracedQueue) send() {
+	if send := t.inf.cfg.Send; send != nil && t.isStore() {
+		send(t.inf.currentReflectorCtx(), t.inf.indexer.List())
+	}
 }
 
 func (t *tracedQueue) Add(obj any) error {
@@ -109,7 +122,9 @@ func (t *tracedQueue) Replace(list []any, rv string) error {
 			}
 		}
 	}
-	return t.q.Replace(list, rv)
+	err := t.q.Replace(list, rv)
+	t.send()
+	return err
 }
 
 // Resync is called by the traced resync timer, not by the reflector (whose
