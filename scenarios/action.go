@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // pendingAction is a decoded action with the nodes that checks against the rest of the spec
@@ -15,7 +16,7 @@ type pendingAction struct {
 	Action
 	at   *field // the at field
 	verb *field // the verb field
-	node *field // stopKubelet/setImageFSUsage: the node field
+	node *field // the kubelet verbs (stopKubelet, startKubelet, …): the node field
 	inf  *field // addHandler: the informer field
 }
 
@@ -124,15 +125,23 @@ func (d *decoder) verb(pa *pendingAction, verb string, fl *field) bool {
 		if !ok {
 			return false
 		}
-		node, nf, ok := d.requiredString(f, "node", "a node name such as node-1")
+		node, nf, ok := d.requiredString(f, "node", nodeWant)
 		pa.StopKubelet, pa.node = &StopKubelet{Node: node}, nf
+		return ok
+	case verbStartKubelet:
+		f, ok := d.mapping(fl.val, fl.path, "a mapping with the node whose kubelet starts again, such as {node: node-1}", startKubeletFields)
+		if !ok {
+			return false
+		}
+		node, nf, ok := d.requiredString(f, "node", nodeWant)
+		pa.StartKubelet, pa.node = &StartKubelet{Node: node}, nf
 		return ok
 	case verbSetImageFSUsage:
 		f, ok := d.mapping(fl.val, fl.path, "a mapping with node and percent, such as {node: node-1, percent: 95}", setImageFSUsageFields)
 		if !ok {
 			return false
 		}
-		node, nf, ok := d.requiredString(f, "node", "a node name such as node-1")
+		node, nf, ok := d.requiredString(f, "node", nodeWant)
 		pa.SetImageFSUsage, pa.node = &SetImageFSUsage{Node: node}, nf
 		const want = "an integer percentage from 0 to 100"
 		if pf, has := f.get("percent"); has {
@@ -149,8 +158,108 @@ func (d *decoder) verb(pa *pendingAction, verb string, fl *field) bool {
 			ok = false
 		}
 		return ok
+	case verbInjectOOM:
+		f, ok := d.mapping(fl.val, fl.path, "a mapping with node, and optionally pod and container, such as {node: node-1} or {node: node-1, pod: default/web-0, container: web}", injectOOMFields)
+		if !ok {
+			return false
+		}
+		oom, nf, ok := d.injectOOM(f)
+		pa.InjectOOM, pa.node = oom, nf
+		return ok
+	case verbTakePort:
+		f, ok := d.mapping(fl.val, fl.path, "a mapping with node, server and for, such as {node: node-1, server: healthz, for: 30s}", takePortFields)
+		if !ok {
+			return false
+		}
+		tp, nf, ok := d.takePort(f)
+		pa.TakePort, pa.node = tp, nf
+		return ok
 	}
 	return false
+}
+
+// nodeWant is what the node field of the kubelet verbs expects.
+const nodeWant = "a node name such as node-1"
+
+// injectOOM decodes injectOOM's fields; it also returns the node field.
+func (d *decoder) injectOOM(f *fields) (*InjectOOM, *field, bool) {
+	node, nf, ok := d.requiredString(f, "node", nodeWant)
+	oom := &InjectOOM{Node: node}
+	if pf, has := f.get("pod"); has {
+		ns, name, good := d.podRef(pf)
+		oom.Namespace, oom.Pod = ns, name
+		ok = ok && good
+	} else if f.has("pod") {
+		ok = false // unusable value, already reported
+	}
+	if cf, has := f.get("container"); has {
+		switch v, isStr := str(cf.val); {
+		case !f.has("pod"):
+			d.errorf(cf.key, cf.path, "only allowed together with pod: name the pod whose container the OOM killer kills, such as pod: default/web-0; without pod, injectOOM kills a process outside any pod (a system OOM)")
+			ok = false
+		case !isStr || len(validation.IsDNS1123Label(v)) > 0:
+			d.expected(cf.val, cf.path, "a container name of lower-case letters, digits and '-', such as web")
+			ok = false
+		default:
+			oom.Container = v
+		}
+	} else if f.has("container") {
+		ok = false
+	}
+	return oom, nf, ok
+}
+
+// podRef decodes a pod written "name" or "namespace/name"; a bare name is in the default
+// namespace, as kubectl takes it.
+func (d *decoder) podRef(fl *field) (namespace, name string, ok bool) {
+	v, isStr := str(fl.val)
+	namespace, name, qualified := strings.Cut(v, "/")
+	if !qualified {
+		namespace, name = defaultNamespace, v
+	}
+	if !isStr || len(validation.IsDNS1123Label(namespace)) > 0 || len(validation.IsDNS1123Subdomain(name)) > 0 {
+		d.expected(fl.val, fl.path, "a pod as name or namespace/name in lower case, such as web-0 or kube-system/etcd-node-1")
+		return "", "", false
+	}
+	return namespace, name, true
+}
+
+// takePort decodes takePort's fields, filling in the defaults; it also returns the node field.
+func (d *decoder) takePort(f *fields) (*TakePort, *field, bool) {
+	node, nf, ok := d.requiredString(f, "node", nodeWant)
+	tp := &TakePort{Node: node, Server: ServerHealthz}
+	const serverWant = "healthz, server or readonly (the kubelet's healthz, main or read-only server)"
+	if sf, has := f.get("server"); has {
+		v, isStr := str(sf.val)
+		switch {
+		case isStr && slices.Contains(kubeletServers, v):
+			tp.Server = v
+		case isStr:
+			if c, near := closest(v, kubeletServers); near {
+				d.errorf(sf.val, sf.path, "expected %s, got %s; did you mean %s?", serverWant, describe(sf.val), c)
+			} else {
+				d.expected(sf.val, sf.path, serverWant)
+			}
+			ok = false
+		default:
+			d.expected(sf.val, sf.path, serverWant)
+			ok = false
+		}
+	} else if f.has("server") {
+		ok = false
+	}
+	if ff, has := f.get("for"); has {
+		v, isDur := duration(ff.val)
+		if !isDur || v < 0 || v > MaxDuration {
+			d.badDuration(ff.val, ff.path, "a duration ≥ 0 and ≤ 24h for which the port is held, such as 30s (0s: until the scenario ends)")
+			ok = false
+		} else {
+			tp.For = v
+		}
+	} else if f.has("for") {
+		ok = false
+	}
+	return tp, nf, ok
 }
 
 func (d *decoder) deleteRef(fl *field) (*ObjectRef, bool) {
@@ -245,14 +354,8 @@ func (d *decoder) checkAction(sp *Spec, pa pendingAction, durationOK bool) {
 		case !cm.LeaderElect:
 			d.errorf(verbKey, verbPath, "needs spec.controllerManager.leaderElect: true; without leader election there is no leader")
 		}
-	case pa.StopKubelet != nil || pa.SetImageFSUsage != nil:
-		node := ""
-		if pa.StopKubelet != nil {
-			node = pa.StopKubelet.Node
-		} else {
-			node = pa.SetImageFSUsage.Node
-		}
-		switch k := sp.Kubelets; {
+	case pa.kubeletVerb():
+		switch k, node := sp.Kubelets, pa.kubeletNode(); {
 		case k == nil:
 			d.errorf(verbKey, verbPath, "needs spec.kubelets: there is no kubelet on any node")
 		case pa.node != nil && !validNode(node, k.Count):
@@ -276,6 +379,29 @@ func (d *decoder) checkAction(sp *Spec, pa pendingAction, durationOK bool) {
 		}
 		d.expected(pa.inf.val, pa.inf.path, "the name of an informer in spec.informers ("+strings.Join(names, ", ")+")")
 	}
+}
+
+// kubeletVerb reports whether the action acts on a node's kubelet, and so needs spec.kubelets
+// and a node.
+func (a Action) kubeletVerb() bool {
+	return a.StopKubelet != nil || a.StartKubelet != nil || a.SetImageFSUsage != nil || a.InjectOOM != nil || a.TakePort != nil
+}
+
+// kubeletNode returns the node a kubelet verb acts on ("" for other verbs).
+func (a Action) kubeletNode() string {
+	switch {
+	case a.StopKubelet != nil:
+		return a.StopKubelet.Node
+	case a.StartKubelet != nil:
+		return a.StartKubelet.Node
+	case a.SetImageFSUsage != nil:
+		return a.SetImageFSUsage.Node
+	case a.InjectOOM != nil:
+		return a.InjectOOM.Node
+	case a.TakePort != nil:
+		return a.TakePort.Node
+	}
+	return ""
 }
 
 func validNode(name string, count int) bool {

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -14,6 +15,8 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte(head + "spec: {duration: 1s, actions: [{at: 1s, killLeader: {}}], controllerManager: {}}\n"))
 	f.Add([]byte(head + "spec: {duration: 1s, kubelets: {count: 2}, actions: [{at: 0, setImageFSUsage: {node: node-2, percent: 1}}]}\n"))
+	f.Add([]byte(head + "spec: {duration: 1m, kubelets: {count: 2}, actions: [{at: 1s, stopKubelet: {node: node-2}}, {at: 2s, takePort: {node: node-2, server: readonly, for: 30s}}, {at: 40s, startKubelet: {node: node-2}}]}\n"))
+	f.Add([]byte(head + "spec: {duration: 1m, kubelets: {}, actions: [{at: 1s, injectOOM: {node: node-1}}, {at: 2s, injectOOM: {node: node-1, pod: kube-system/web-0, container: web}}]}\n"))
 	f.Add([]byte(head + "spec:\n  duration: 1s\n  objects:\n    - {apiVersion: apps/v1, kind: Deployment, metadata: {name: d}, spec: {replicas: 1}}\n"))
 	f.Add([]byte("a: &x [*x]\n"))
 	f.Add([]byte("--- |\n  text\n"))
@@ -76,7 +79,7 @@ func checkInvariants(t *testing.T, s *Scenario) {
 		}
 		n := 0
 		for _, set := range []bool{a.Create != nil, a.Update != nil, a.Delete != nil, a.BreakWatches != nil, a.AddHandler != nil,
-			a.KillLeader != nil, a.StopKubelet != nil, a.SetImageFSUsage != nil} {
+			a.KillLeader != nil, a.StopKubelet != nil, a.StartKubelet != nil, a.SetImageFSUsage != nil, a.InjectOOM != nil, a.TakePort != nil} {
 			if set {
 				n++
 			}
@@ -94,6 +97,12 @@ func checkInvariants(t *testing.T, s *Scenario) {
 		case a.SetImageFSUsage != nil && (sp.Kubelets == nil || !validNode(a.SetImageFSUsage.Node, sp.Kubelets.Count) ||
 			a.SetImageFSUsage.Percent < 0 || a.SetImageFSUsage.Percent > 100):
 			t.Fatalf("bad setImageFSUsage %+v", a.SetImageFSUsage)
+		case a.kubeletVerb() && (sp.Kubelets == nil || !validNode(a.kubeletNode(), sp.Kubelets.Count)):
+			t.Fatalf("%s of %q", a.Verb(), a.kubeletNode())
+		case a.InjectOOM != nil && ((a.InjectOOM.Pod == "") != (a.InjectOOM.Namespace == "") || (a.InjectOOM.Pod == "" && a.InjectOOM.Container != "")):
+			t.Fatalf("bad injectOOM %+v", a.InjectOOM)
+		case a.TakePort != nil && (!slices.Contains(kubeletServers, a.TakePort.Server) || a.TakePort.For < 0):
+			t.Fatalf("bad takePort %+v", a.TakePort)
 		}
 	}
 	// What was accepted can be written out and read back.

@@ -134,8 +134,25 @@ func actionArgs(a Action) (any, error) {
 		return map[string]any{}, nil
 	case a.StopKubelet != nil:
 		return yaml.MapSlice{{Key: "node", Value: a.StopKubelet.Node}}, nil
+	case a.StartKubelet != nil:
+		return yaml.MapSlice{{Key: "node", Value: a.StartKubelet.Node}}, nil
 	case a.SetImageFSUsage != nil:
 		return yaml.MapSlice{{Key: "node", Value: a.SetImageFSUsage.Node}, {Key: "percent", Value: a.SetImageFSUsage.Percent}}, nil
+	case a.InjectOOM != nil:
+		m := yaml.MapSlice{{Key: "node", Value: a.InjectOOM.Node}}
+		if a.InjectOOM.Pod != "" {
+			m = append(m, yaml.MapItem{Key: "pod", Value: a.InjectOOM.Namespace + "/" + a.InjectOOM.Pod})
+		}
+		if a.InjectOOM.Container != "" {
+			m = append(m, yaml.MapItem{Key: "container", Value: a.InjectOOM.Container})
+		}
+		return m, nil
+	case a.TakePort != nil:
+		return yaml.MapSlice{
+			{Key: "node", Value: a.TakePort.Node},
+			{Key: "server", Value: a.TakePort.Server},
+			{Key: "for", Value: a.TakePort.For.String()},
+		}, nil
 	}
 	return nil, fmt.Errorf("action at %s has no verb", a.At)
 }

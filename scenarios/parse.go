@@ -26,7 +26,10 @@ var (
 	breakWatchesFields    = []string{"resource"}
 	addHandlerFields      = []string{"informer"}
 	stopKubeletFields     = []string{"node"}
+	startKubeletFields    = []string{"node"}
 	setImageFSUsageFields = []string{"node", "percent"}
+	injectOOMFields       = []string{"node", "pod", "container"}
+	takePortFields        = []string{"node", "server", "for"}
 )
 
 // LoadFile reads and parses the scenario file at path.

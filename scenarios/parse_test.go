@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -271,7 +272,7 @@ func TestParseErrors(t *testing.T) {
 			want: []string{
 				`t.yaml:6:14: spec.informers: expected a list of informers, such as [{resource: pods}], got a mapping`,
 				`t.yaml:7:12: spec.objects: expected a list of Kubernetes objects, each with apiVersion, kind and metadata, got an empty mapping`,
-				`t.yaml:8:13: spec.actions[0]: expected an action: a mapping with at and one verb (create, update, delete, breakWatches, addHandler, killLeader, stopKubelet, setImageFSUsage), got 1`,
+				`t.yaml:8:13: spec.actions[0]: expected an action: a mapping with at and one verb (create, update, delete, breakWatches, addHandler, killLeader, stopKubelet, startKubelet, setImageFSUsage, injectOOM, takePort), got 1`,
 			},
 		},
 		{
@@ -306,11 +307,11 @@ func TestParseErrors(t *testing.T) {
 			want: []string{
 				`t.yaml:7:11: spec.actions[0].at: expected a time ≤ spec.duration (30s), got "40s"`,
 				`t.yaml:11:7: spec.actions[1].delete: an action has exactly one verb and this one already has create; split it into two actions`,
-				`t.yaml:12:7: spec.actions[2]: an action needs a verb; expected one of create, update, delete, breakWatches, addHandler, killLeader, stopKubelet, setImageFSUsage`,
+				`t.yaml:12:7: spec.actions[2]: an action needs a verb; expected one of create, update, delete, breakWatches, addHandler, killLeader, stopKubelet, startKubelet, setImageFSUsage, injectOOM, takePort`,
 				`t.yaml:13:7: spec.actions[3].at: required field is missing; expected a time ≥ 0 since the start, such as 5s or 1m30s`,
 				`t.yaml:14:11: spec.actions[4].at: expected a time ≥ 0 since the start, such as 5s or 1m30s, got "-1s"`,
 				`t.yaml:15:7: spec.actions[4].killLeader: needs spec.controllerManager: there is no controller-manager whose leader could stop`,
-				`t.yaml:16:7: spec.actions[4].explode: unknown field; expected one of at, create, update, delete, breakWatches, addHandler, killLeader, stopKubelet, setImageFSUsage`,
+				`t.yaml:16:7: spec.actions[4].explode: unknown field; expected one of at, create, update, delete, breakWatches, addHandler, killLeader, stopKubelet, startKubelet, setImageFSUsage, injectOOM, takePort`,
 			},
 		},
 		{
@@ -390,6 +391,107 @@ func TestParseErrors(t *testing.T) {
 				`t.yaml:19:39: spec.actions[5].delete.namespace: nodes are cluster-scoped, not in a namespace; remove the namespace`,
 				`t.yaml:21:15: spec.actions[6].delete.name: required field is missing; expected the object's name`,
 				`t.yaml:23:27: spec.actions[7].stopKubelet.node: expected a node name such as node-1, got ""`,
+			},
+		},
+		{
+			name: "kubelet verbs need kubelets",
+			input: specWith(
+				"actions:",
+				"  - {at: 1s, startKubelet: {node: node-1}}",
+				"  - {at: 2s, injectOOM: {node: node-1}}",
+				"  - {at: 3s, takePort: {node: node-1}}",
+			),
+			want: []string{
+				`t.yaml:7:16: spec.actions[0].startKubelet: needs spec.kubelets: there is no kubelet on any node`,
+				`t.yaml:8:16: spec.actions[1].injectOOM: needs spec.kubelets: there is no kubelet on any node`,
+				`t.yaml:9:16: spec.actions[2].takePort: needs spec.kubelets: there is no kubelet on any node`,
+			},
+		},
+		{
+			name: "startKubelet arguments",
+			input: specWith(
+				"kubelets: {count: 2}",
+				"actions:",
+				"  - {at: 1s, startKubelet: {}}",
+				"  - {at: 2s, startKubelet: {node: node-3}}",
+				"  - {at: 3s, startKubelet: {node: node-1, pod: web-0}}",
+				"  - {at: 4s, startKubelet: node-1}",
+				"  - {at: 5s, startKubelet: {node: 1}}",
+			),
+			want: []string{
+				`t.yaml:8:30: spec.actions[0].startKubelet.node: required field is missing; expected a node name such as node-1`,
+				`t.yaml:9:37: spec.actions[1].startKubelet.node: expected a node from node-1 to node-2 (spec.kubelets.count is 2), got "node-3"`,
+				`t.yaml:10:45: spec.actions[2].startKubelet.pod: unknown field; expected one of node`,
+				`t.yaml:11:30: spec.actions[3].startKubelet: expected a mapping with the node whose kubelet starts again, such as {node: node-1}, got "node-1"`,
+				`t.yaml:12:37: spec.actions[4].startKubelet.node: expected a node name such as node-1, got 1`,
+			},
+		},
+		{
+			name: "injectOOM arguments",
+			input: specWith(
+				"kubelets: {count: 2}",
+				"actions:",
+				"  - {at: 1s, injectOOM: {node: node-1, container: web}}",
+				"  - {at: 2s, injectOOM: {node: node-1, pod: a/b/c}}",
+				"  - {at: 3s, injectOOM: {node: node-1, pod: Web-0}}",
+				"  - {at: 4s, injectOOM: {node: node-1, pod: /web-0}}",
+				"  - {at: 5s, injectOOM: {node: node-1, pod: kube.system/web-0}}",
+				"  - {at: 6s, injectOOM: {node: node-1, pod: default/web-0, container: Web}}",
+				"  - {at: 7s, injectOOM: {node: node-1, pod: 5}}",
+				"  - {at: 8s, injectOOM: {pod: web-0}}",
+				"  - {at: 9s, injectOOM: {node: worker, pod: web-0, container: web, signal: 9}}",
+				`  - {at: 10s, injectOOM: {node: node-1, pod: ""}}`,
+				"  - {at: 11s, injectOOM: {node: node-1, pod: ~, container: web}}",
+				"  - {at: 12s, injectOOM: {node: node-1, pod: web-0, container: [web]}}",
+				"  - {at: 13s, injectOOM: [node-1]}",
+			),
+			want: []string{
+				`t.yaml:8:42: spec.actions[0].injectOOM.container: only allowed together with pod: name the pod whose container the OOM killer kills, such as pod: default/web-0; without pod, injectOOM kills a process outside any pod (a system OOM)`,
+				`t.yaml:9:47: spec.actions[1].injectOOM.pod: expected a pod as name or namespace/name in lower case, such as web-0 or kube-system/etcd-node-1, got "a/b/c"`,
+				`t.yaml:10:47: spec.actions[2].injectOOM.pod: expected a pod as name or namespace/name in lower case, such as web-0 or kube-system/etcd-node-1, got "Web-0"`,
+				`t.yaml:11:47: spec.actions[3].injectOOM.pod: expected a pod as name or namespace/name in lower case, such as web-0 or kube-system/etcd-node-1, got "/web-0"`,
+				`t.yaml:12:47: spec.actions[4].injectOOM.pod: expected a pod as name or namespace/name in lower case, such as web-0 or kube-system/etcd-node-1, got "kube.system/web-0"`,
+				`t.yaml:13:73: spec.actions[5].injectOOM.container: expected a container name of lower-case letters, digits and '-', such as web, got "Web"`,
+				`t.yaml:14:47: spec.actions[6].injectOOM.pod: expected a pod as name or namespace/name in lower case, such as web-0 or kube-system/etcd-node-1, got 5`,
+				`t.yaml:15:27: spec.actions[7].injectOOM.node: required field is missing; expected a node name such as node-1`,
+				`t.yaml:16:34: spec.actions[8].injectOOM.node: expected a node from node-1 to node-2 (spec.kubelets.count is 2), got "worker"`,
+				`t.yaml:16:70: spec.actions[8].injectOOM.signal: unknown field; expected one of node, pod, container`,
+				`t.yaml:17:48: spec.actions[9].injectOOM.pod: expected a pod as name or namespace/name in lower case, such as web-0 or kube-system/etcd-node-1, got ""`,
+				`t.yaml:18:48: spec.actions[10].injectOOM.pod: expected a pod as name or namespace/name in lower case, such as web-0 or kube-system/etcd-node-1, got null`,
+				`t.yaml:19:66: spec.actions[11].injectOOM.container: expected a container name of lower-case letters, digits and '-', such as web, got a list`,
+				`t.yaml:20:28: spec.actions[12].injectOOM: expected a mapping with node, and optionally pod and container, such as {node: node-1} or {node: node-1, pod: default/web-0, container: web}, got a list`,
+			},
+		},
+		{
+			name: "takePort arguments",
+			input: specWith(
+				"kubelets: {count: 2}",
+				"actions:",
+				"  - {at: 1s, takePort: {node: node-1, server: helthz}}",
+				"  - {at: 2s, takePort: {node: node-1, server: readOnly}}",
+				"  - {at: 3s, takePort: {node: node-1, server: api}}",
+				"  - {at: 4s, takePort: {node: node-1, server: 10248}}",
+				"  - {at: 5s, takePort: {node: node-1, for: 30}}",
+				"  - {at: 6s, takePort: {node: node-1, for: -5s}}",
+				"  - {at: 7s, takePort: {node: node-1, for: 25h}}",
+				"  - {at: 8s, takePort: {node: node-3, port: 10248}}",
+				"  - {at: 9s, takePort: {server: healthz, for: 5s}}",
+				"  - {at: 10s, takePort: {node: node-1, for: soon}}",
+				"  - {at: 11s, takePort: {node: node-1, server: ~}}",
+			),
+			want: []string{
+				`t.yaml:8:49: spec.actions[0].takePort.server: expected healthz, server or readonly (the kubelet's healthz, main or read-only server), got "helthz"; did you mean healthz?`,
+				`t.yaml:9:49: spec.actions[1].takePort.server: expected healthz, server or readonly (the kubelet's healthz, main or read-only server), got "readOnly"; did you mean readonly?`,
+				`t.yaml:10:49: spec.actions[2].takePort.server: expected healthz, server or readonly (the kubelet's healthz, main or read-only server), got "api"`,
+				`t.yaml:11:49: spec.actions[3].takePort.server: expected healthz, server or readonly (the kubelet's healthz, main or read-only server), got 10248`,
+				`t.yaml:12:46: spec.actions[4].takePort.for: expected a duration ≥ 0 and ≤ 24h for which the port is held, such as 30s (0s: until the scenario ends), got 30; add a unit, e.g. 30s`,
+				`t.yaml:13:46: spec.actions[5].takePort.for: expected a duration ≥ 0 and ≤ 24h for which the port is held, such as 30s (0s: until the scenario ends), got "-5s"`,
+				`t.yaml:14:46: spec.actions[6].takePort.for: expected a duration ≥ 0 and ≤ 24h for which the port is held, such as 30s (0s: until the scenario ends), got "25h"`,
+				`t.yaml:15:33: spec.actions[7].takePort.node: expected a node from node-1 to node-2 (spec.kubelets.count is 2), got "node-3"`,
+				`t.yaml:15:41: spec.actions[7].takePort.port: unknown field; expected one of node, server, for`,
+				`t.yaml:16:26: spec.actions[8].takePort.node: required field is missing; expected a node name such as node-1`,
+				`t.yaml:17:47: spec.actions[9].takePort.for: expected a duration ≥ 0 and ≤ 24h for which the port is held, such as 30s (0s: until the scenario ends), got "soon"`,
+				`t.yaml:18:50: spec.actions[10].takePort.server: expected healthz, server or readonly (the kubelet's healthz, main or read-only server), got null`,
 			},
 		},
 		{
@@ -626,6 +728,49 @@ func TestParseActionsSortedStably(t *testing.T) {
 	}
 }
 
+// TestParseKubeletActions checks the valid forms of the kubelet verbs and the defaults they get.
+func TestParseKubeletActions(t *testing.T) {
+	tests := []struct {
+		action string
+		want   any // the verb's value
+	}{
+		{"startKubelet: {node: node-2}", &StartKubelet{Node: "node-2"}},
+		{"injectOOM: {node: node-1}", &InjectOOM{Node: "node-1"}},
+		{"injectOOM: {node: node-1, pod: web-0}", &InjectOOM{Node: "node-1", Namespace: "default", Pod: "web-0"}},
+		{"injectOOM: {node: node-2, pod: default/web-0, container: web}", &InjectOOM{Node: "node-2", Namespace: "default", Pod: "web-0", Container: "web"}},
+		{"injectOOM: {node: node-1, pod: kube-system/etcd.node-1}", &InjectOOM{Node: "node-1", Namespace: "kube-system", Pod: "etcd.node-1"}},
+		{"takePort: {node: node-1}", &TakePort{Node: "node-1", Server: ServerHealthz}},
+		{"takePort: {node: node-1, server: healthz, for: 30s}", &TakePort{Node: "node-1", Server: ServerHealthz, For: 30 * time.Second}},
+		{"takePort: {node: node-2, server: server, for: 0}", &TakePort{Node: "node-2", Server: ServerKubelet}},
+		{"takePort: {node: node-2, server: readonly, for: 1m30s}", &TakePort{Node: "node-2", Server: ServerReadOnly, For: 90 * time.Second}},
+		{"takePort: {node: node-1, for: 24h}", &TakePort{Node: "node-1", Server: ServerHealthz, For: 24 * time.Hour}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.action, func(t *testing.T) {
+			s, err := Parse("t.yaml", []byte(specWith("kubelets: {count: 2}", "actions:", "  - at: 10s", "    "+tt.action)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := s.Spec.Actions[0]
+			var got any
+			switch {
+			case a.StartKubelet != nil:
+				got = a.StartKubelet
+			case a.InjectOOM != nil:
+				got = a.InjectOOM
+			case a.TakePort != nil:
+				got = a.TakePort
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("%s: got %+v, want %+v", a.Verb(), got, tt.want)
+			}
+			if a.At != 10*time.Second || a.Pos.Line != 8 || a.Pos.Column != 7 {
+				t.Errorf("at %v, position %v; want 10s at line 8 column 7", a.At, a.Pos)
+			}
+		})
+	}
+}
+
 func TestParseObjects(t *testing.T) {
 	s, err := Parse("t.yaml", []byte(specWith(
 		"objects:",
@@ -697,7 +842,10 @@ func TestVerb(t *testing.T) {
 		{Action{AddHandler: &AddHandler{}}, "addHandler"},
 		{Action{KillLeader: &KillLeader{}}, "killLeader"},
 		{Action{StopKubelet: &StopKubelet{}}, "stopKubelet"},
+		{Action{StartKubelet: &StartKubelet{}}, "startKubelet"},
 		{Action{SetImageFSUsage: &SetImageFSUsage{}}, "setImageFSUsage"},
+		{Action{InjectOOM: &InjectOOM{}}, "injectOOM"},
+		{Action{TakePort: &TakePort{}}, "takePort"},
 		{Action{}, ""},
 	}
 	for _, tt := range tests {

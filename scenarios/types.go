@@ -194,11 +194,15 @@ type Action struct {
 	AddHandler      *AddHandler      // add an event handler to a running informer
 	KillLeader      *KillLeader      // stop the controller-manager leader
 	StopKubelet     *StopKubelet     // stop one kubelet
+	StartKubelet    *StartKubelet    // start a stopped kubelet again
 	SetImageFSUsage *SetImageFSUsage // set a node's image filesystem usage
+	InjectOOM       *InjectOOM       // the kernel OOM killer fires on a node
+	TakePort        *TakePort        // another process binds the port of a kubelet server
 }
 
 // Verb returns the action's verb as written in the file: "create", "update", "delete",
-// "breakWatches", "addHandler", "killLeader", "stopKubelet" or "setImageFSUsage".
+// "breakWatches", "addHandler", "killLeader", "stopKubelet", "startKubelet", "setImageFSUsage",
+// "injectOOM" or "takePort".
 func (a Action) Verb() string {
 	switch {
 	case a.Create != nil:
@@ -215,8 +219,14 @@ func (a Action) Verb() string {
 		return verbKillLeader
 	case a.StopKubelet != nil:
 		return verbStopKubelet
+	case a.StartKubelet != nil:
+		return verbStartKubelet
 	case a.SetImageFSUsage != nil:
 		return verbSetImageFSUsage
+	case a.InjectOOM != nil:
+		return verbInjectOOM
+	case a.TakePort != nil:
+		return verbTakePort
 	}
 	return ""
 }
@@ -241,10 +251,46 @@ type StopKubelet struct {
 	Node string // node-1 … node-N
 }
 
+// StartKubelet starts the kubelet of one node again after StopKubelet: a new kubelet process on
+// the same node. Containers the runtime kept running survive, as with a real kubelet restart.
+type StartKubelet struct {
+	Node string // node-1 … node-N
+}
+
 // SetImageFSUsage sets how full a node's image filesystem is, which drives image GC.
 type SetImageFSUsage struct {
 	Node    string // node-1 … node-N
 	Percent int    // 0 … 100
+}
+
+// InjectOOM makes the kernel OOM killer fire on a node. Without Pod it is a system OOM (a
+// process outside any pod is killed), which the kubelet's OOM watcher records as a SystemOOM
+// event. With Pod, a container of that pod is OOM-killed and restarts per its restartPolicy.
+type InjectOOM struct {
+	Node string // node-1 … node-N
+	// Namespace is the pod's namespace: "default" when the file writes the pod without one;
+	// "" when Pod is "".
+	Namespace string
+	Pod       string // the pod's name; "" for a system OOM
+	Container string // the container to kill; "" for the pod's first container (always "" without Pod)
+}
+
+// The kubelet servers whose port TakePort can take.
+const (
+	ServerHealthz  = "healthz"  // the healthz server (--healthz-port)
+	ServerKubelet  = "server"   // the kubelet server (--port)
+	ServerReadOnly = "readonly" // the read-only server (--read-only-port)
+)
+
+// kubeletServers lists the servers TakePort can name, in the order the documentation gives them.
+var kubeletServers = []string{ServerHealthz, ServerKubelet, ServerReadOnly}
+
+// TakePort makes another process bind the port of one of a node's kubelet servers, so that the
+// kubelet's ListenAndServe, which wait.Until retries, fails until the port is released.
+type TakePort struct {
+	Node   string        // node-1 … node-N
+	Server string        // ServerHealthz (the default), ServerKubelet or ServerReadOnly
+	For    time.Duration // how long the port is held, ≥ 0; 0: until the scenario ends
 }
 
 // Verb names, as written in scenario files.
@@ -256,11 +302,14 @@ const (
 	verbAddHandler      = "addHandler"
 	verbKillLeader      = "killLeader"
 	verbStopKubelet     = "stopKubelet"
+	verbStartKubelet    = "startKubelet"
 	verbSetImageFSUsage = "setImageFSUsage"
+	verbInjectOOM       = "injectOOM"
+	verbTakePort        = "takePort"
 )
 
 var verbs = []string{verbCreate, verbUpdate, verbDelete, verbBreakWatches, verbAddHandler,
-	verbKillLeader, verbStopKubelet, verbSetImageFSUsage}
+	verbKillLeader, verbStopKubelet, verbStartKubelet, verbSetImageFSUsage, verbInjectOOM, verbTakePort}
 
 // Summary describes a built-in scenario.
 type Summary struct {
