@@ -12,10 +12,17 @@ import (
 )
 
 // builtinFS holds the built-in scenario library: builtin/NAME.yaml, where NAME is the
-// scenario's metadata.name.
+// scenario's metadata.name, and the files they name (builtin/NAME/manifests/...).
 //
-//go:embed builtin/*.yaml
+//go:embed builtin
 var builtinFS embed.FS
+
+// BuiltinFiles returns the folder of the built-in scenarios, so that a built-in's relative
+// paths (spec.kubelets.manifestDir) can be read as a file scenario's are read from its folder.
+func BuiltinFiles() fs.FS {
+	sub, _ := fs.Sub(builtinFS, "builtin") // a valid path: cannot fail
+	return sub
+}
 
 // builtinNames returns the names of the built-in scenarios, sorted.
 func builtinNames() []string {

@@ -47,7 +47,7 @@ func TestBuiltinsParse(t *testing.T) {
 
 func TestBuiltinUnknown(t *testing.T) {
 	_, err := Builtin("nope")
-	want := `unknown built-in scenario "nope"; the built-ins are cm-leader-failover, cm-startup, informer-basics, informer-eras (kubeloom scenarios list describes them)`
+	want := `unknown built-in scenario "nope"; the built-ins are cluster-basics, cm-leader-failover, cm-startup, informer-basics, informer-eras, kubelet-pod-lifecycle, kubelet-startup (kubeloom scenarios list describes them)`
 	if err == nil || err.Error() != want {
 		t.Errorf("Builtin(nope) error = %v\nwant %s", err, want)
 	}
@@ -212,7 +212,7 @@ func TestResolve(t *testing.T) {
 		t.Errorf("Resolve(missing.yaml) error = %v", err)
 	}
 	_, err = Resolve("informer-basix")
-	want := `unknown scenario "informer-basix": no such file, and no built-in of that name; the built-ins are cm-leader-failover, cm-startup, informer-basics, informer-eras (kubeloom scenarios list describes them)`
+	want := `unknown scenario "informer-basix": no such file, and no built-in of that name; the built-ins are cluster-basics, cm-leader-failover, cm-startup, informer-basics, informer-eras, kubelet-pod-lifecycle, kubelet-startup (kubeloom scenarios list describes them)`
 	if err == nil || err.Error() != want {
 		t.Errorf("Resolve(informer-basix) error = %v", err)
 	}
@@ -246,6 +246,12 @@ func TestMarshalRoundTrip(t *testing.T) {
 		"  - {at: 1s, killLeader: {}}",
 		"  - {at: 2s, stopKubelet: {node: node-2}}",
 		"  - {at: 3s, setImageFSUsage: {node: node-1, percent: 95}}",
+		"  - {at: 3s, takePort: {node: node-2, server: readonly, for: 1m30s}}",
+		"  - {at: 3s, takePort: {node: node-2}}",
+		"  - {at: 3s, injectOOM: {node: node-1}}",
+		"  - {at: 3s, injectOOM: {node: node-1, pod: web-0}}",
+		"  - {at: 3s, injectOOM: {node: node-2, pod: kube-system/etcd-node-2, container: etcd}}",
+		"  - {at: 3s, startKubelet: {node: node-2}}",
 		"  - {at: 4s, addHandler: {informer: all-nodes}}",
 		"  - {at: 5s, breakWatches: {resource: events.events.k8s.io}}",
 		"  - {at: 6s, delete: {apiVersion: v1, kind: Node, name: node-2}}",
@@ -275,6 +281,12 @@ func TestMarshalRoundTrip(t *testing.T) {
 	}
 	if got := again.Spec.APIServer.RuntimeConfig; len(got) != 2 || !got["batch/v2alpha1"] || got["certificates.k8s.io/v1alpha1"] {
 		t.Errorf("runtimeConfig = %v", got)
+	}
+	// Defaults are written out: the pod's namespace, the server and the holding time.
+	for _, want := range []string{"pod: default/web-0\n", "server: healthz\n", "for: 0s\n", "for: 1m30s\n", "container: etcd\n"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("Marshal output lacks %q:\n%s", want, out)
+		}
 	}
 	if p := s.Spec.ControllerManager.FlagPos["--x"]; p.Line == 0 {
 		t.Errorf("flag --x has no position")

@@ -42,8 +42,11 @@ func ExampleBuiltins() {
 		fmt.Println(b.Name)
 	}
 	// Output:
+	// cluster-basics
 	// cm-leader-failover
 	// cm-startup
 	// informer-basics
 	// informer-eras
+	// kubelet-pod-lifecycle
+	// kubelet-startup
 }

@@ -171,7 +171,7 @@ func TestGoroutinesAndVersion(t *testing.T) {
 func TestRunRefusesWhatItCannotSimulate(t *testing.T) {
 	dir := t.TempDir()
 	for name, tc := range map[string]struct{ spec, want string }{
-		"kubelets": {"  kubelets: {count: 2}\n", "spec.kubelets: this kubeloom does not simulate the kubelet yet"},
+		"manifest URL": {"  kubelets: {count: 2, manifestURL: true}\n", "spec.kubelets.manifestURL: kubeloom serves the manifests of <manifestDir>/url at the URL; set manifestDir too"},
 		"unknown flag": {"  controllerManager:\n    flags: {\"--no-such-flag\": \"1\"}\n",
 			"cm.yaml:7:31: spec.controllerManager.flags.--no-such-flag: unknown flag: the classic kube-controller-manager has no --no-such-flag"},
 		"bad value": {"  controllerManager:\n    flags: {\"--node-monitor-period\": \"soon\"}\n",

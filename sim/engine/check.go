@@ -17,11 +17,12 @@ import (
 func Check(sc *scenarios.Scenario) error {
 	var errs []error
 	where := sc.Source
-	if sc.Spec.Kubelets != nil {
-		errs = append(errs, fmt.Errorf("%s: spec.kubelets: this kubeloom does not simulate the kubelet yet; remove it to run the rest", where))
+	if k := sc.Spec.Kubelets; k != nil && k.ManifestURL && k.ManifestDir == "" {
+		errs = append(errs, fmt.Errorf("%s: spec.kubelets.manifestURL: kubeloom serves the manifests of <manifestDir>/%s at the URL; set manifestDir too",
+			where, manifestURLDir))
 	}
 	if len(sc.Spec.Informers) == 0 && sc.Spec.ControllerManager == nil && sc.Spec.Kubelets == nil {
-		errs = append(errs, fmt.Errorf("%s: spec: nothing to run: add spec.informers or spec.controllerManager", where))
+		errs = append(errs, fmt.Errorf("%s: spec: nothing to run: add spec.informers, spec.controllerManager or spec.kubelets", where))
 	}
 	if cm := sc.Spec.ControllerManager; cm != nil {
 		for i, c := range cm.Controllers {

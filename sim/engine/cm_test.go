@@ -36,7 +36,8 @@ func runScenario(t *testing.T, sc *scenarios.Scenario, inspect func(era scenario
 	var sum *Summary
 	synctest.Test(t, func(t *testing.T) {
 		var err error
-		sum, err = Run(context.Background(), Options{Scenario: sc, Recording: &rec, Listen: memnet.New().Listen, inspect: inspect})
+		net := memnet.New()
+		sum, err = Run(context.Background(), Options{Scenario: sc, Recording: &rec, Listen: net.Listen, Dial: net.Dial, inspect: inspect})
 		if err != nil {
 			t.Fatalf("Run: %v", err)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/clock"
 	"github.com/kubeloom/kubeloom/sim/cluster"
+	"github.com/kubeloom/kubeloom/sim/containerruntime"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/tracing"
 )
@@ -38,6 +39,9 @@ type Options struct {
 	Progress func(Progress)
 	// Listen opens the simulated servers' listeners (default net.Listen).
 	Listen func(network, address string) (net.Listener, error)
+	// Dial connects the simulated HTTP clients (the kubelet's manifest URL
+	// source) to those servers (default: a net.Dialer's).
+	Dial func(ctx context.Context, network, address string) (net.Conn, error)
 	// Serving, if set, is told the address of each instance's HTTP server
 	// and the paths it serves.
 	Serving func(instance, addr string, paths []string)
@@ -82,6 +86,7 @@ const (
 	serviceDriver    = "kubeloom"
 	serviceInformers = "informers"
 	serviceCM        = "kube-controller-manager"
+	serviceKubelet   = "kubelet"
 )
 
 // Run runs a scenario to its end, or until ctx is cancelled, and writes the
@@ -101,6 +106,14 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	if o.Listen == nil {
 		o.Listen = net.Listen
 	}
+	if o.Dial == nil {
+		o.Dial = (&net.Dialer{}).DialContext
+	}
+	mdir, cleanup, err := manifestDir(sc)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
 	tr, err := tracing.New(ctx, tracing.Options{Recording: o.Recording, Stdout: o.Stdout, OTLPEndpoint: o.OTLPEndpoint})
 	if err != nil {
 		return nil, err
@@ -134,7 +147,12 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	b := builder{sc: sc, tr: tr, clk: clk, reg: reg, o: &o, multi: len(eras) > 1}
 	var worlds []*world
 	for i, era := range eras {
-		worlds = append(worlds, b.world(era, clusters[i]))
+		w, err := b.world(era, clusters[i], mdir)
+		if err != nil {
+			return nil, err
+		}
+		worlds = append(worlds, w)
+		defer w.close()
 	}
 
 	sum = &Summary{Scenario: sc.Metadata.Name, Speed: speed}
@@ -145,6 +163,11 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 			for _, c := range w.cms {
 				if c.cancel != nil {
 					c.stop()
+				}
+			}
+			for _, n := range w.nodes {
+				if n.running() {
+					n.stop(context.Canceled, clk, grace)
 				}
 			}
 		}
@@ -217,8 +240,8 @@ func (c *lateClock) Now() time.Time {
 
 func (c *lateClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
 
-func (b *builder) world(era scenarios.Era, c *cluster.Cluster) *world {
-	w := &world{sc: b.sc, era: era, cluster: c}
+func (b *builder) world(era scenarios.Era, c *cluster.Cluster, manifestDir string) (*world, error) {
+	w := &world{sc: b.sc, o: b.o, clk: b.clk, era: era, cluster: c, manifestDir: manifestDir}
 	w.driver = &driver{w: w, rt: b.runtime(era, serviceDriver, "scenario")}
 	if len(b.sc.Spec.Informers) > 0 {
 		w.informers = &informers{w: w, rt: b.runtime(era, serviceInformers, "informers")}
@@ -229,7 +252,26 @@ func (b *builder) world(era scenarios.Era, c *cluster.Cluster) *world {
 			w.cms = append(w.cms, &cmReplica{w: w, name: name, rt: b.runtime(era, serviceCM, name)})
 		}
 	}
-	return w
+	if k := b.sc.Spec.Kubelets; k != nil {
+		for i, name := range k.NodeNames() {
+			n := &kubeletNode{w: w, name: name, index: i + 1, rt: b.runtime(era, serviceKubelet, name),
+				runtime: containerruntime.New(containerruntime.Options{Node: name, Seed: b.o.Seed, Clock: b.clk,
+					Capacity: nodeImageFSCapacity, Images: nodeImages})}
+			if err := n.reservePorts(b.o.Listen); err != nil {
+				return w, err
+			}
+			w.nodes = append(w.nodes, n)
+		}
+		w.binder = &binder{w: w, nodes: k.NodeNames()}
+		if k.ManifestURL {
+			srv, url, err := startManifestServer(manifestDir, b.o.Listen)
+			if err != nil {
+				return w, err
+			}
+			w.urlServer, w.manifestURL = srv, url
+		}
+	}
+	return w, nil
 }
 
 // runtime gives an instance its own tracer provider (its resource names
@@ -251,6 +293,7 @@ func (b *builder) runtime(era scenarios.Era, service, id string) *goroutine.Runt
 
 // start loads the objects, then starts the informers and the replicas.
 func (b *builder) start(ctx context.Context, w *world) error {
+	w.runCtx = ctx
 	if err := w.driver.start(ctx); err != nil {
 		return err
 	}
@@ -262,6 +305,14 @@ func (b *builder) start(ctx context.Context, w *world) error {
 	for _, c := range w.cms {
 		c.start(ctx, b.o, b.clk)
 	}
+	if w.binder != nil {
+		w.binder.start(w.driver.ctx)
+	}
+	for _, n := range w.nodes {
+		if err := n.start(ctx, b.o, b.clk); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -271,6 +322,9 @@ func (b *builder) summarize(worlds []*world, counts []goroutine.FamilyCount) []I
 	for _, w := range worlds {
 		for _, c := range w.cms {
 			exits[c.rt.Instance()] = c.exited()
+		}
+		for _, n := range w.nodes {
+			exits[n.rt.Instance()] = n.exited()
 		}
 	}
 	var out []InstanceSummary

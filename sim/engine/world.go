@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/kubeloom/kubeloom/scenarios"
 	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/clock"
 	"github.com/kubeloom/kubeloom/sim/cluster"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/leaderelection"
@@ -21,11 +23,30 @@ import (
 // instances on it.
 type world struct {
 	sc        *scenarios.Scenario
+	o         *Options
+	clk       *clock.Scaled
 	era       scenarios.Era
 	cluster   *cluster.Cluster
 	driver    *driver
 	informers *informers // nil without spec.informers
 	cms       []*cmReplica
+	nodes     []*kubeletNode
+	binder    *binder // with kubelets: the stand-in scheduler
+
+	manifestDir string          // the real --pod-manifest-path ("" without one)
+	manifestURL string          // --manifest-url ("" without one)
+	runCtx      context.Context // the run's, for processes started by actions
+	urlServer   *manifestServer
+}
+
+// close stops what the world runs outside the simulated processes.
+func (w *world) close() {
+	for _, n := range w.nodes {
+		n.releasePorts()
+	}
+	if w.urlServer != nil {
+		w.urlServer.close()
+	}
 }
 
 // apply performs an action on the world's cluster or instances.
@@ -55,8 +76,67 @@ func (w *world) apply(ctx context.Context, sp goroutine.Span, a scenarios.Action
 		return nil
 	case a.KillLeader != nil:
 		return w.killLeader(ctx, sp)
+	case a.StopKubelet != nil:
+		n, err := w.node(a.StopKubelet.Node)
+		if err != nil {
+			return err
+		}
+		return n.stop(errStopped, w.clk, 10*time.Second)
+	case a.StartKubelet != nil:
+		n, err := w.node(a.StartKubelet.Node)
+		if err != nil {
+			return err
+		}
+		return n.start(w.runCtx, w.o, w.clk)
+	case a.SetImageFSUsage != nil:
+		n, err := w.node(a.SetImageFSUsage.Node)
+		if err != nil {
+			return err
+		}
+		fs, err := n.runtime.SetImageFSUsage(a.SetImageFSUsage.Percent)
+		sp.SetAttributes(attribute.Int64("kubelet.imagefs.capacity_bytes", fs.Capacity), attribute.Int64("kubelet.imagefs.usage_bytes", fs.Usage),
+			attribute.Int64("kubelet.imagefs.images_bytes", fs.ImagesBytes))
+		return err
+	case a.InjectOOM != nil:
+		return w.injectOOM(sp, a.InjectOOM)
+	case a.TakePort != nil:
+		n, err := w.node(a.TakePort.Node)
+		if err != nil {
+			return err
+		}
+		addr, err := n.takePort(a.TakePort.Server, a.TakePort.For, w.o.Listen, w.clk)
+		sp.SetAttributes(attribute.String("server.address", addr), attribute.String("kubelet.server", a.TakePort.Server),
+			attribute.Float64("kubeloom.held_s", a.TakePort.For.Seconds()))
+		return err
 	}
 	return fmt.Errorf("%s: %s is not supported by this kubeloom", a.Pos, a.Verb())
+}
+
+// injectOOM makes the kernel's OOM killer fire on a node: on a pod's
+// container, or (without a pod) on a process outside any pod.
+func (w *world) injectOOM(sp goroutine.Span, a *scenarios.InjectOOM) error {
+	n, err := w.node(a.Node)
+	if err != nil {
+		return err
+	}
+	uid := ""
+	if a.Pod != "" {
+		for _, c := range n.runtime.ListContainers(false) {
+			if c.PodNamespace == a.Namespace && (c.PodName == a.Pod || c.PodName == a.Pod+"-"+a.Node) {
+				uid = c.PodUID
+			}
+		}
+		if uid == "" {
+			return fmt.Errorf("no pod %s/%s runs on %s", a.Namespace, a.Pod, a.Node)
+		}
+	}
+	ev, err := n.runtime.InjectOOM(uid, a.Container)
+	if err != nil {
+		return err
+	}
+	sp.SetAttributes(attribute.String("kubelet.oom.container", ev.ContainerName), attribute.String("process.executable.name", ev.ProcessName),
+		attribute.Bool("kubelet.oom.heard", n.oomEvent(ev)))
+	return nil
 }
 
 // killLeader reads the leader election lock, as `kubectl get` would, and

@@ -1,0 +1,222 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/kubeloom/kubeloom/sim/clock"
+	"github.com/kubeloom/kubeloom/sim/containerruntime"
+	"github.com/kubeloom/kubeloom/sim/goroutine"
+	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/kubelet"
+)
+
+// errStopped is why a kubelet stopped by the scenario ended.
+var errStopped = errors.New("stopped by the scenario (stopKubelet)")
+
+// nodeImages are the images a node has pulled before the scenario starts,
+// as a v1.5-era node that has run a few workloads would: image GC has
+// something to delete once the image filesystem fills up.
+var nodeImages = []string{
+	containerruntime.PauseImage,
+	"gcr.io/google_containers/kube-proxy-amd64:v1.5.8",
+	"gcr.io/google_containers/fluentd-elasticsearch:1.20",
+	"nginx:1.11", "nginx:1.10", "redis:3.2", "busybox:1.25", "mysql:5.6", "mongo:3.2",
+	"node:6.9", "python:2.7", "golang:1.7", "ubuntu:16.04", "postgres:9.5",
+}
+
+// nodeImageFSCapacity is a node's image filesystem: small, so that the
+// preloaded images fill a fair part of it.
+const nodeImageFSCapacity = 8 << 30
+
+// kubeletNode is one node: its container runtime, which lives as long as
+// the run, and its kubelet process, which the scenario may stop and start.
+type kubeletNode struct {
+	w       *world
+	name    string
+	index   int
+	rt      *goroutine.Runtime
+	runtime *containerruntime.Runtime
+	addrs   map[string]string // server → the host:port the kubelet binds
+
+	mu     sync.Mutex
+	cancel context.CancelCauseFunc
+	done   chan struct{}
+	oom    chan containerruntime.OOMEvent
+	exit   error
+	taken  map[string]net.Listener // takePort
+}
+
+// reservePorts picks the node's three server ports: fixed for the run, so
+// that a restarted kubelet binds the same ones and a scenario can take one.
+func (n *kubeletNode) reservePorts(listen func(network, address string) (net.Listener, error)) error {
+	n.addrs = map[string]string{}
+	for _, s := range []string{kubelet.ServerHealthz, kubelet.ServerKubelet, kubelet.ServerReadOnly} {
+		ln, err := listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return fmt.Errorf("%s: failed to pick a port for the kubelet's %s server: %w", n.name, s, err)
+		}
+		n.addrs[s] = ln.Addr().String()
+		ln.Close()
+	}
+	return nil
+}
+
+// start starts the node's kubelet process.
+func (n *kubeletNode) start(ctx context.Context, o *Options, clk clock.Clock) error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.done != nil {
+		select {
+		case <-n.done:
+		default:
+			return fmt.Errorf("the kubelet of %s is running already", n.name)
+		}
+	}
+	k := n.w.sc.Spec.Kubelets
+	opts := kubelet.Options{
+		Node: n.name, Era: informer.Era(n.w.era), Cluster: n.w.cluster, Runtime: n.runtime,
+		ManifestDir: n.w.manifestDir, HealthzAddr: n.addrs[kubelet.ServerHealthz],
+		ServerAddr: n.addrs[kubelet.ServerKubelet], ReadOnlyAddr: n.addrs[kubelet.ServerReadOnly],
+		PodCIDR: fmt.Sprintf("10.244.%d.0/24", n.index), Listen: o.Listen, Dial: o.Dial,
+	}
+	if k.ManifestURL {
+		opts.ManifestURL = n.w.manifestURL
+	}
+	if o.Serving != nil {
+		id := n.rt.Instance()
+		opts.OnServing = func(server, addr string, paths []string) { o.Serving(id+" "+server, addr, paths) }
+	}
+	n.oom = make(chan containerruntime.OOMEvent, 16)
+	opts.OOM = n.oom
+	pctx, cancel := context.WithCancelCause(n.rt.Context(ctx))
+	done := make(chan struct{})
+	n.cancel, n.done, n.exit = cancel, done, nil
+	go func() {
+		defer close(done)
+		err := kubelet.Main(pctx, opts)
+		n.mu.Lock()
+		n.exit = err
+		n.mu.Unlock()
+	}()
+	return nil
+}
+
+// stop ends the kubelet process and waits (up to grace, simulated) for it.
+func (n *kubeletNode) stop(cause error, clk clock.Clock, grace time.Duration) error {
+	n.mu.Lock()
+	cancel, done := n.cancel, n.done
+	n.mu.Unlock()
+	if done == nil {
+		return fmt.Errorf("the kubelet of %s is not running", n.name)
+	}
+	select {
+	case <-done:
+		return fmt.Errorf("the kubelet of %s is not running", n.name)
+	default:
+	}
+	cancel(cause)
+	t := clk.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C():
+	}
+	return nil
+}
+
+// running reports whether the kubelet process runs.
+func (n *kubeletNode) running() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.done == nil {
+		return false
+	}
+	select {
+	case <-n.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// exited says how the kubelet ended, if it ended on its own (a fatal
+// server error) rather than at the end of the run.
+func (n *kubeletNode) exited() string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.exit == nil || errors.Is(n.exit, context.Canceled) {
+		return ""
+	}
+	return n.exit.Error()
+}
+
+// oomEvent hands an OOM event to the running kubelet's OOM watcher, as
+// cAdvisor does; with no kubelet running nobody hears it.
+func (n *kubeletNode) oomEvent(ev containerruntime.OOMEvent) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.oom == nil {
+		return false
+	}
+	select {
+	case n.oom <- ev:
+		return true
+	default:
+		return false
+	}
+}
+
+// takePort binds one of the kubelet's server ports, for d (0: until the
+// end of the run).
+func (n *kubeletNode) takePort(server string, d time.Duration, listen func(network, address string) (net.Listener, error), clk *clock.Scaled) (string, error) {
+	addr := n.addrs[server]
+	ln, err := listen("tcp", addr)
+	if err != nil {
+		return addr, fmt.Errorf("cannot take %s of %s: %w (a running kubelet holds its ports: stop it first)", addr, n.name, err)
+	}
+	n.mu.Lock()
+	if n.taken == nil {
+		n.taken = map[string]net.Listener{}
+	}
+	n.taken[server] = ln
+	n.mu.Unlock()
+	if d > 0 {
+		clk.AfterFunc(d, func() { n.releasePort(server, ln) })
+	}
+	return addr, nil
+}
+
+func (n *kubeletNode) releasePort(server string, ln net.Listener) {
+	n.mu.Lock()
+	if n.taken[server] == ln {
+		delete(n.taken, server)
+	}
+	n.mu.Unlock()
+	ln.Close()
+}
+
+// releasePorts gives back every taken port (at the end of the run).
+func (n *kubeletNode) releasePorts() {
+	n.mu.Lock()
+	taken := n.taken
+	n.taken = nil
+	n.mu.Unlock()
+	for _, ln := range taken {
+		ln.Close()
+	}
+}
+
+// node returns the world's node of a name.
+func (w *world) node(name string) (*kubeletNode, error) {
+	for _, n := range w.nodes {
+		if n.name == name {
+			return n, nil
+		}
+	}
+	return nil, fmt.Errorf("no kubelet runs on %s", name)
+}

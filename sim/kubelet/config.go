@@ -1,0 +1,160 @@
+package kubelet
+
+import (
+	"context"
+	"reflect"
+	"sort"
+	"sync"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/kubeloom/kubeloom/sim/goroutine"
+)
+
+// Pod sources (pkg/kubelet/types): where a pod came from.
+const (
+	sourceFile = "file"
+	sourceHTTP = "http"
+	sourceAPI  = "api"
+)
+
+// Operations of a pod update on PodConfig.Updates() (kubetypes.PodOperation).
+const (
+	opAdd       = "ADD"
+	opUpdate    = "UPDATE"
+	opRemove    = "REMOVE"
+	opDelete    = "DELETE" // graceful deletion: the pod has a deletionTimestamp
+	opReconcile = "RECONCILE"
+)
+
+// Annotations the sources put on pods (pkg/kubelet/types/pod_update.go).
+const (
+	annotationSource = "kubernetes.io/config.source"
+	annotationHash   = "kubernetes.io/config.hash"
+	annotationMirror = "kubernetes.io/config.mirror"
+)
+
+// podUpdate is kubetypes.PodUpdate, with the span that caused it.
+type podUpdate struct {
+	pods   []*corev1.Pod
+	op     string
+	source string
+	cause  trace.SpanContext
+}
+
+// podConfig is pkg/kubelet/config.PodConfig in incremental mode: a Mux with
+// one channel and one kubelet/config-mux goroutine per source, merging
+// each source's snapshots (podStorage.Merge) into ADD / UPDATE / DELETE /
+// REMOVE / RECONCILE updates on one channel of capacity 50.
+type podConfig struct {
+	updates chan podUpdate
+
+	mu      sync.Mutex
+	pods    map[string]map[types.UID]*corev1.Pod // by source
+	seen    map[string]bool                      // sources that sent at least once
+	sources []string                             // configured sources
+}
+
+func newPodConfig() *podConfig {
+	return &podConfig{updates: make(chan podUpdate, 50), pods: map[string]map[types.UID]*corev1.Pod{}, seen: map[string]bool{}}
+}
+
+// channel is PodConfig.Channel(source): the source's channel, drained by
+// a new kubelet/config-mux goroutine
+// (go wait.Until(func() { m.listen(source, newChannel) }, 0, wait.NeverStop)).
+func (c *podConfig) channel(ctx context.Context, source string) chan<- podUpdate {
+	c.mu.Lock()
+	c.sources = append(c.sources, source)
+	c.mu.Unlock()
+	ch := make(chan podUpdate)
+	goroutine.RuntimeFrom(ctx).Until(ctx, "kubelet/config-mux", 0, func(ctx context.Context) {
+		// m.listen: for update := range listenChannel { m.merger.Merge(source, update) }
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case u := <-ch:
+				c.merge(ctx, source, u)
+			}
+		}
+	}, goroutine.WithIterationName("listen"), goroutine.WithAttributes(attribute.String("kubelet.pod_source", source)))
+	return ch
+}
+
+// allReady is sourcesReady.AllReady: every configured source has sent.
+func (c *podConfig) allReady() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, s := range c.sources {
+		if !c.seen[s] {
+			return false
+		}
+	}
+	return true
+}
+
+// merge is podStorage.Merge for a SET snapshot: it compares the source's
+// pods with what it sent before and passes on what changed.
+func (c *podConfig) merge(ctx context.Context, source string, u podUpdate) {
+	ctx, sp := goroutine.Start(ctx, "Merge", trace.WithAttributes(attribute.String("kubelet.pod_source", source),
+		attribute.Int("k8s.pods", len(u.pods))), trace.WithLinks(goroutine.Cause(u.cause, source)))
+	defer sp.End()
+	c.mu.Lock()
+	old := c.pods[source]
+	next := make(map[types.UID]*corev1.Pod, len(u.pods))
+	var adds, updates, deletes, removes, reconciles []*corev1.Pod
+	for _, p := range u.pods {
+		p = p.DeepCopy()
+		if p.Annotations == nil {
+			p.Annotations = map[string]string{}
+		}
+		p.Annotations[annotationSource] = source
+		next[p.UID] = p
+		prev, known := old[p.UID]
+		switch {
+		case !known:
+			if p.DeletionTimestamp != nil {
+				deletes = append(deletes, p)
+			} else {
+				adds = append(adds, p)
+			}
+		case !reflect.DeepEqual(prev.Spec, p.Spec) || !reflect.DeepEqual(prev.Labels, p.Labels) ||
+			!reflect.DeepEqual(prev.Annotations, p.Annotations) || !reflect.DeepEqual(prev.DeletionTimestamp, p.DeletionTimestamp):
+			if p.DeletionTimestamp != nil {
+				deletes = append(deletes, p)
+			} else {
+				updates = append(updates, p)
+			}
+		case !reflect.DeepEqual(prev.Status, p.Status):
+			reconciles = append(reconciles, p)
+		}
+	}
+	for uid, p := range old {
+		if _, ok := next[uid]; !ok {
+			removes = append(removes, p)
+		}
+	}
+	c.pods[source] = next
+	c.seen[source] = true
+	c.mu.Unlock()
+
+	cause := sp.SpanContext()
+	for _, batch := range []struct {
+		op   string
+		pods []*corev1.Pod
+	}{{opRemove, removes}, {opAdd, adds}, {opUpdate, updates}, {opDelete, deletes}, {opReconcile, reconciles}} {
+		if len(batch.pods) == 0 {
+			continue
+		}
+		sort.Slice(batch.pods, func(i, j int) bool { return batch.pods[i].Name < batch.pods[j].Name })
+		sp.AddEvent(batch.op, attribute.Int("k8s.pods", len(batch.pods)))
+		select {
+		case c.updates <- podUpdate{pods: batch.pods, op: batch.op, source: source, cause: cause}:
+		case <-ctx.Done():
+			return
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package kubelet
+
+import (
+	"context"
+	"sync"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/kubeloom/kubeloom/sim/goroutine"
+)
+
+// startContainerManager is containerManagerImpl.Start
+// (pkg/kubelet/cm/container_manager_linux.go): a loop that keeps the
+// system containers (docker, the kubelet) in their cgroups, and one for
+// the periodic tasks setupNode registered.
+func (k *Kubelet) startContainerManager(ctx context.Context) {
+	ctx, sp := goroutine.Start(ctx, "containerManager.Start")
+	defer sp.End()
+	// The system containers with an ensureStateFunc: docker's and the
+	// kubelet's (--runtime-cgroups, --kubelet-cgroups).
+	system := []string{"/system.slice/docker.service", "/system.slice/kubelet.service"}
+	k.rt.Until(ctx, "kubelet/cm-ensure-state", ensureStatePeriod, func(ctx context.Context) {
+		// ensureProcessInContainer for each: the processes of the daemon
+		// move into its cgroup; here the runtime's containers are counted
+		// to show what the docker cgroup holds.
+		goroutine.SpanFrom(ctx).SetAttributes(attribute.StringSlice("kubelet.system_cgroups", system),
+			attribute.Int("containers.running", len(k.o.Runtime.ListContainers(false))))
+	}, goroutine.WithIterationName("ensureSystemContainers"))
+	// The periodic task setupNode registers when docker runs outside a
+	// cgroup of its own: keep its oom_score_adj at -999.
+	k.rt.Until(ctx, "kubelet/cm-periodic-tasks", periodicTasksPeriod, func(ctx context.Context) {
+		goroutine.SpanFrom(ctx).SetAttributes(attribute.String("kubelet.periodic_task", "ensureDockerOOMScoreAdj"),
+			attribute.Int("process.oom_score_adj", -999))
+	}, goroutine.WithIterationName("periodicTasks"))
+}
+
+// startOOMWatcher is realOOMWatcher.Start: a goroutine ranging over
+// cAdvisor's OOM events on container "/", each recorded as a SystemOOM
+// warning on the node. An OOM inside a pod's cgroup is not a system OOM
+// and records nothing here (the pod's container status shows OOMKilled).
+func (k *Kubelet) startOOMWatcher(ctx context.Context) {
+	ctx, sp := goroutine.Start(ctx, "oomWatcher.Start")
+	defer sp.End()
+	oom := k.o.OOM
+	k.rt.Go(ctx, "kubelet/oom-watcher", func(ctx context.Context) {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case ev, ok := <-oom:
+				if !ok {
+					oom = nil
+					continue
+				}
+				ictx, sp := goroutine.Iterate(ctx, "oomEvent", trace.WithAttributes(
+					attribute.String("kubelet.oom.container", ev.ContainerName), attribute.String("process.executable.name", ev.ProcessName)))
+				if ev.ContainerName == "/" {
+					// ow.recorder.PastEventf(ref, event.Timestamp, Warning, "SystemOOM", "System OOM encountered")
+					k.recorder.Eventf(ictx, k.nodeRef(), corev1.EventTypeWarning, "SystemOOM", "System OOM encountered")
+				}
+				sp.End()
+			}
+		}
+	}, goroutine.WithIterationName("oomEvent"))
+}
+
+// startResourceAnalyzer is fsResourceAnalyzer.Start
+// (pkg/kubelet/server/stats/fs_resource_analyzer.go): wait.Forever every
+// --volume-stats-agg-period (1m), recomputing each pod's volume usage.
+func (k *Kubelet) startResourceAnalyzer(ctx context.Context) {
+	ctx, sp := goroutine.Start(ctx, "resourceAnalyzer.Start")
+	defer sp.End()
+	k.rt.Forever(ctx, "kubelet/fs-volume-stats", volumeStatsAggPeriod, func(ctx context.Context) {
+		stats := map[types.UID]uint64{}
+		n := 0
+		for _, ps := range k.o.Runtime.Stats() {
+			var used uint64
+			for _, c := range ps.Containers {
+				used += c.RootfsUsedBytes / 4 // the volumes' share, a stand-in for du
+			}
+			stats[types.UID(ps.PodUID)] = used
+			n++
+		}
+		k.volumeStats.set(stats)
+		goroutine.SpanFrom(ctx).SetAttributes(attribute.Int("k8s.pods", n))
+	}, goroutine.WithIterationName("updateCachedPodVolumeStats"))
+}
+
+// volumeStatsCache is the analyzer's cache, read by /stats/summary.
+type volumeStatsCache struct {
+	mu    sync.Mutex
+	bytes map[types.UID]uint64
+}
+
+func (c *volumeStatsCache) set(m map[types.UID]uint64) {
+	c.mu.Lock()
+	c.bytes = m
+	c.mu.Unlock()
+}
+
+func (c *volumeStatsCache) get(uid types.UID) uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.bytes[uid]
+}

@@ -1,0 +1,119 @@
+package kubelet
+
+import (
+	"context"
+	"sort"
+	"sync"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/kubeloom/kubeloom/sim/containerruntime"
+	"github.com/kubeloom/kubeloom/sim/goroutine"
+)
+
+// Pod lifecycle event types (pkg/kubelet/pleg/pleg.go).
+const (
+	containerStarted = "ContainerStarted"
+	containerDied    = "ContainerDied"
+	containerRemoved = "ContainerRemoved"
+)
+
+type lifecycleEvent struct {
+	uid       types.UID
+	typ       string
+	container string
+	cause     trace.SpanContext
+}
+
+// pleg is the generic PLEG (pkg/kubelet/pleg/generic.go): every second
+// kubelet/pleg-relist lists every container of the runtime, compares each
+// with the last relist, updates the pod cache and sends a lifecycle event
+// per change to syncLoop (channel capacity 1000).
+type pleg struct {
+	k      *Kubelet
+	events chan lifecycleEvent
+	mu     sync.Mutex
+	last   map[string]containerruntime.State // container ID → state at the last relist
+}
+
+func newPLEG(k *Kubelet) *pleg {
+	return &pleg{k: k, events: make(chan lifecycleEvent, 1000)}
+}
+
+// start is GenericPLEG.Start: go wait.Until(g.relist, g.relistPeriod, wait.NeverStop).
+func (g *pleg) start(ctx context.Context) {
+	g.k.rt.Until(ctx, "kubelet/pleg-relist", plegRelistPeriod, g.relist, goroutine.WithIterationName("relist"))
+}
+
+func (g *pleg) relist(ctx context.Context) {
+	now := g.k.rt.Clock().Now()
+	all := g.k.o.Runtime.ListContainers(true)
+	current := make(map[string]containerruntime.State, len(all))
+	pods := map[types.UID][]containerruntime.Container{}
+	names := map[string]containerruntime.Container{}
+	for _, c := range all {
+		current[c.ID] = c.State
+		names[c.ID] = c
+		pods[types.UID(c.PodUID)] = append(pods[types.UID(c.PodUID)], c)
+	}
+	g.mu.Lock()
+	last := g.last
+	g.last = current
+	g.mu.Unlock()
+	var evs []lifecycleEvent
+	for id, st := range current {
+		c := names[id]
+		prev, seen := last[id]
+		switch {
+		case st == containerruntime.StateRunning && (!seen || prev != containerruntime.StateRunning):
+			evs = append(evs, lifecycleEvent{uid: types.UID(c.PodUID), typ: containerStarted, container: c.Name})
+		case st == containerruntime.StateExited && seen && prev == containerruntime.StateRunning,
+			st == containerruntime.StateExited && !seen && last != nil:
+			evs = append(evs, lifecycleEvent{uid: types.UID(c.PodUID), typ: containerDied, container: c.Name})
+		}
+	}
+	for id := range last {
+		if _, ok := current[id]; !ok {
+			evs = append(evs, lifecycleEvent{uid: "", typ: containerRemoved, container: id})
+		}
+	}
+	// g.cache.UpdateTime / Set: pod workers waiting for a newer cache go on.
+	g.k.cache.set(pods, now)
+	if len(evs) == 0 {
+		return
+	}
+	sort.Slice(evs, func(i, j int) bool {
+		if evs[i].uid != evs[j].uid {
+			return evs[i].uid < evs[j].uid
+		}
+		return evs[i].typ+evs[i].container < evs[j].typ+evs[j].container
+	})
+	sp := goroutine.SpanFrom(ctx)
+	sp.SetAttributes(attribute.Int("kubelet.pleg.events", len(evs)), attribute.Int("containers", len(all)))
+	for _, e := range evs {
+		sp.AddEvent(e.typ, attribute.String("k8s.pod.uid", string(e.uid)), attribute.String("container.name", e.container))
+		if e.typ == containerRemoved {
+			continue // not sync-worthy
+		}
+		e.cause = sp.SpanContext()
+		select {
+		case g.events <- e:
+		case <-ctx.Done():
+			return
+		default:
+			// glog.Error("event channel is full, discard this relist() cycle event")
+			sp.AddEvent("event channel is full")
+		}
+	}
+}
+
+// runtimeState is pkg/kubelet/runtime.go: what the node's Ready
+// condition and syncLoop check.
+type runtimeState struct {
+	mu           sync.Mutex
+	lastSync     int64 // unix nanos of the last successful updateRuntimeUp
+	networkError error
+	initError    error
+}

@@ -1,0 +1,207 @@
+package kubelet
+
+import (
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/kubeloom/kubeloom/sim/containerruntime"
+)
+
+// generateAPIPodStatus is Kubelet.generateAPIPodStatus: the pod's status
+// from its containers as the last relist saw them, its probe results and
+// the phase rules of getPhase.
+func (k *Kubelet) generateAPIPodStatus(pod *corev1.Pod, containers []containerruntime.Container) corev1.PodStatus {
+	now := k.rt.Clock().Now()
+	status := corev1.PodStatus{HostIP: k.nodeIP()}
+	if old, ok := k.status.get(pod.UID); ok {
+		status.StartTime = old.StartTime
+	}
+	if status.StartTime == nil {
+		t := metav1.NewTime(now.Truncate(time.Second))
+		status.StartTime = &t
+	}
+	if ip := k.ips.get(pod.UID); ip != "" && anyRunning(containers) {
+		status.PodIP = ip
+	}
+	byName := map[string][]containerruntime.Container{}
+	for _, c := range containers {
+		byName[c.Name] = append(byName[c.Name], c)
+	}
+	for _, spec := range pod.Spec.Containers {
+		cs := corev1.ContainerStatus{Name: spec.Name, Image: spec.Image}
+		attempts := byName[spec.Name]
+		var latest, previous *containerruntime.Container
+		for i := range attempts {
+			c := &attempts[i]
+			if latest == nil || c.Attempt > latest.Attempt {
+				previous, latest = latest, c
+			} else if previous == nil || c.Attempt > previous.Attempt {
+				previous = c
+			}
+		}
+		switch {
+		case latest == nil:
+			cs.State.Waiting = &corev1.ContainerStateWaiting{Reason: "ContainerCreating"}
+		case latest.State == containerruntime.StateRunning:
+			cs.State.Running = &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(latest.Started.Truncate(time.Second))}
+			cs.Ready = k.probes.ready(pod, spec)
+		default:
+			cs.State.Terminated = terminated(latest)
+			if shouldRestart(pod.Spec.RestartPolicy, *latest) && pod.DeletionTimestamp == nil {
+				// Waiting to be restarted: the last run becomes the last state.
+				reason := "ContainerCreating"
+				if until := k.backoff.until(pod.UID, spec.Name); now.Before(until) {
+					reason = "CrashLoopBackOff"
+				}
+				cs.LastTerminationState.Terminated = cs.State.Terminated
+				cs.State = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: reason}}
+			}
+		}
+		if latest != nil {
+			cs.RestartCount = int32(latest.Attempt)
+			cs.ContainerID = "docker://" + latest.ID
+			cs.ImageID = "docker-pullable://" + latest.ImageID
+			if cs.LastTerminationState.Terminated == nil && previous != nil && previous.State == containerruntime.StateExited {
+				cs.LastTerminationState.Terminated = terminated(previous)
+			}
+		}
+		status.ContainerStatuses = append(status.ContainerStatuses, cs)
+	}
+	status.Phase = getPhase(&pod.Spec, status.ContainerStatuses)
+	if old, ok := k.status.get(pod.UID); ok && old.Reason == "Evicted" {
+		status.Phase, status.Reason, status.Message = old.Phase, old.Reason, old.Message
+	}
+	for _, c := range pod.Status.Conditions {
+		if c.Type == corev1.PodScheduled {
+			status.Conditions = append(status.Conditions, c)
+		}
+	}
+	status.Conditions = append(status.Conditions, corev1.PodCondition{Type: corev1.PodInitialized, Status: corev1.ConditionTrue,
+		LastTransitionTime: *status.StartTime})
+	setReadyCondition(&status, pod, now)
+	return status
+}
+
+func terminated(c *containerruntime.Container) *corev1.ContainerStateTerminated {
+	return &corev1.ContainerStateTerminated{ExitCode: int32(c.ExitCode), Reason: c.Reason,
+		StartedAt: metav1.NewTime(c.Started.Truncate(time.Second)), FinishedAt: metav1.NewTime(c.Finished.Truncate(time.Second)),
+		ContainerID: "docker://" + c.ID}
+}
+
+// getPhase is pkg/kubelet/kubelet_pods.go's GetPhase.
+func getPhase(spec *corev1.PodSpec, statuses []corev1.ContainerStatus) corev1.PodPhase {
+	var pending, running, stopped, succeeded, unknown int
+	for _, cs := range statuses {
+		switch {
+		case cs.State.Running != nil:
+			running++
+		case cs.State.Terminated != nil:
+			stopped++
+			if cs.State.Terminated.ExitCode == 0 {
+				succeeded++
+			}
+		case cs.State.Waiting != nil:
+			if cs.LastTerminationState.Terminated != nil {
+				stopped++
+			} else {
+				pending++
+			}
+		default:
+			unknown++
+		}
+	}
+	switch {
+	case pending > 0:
+		return corev1.PodPending
+	case running > 0 && unknown == 0:
+		return corev1.PodRunning
+	case running == 0 && stopped > 0 && unknown == 0:
+		if spec.RestartPolicy == corev1.RestartPolicyAlways {
+			return corev1.PodRunning
+		}
+		if stopped == succeeded {
+			return corev1.PodSucceeded
+		}
+		if spec.RestartPolicy == corev1.RestartPolicyNever {
+			return corev1.PodFailed
+		}
+		return corev1.PodRunning
+	}
+	return corev1.PodPending
+}
+
+// setReadyCondition is GeneratePodReadyCondition: ready when running and
+// every container is ready. The transition time moves only on a change.
+func setReadyCondition(status *corev1.PodStatus, pod *corev1.Pod, now time.Time) {
+	cond := corev1.PodCondition{Type: corev1.PodReady, Status: corev1.ConditionTrue}
+	var notReady []string
+	for _, cs := range status.ContainerStatuses {
+		if !cs.Ready {
+			notReady = append(notReady, cs.Name)
+		}
+	}
+	switch {
+	case status.Phase == corev1.PodSucceeded || status.Phase == corev1.PodFailed:
+		cond.Status, cond.Reason = corev1.ConditionFalse, "PodCompleted"
+	case len(notReady) > 0:
+		cond.Status, cond.Reason = corev1.ConditionFalse, "ContainersNotReady"
+		cond.Message = fmt.Sprintf("containers with unready status: %v", notReady)
+	}
+	cond.LastTransitionTime = metav1.NewTime(now.Truncate(time.Second))
+	for _, c := range append(pod.Status.Conditions, status.Conditions...) {
+		if c.Type == corev1.PodReady && c.Status == cond.Status {
+			cond.LastTransitionTime = c.LastTransitionTime
+		}
+	}
+	for i, c := range status.Conditions {
+		if c.Type == corev1.PodReady {
+			status.Conditions[i] = cond
+			return
+		}
+	}
+	status.Conditions = append(status.Conditions, cond)
+}
+
+// ipAllocator hands out pod IPs from the node's pod CIDR, in order (the
+// network plugin's job; kubenet's host-local IPAM in v1.5).
+type ipAllocator struct {
+	mu   sync.Mutex
+	base net.IP
+	next int
+	ips  map[types.UID]string
+}
+
+func newIPAllocator(cidr string) *ipAllocator {
+	a := &ipAllocator{next: 2, ips: map[types.UID]string{}}
+	if ip, _, err := net.ParseCIDR(cidr); err == nil {
+		a.base = ip.To4()
+	}
+	if a.base == nil {
+		a.base = net.IPv4(10, 244, 0, 0).To4()
+	}
+	return a
+}
+
+func (a *ipAllocator) assign(uid types.UID) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if ip, ok := a.ips[uid]; ok {
+		return ip
+	}
+	ip := net.IPv4(a.base[0], a.base[1], a.base[2], byte(a.next%254+1)).String()
+	a.next++
+	a.ips[uid] = ip
+	return ip
+}
+
+func (a *ipAllocator) get(uid types.UID) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.ips[uid]
+}

@@ -1,0 +1,243 @@
+package kubelet
+
+import (
+	"bytes"
+	"context"
+	"crypto/md5"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes/scheme"
+
+	"github.com/kubeloom/kubeloom/sim/goroutine"
+	"github.com/kubeloom/kubeloom/sim/informer"
+)
+
+// makePodSourceConfig builds the PodConfig and its sources, in v1.3's
+// order: the manifest file or directory, the manifest URL, the apiserver.
+func (k *Kubelet) makePodSourceConfig(ctx context.Context) {
+	ctx, sp := goroutine.Start(ctx, "makePodSourceConfig")
+	defer sp.End()
+	k.config = newPodConfig()
+	if k.o.ManifestDir != "" {
+		// config.NewSourceFile(s.PodManifestPath, nodeName, s.FileCheckFrequency, cfg.Channel(kubetypes.FileSource))
+		sctx, ssp := goroutine.Start(ctx, "NewSourceFile", trace.WithAttributes(attribute.String("path", k.o.ManifestDir)))
+		ch := k.config.channel(sctx, sourceFile)
+		k.rt.Until(sctx, "kubelet/source-file", fileCheckFrequency, func(ctx context.Context) { k.readManifestDir(ctx, ch) },
+			goroutine.WithIterationName("run"))
+		ssp.End()
+	}
+	if k.o.ManifestURL != "" {
+		// config.NewSourceURL(s.ManifestURL, header, nodeName, s.HTTPCheckFrequency, cfg.Channel(kubetypes.HTTPSource))
+		sctx, ssp := goroutine.Start(ctx, "NewSourceURL", trace.WithAttributes(attribute.String("url.full", k.o.ManifestURL)))
+		ch := k.config.channel(sctx, sourceHTTP)
+		// Timing out requests leads to retries; the client only reads the manifest URL.
+		client := &http.Client{Timeout: 10 * time.Second}
+		if k.o.Dial != nil {
+			client.Transport = &http.Transport{DialContext: k.o.Dial}
+		}
+		src := &urlSource{k: k, ch: ch, client: client}
+		k.rt.Until(sctx, "kubelet/source-url", httpCheckFrequency, src.run, goroutine.WithIterationName("run"))
+		ssp.End()
+	}
+	// config.NewSourceApiserver(kc.KubeClient, nodeName, cfg.Channel(kubetypes.ApiserverSource))
+	sctx, ssp := goroutine.Start(ctx, "NewSourceApiserver", trace.WithAttributes(
+		attribute.String("k8s.field_selector", "spec.nodeName="+k.o.Node)))
+	ch := k.config.channel(sctx, sourceAPI)
+	inf, err := informer.New(informer.Config{
+		Name: "kubelet-pods", Resource: corev1.SchemeGroupVersion.WithResource("pods"), Kind: corev1.SchemeGroupVersion.WithKind("Pod"),
+		Era: k.o.Era, Source: k.o.Cluster, Mode: informer.ReflectorOnly,
+		FieldSelector: "spec.nodeName=" + k.o.Node, ReflectorName: "kubelet/source-apiserver",
+		// cache.NewUndeltaStore(send, cache.MetaNamespaceKeyFunc)
+		Send: func(ctx context.Context, objs []any) {
+			pods := make([]*corev1.Pod, 0, len(objs))
+			for _, o := range objs {
+				pods = append(pods, o.(*corev1.Pod))
+			}
+			_, sp := goroutine.Start(ctx, "send", trace.WithAttributes(attribute.Int("k8s.pods", len(pods))))
+			defer sp.End()
+			select {
+			case ch <- podUpdate{pods: pods, op: "SET", source: sourceAPI, cause: sp.SpanContext()}:
+			case <-ctx.Done():
+			}
+		},
+	})
+	if err != nil {
+		ssp.RecordError(err)
+	} else {
+		inf.Run(sctx)
+	}
+	ssp.End()
+}
+
+// readManifestDir is sourceFile.run (pkg/kubelet/config/file.go): read
+// every manifest in the directory and send them all as a SET.
+func (k *Kubelet) readManifestDir(ctx context.Context, ch chan<- podUpdate) {
+	sp := goroutine.SpanFrom(ctx)
+	entries, err := os.ReadDir(k.o.ManifestDir)
+	if err != nil {
+		sp.RecordError(fmt.Errorf("unable to read manifest path %q: %w", k.o.ManifestDir, err))
+		return
+	}
+	var pods []*corev1.Pod
+	for _, e := range entries {
+		// Hidden files are ignored, as extractFromDir does.
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		path := filepath.Join(k.o.ManifestDir, e.Name())
+		data, err := os.ReadFile(path)
+		if err != nil {
+			sp.RecordError(err)
+			continue
+		}
+		pod, err := decodePod(data)
+		if err != nil {
+			sp.AddEvent("skipped", attribute.String("path", path), attribute.String("error", err.Error()))
+			continue
+		}
+		k.applyDefaults(pod, "file:"+path, true)
+		pods = append(pods, pod)
+	}
+	sp.SetAttributes(attribute.Int("k8s.pods", len(pods)))
+	select {
+	case ch <- podUpdate{pods: pods, op: "SET", source: sourceFile, cause: sp.SpanContext()}:
+	case <-ctx.Done():
+	}
+}
+
+// urlSource is sourceURL (pkg/kubelet/config/http.go).
+type urlSource struct {
+	k      *Kubelet
+	ch     chan<- podUpdate
+	client *http.Client
+	data   []byte // the last body, to send only changes
+}
+
+func (s *urlSource) run(ctx context.Context) {
+	sp := goroutine.SpanFrom(ctx)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.k.o.ManifestURL, nil)
+	if err != nil {
+		sp.RecordError(err)
+		return
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		sp.RecordError(err)
+		return
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	sp.SetAttributes(attribute.Int("http.response.status_code", resp.StatusCode))
+	if err != nil || resp.StatusCode != http.StatusOK {
+		sp.RecordError(fmt.Errorf("%v: %v", s.k.o.ManifestURL, cmpErr(err, resp.Status)))
+		return
+	}
+	if len(data) == 0 {
+		// An empty body is an empty list of pods (http.go's extractFromURL).
+		data = []byte("{}")
+	}
+	if bytes.Equal(data, s.data) {
+		return // unchanged: nothing to send
+	}
+	s.data = data
+	var pods []*corev1.Pod
+	if pod, err := decodePod(data); err == nil && pod.Name != "" {
+		pods = append(pods, pod)
+	} else if list, lerr := decodePodList(data); lerr == nil {
+		for i := range list.Items {
+			pods = append(pods, &list.Items[i])
+		}
+	} else {
+		sp.RecordError(fmt.Errorf("%v: received invalid manifest: %w", s.k.o.ManifestURL, err))
+		return
+	}
+	for _, p := range pods {
+		s.k.applyDefaults(p, "url:"+s.k.o.ManifestURL, false)
+	}
+	sp.SetAttributes(attribute.Int("k8s.pods", len(pods)))
+	select {
+	case s.ch <- podUpdate{pods: pods, op: "SET", source: sourceHTTP, cause: sp.SpanContext()}:
+	case <-ctx.Done():
+	}
+}
+
+func cmpErr(err error, status string) any {
+	if err != nil {
+		return err
+	}
+	return status
+}
+
+func decodePod(data []byte) (*corev1.Pod, error) {
+	obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(data, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	pod, ok := obj.(*corev1.Pod)
+	if !ok {
+		return nil, fmt.Errorf("expected a Pod, got %T", obj)
+	}
+	return pod, nil
+}
+
+func decodePodList(data []byte) (*corev1.PodList, error) {
+	var list corev1.PodList
+	if err := runtime.DecodeInto(scheme.Codecs.UniversalDeserializer(), data, &list); err != nil {
+		return nil, err
+	}
+	return &list, nil
+}
+
+// applyDefaults is what the file and URL sources do to a static pod
+// (config/common.go applyDefaults): a UID hashed from the node, the
+// source and the pod; the node's name appended to the pod's; the default
+// namespace; bound to this node.
+func (k *Kubelet) applyDefaults(pod *corev1.Pod, source string, isFile bool) {
+	h := md5.New()
+	if isFile {
+		fmt.Fprintf(h, "host:%s", k.o.Node)
+	}
+	fmt.Fprintf(h, "%s", source)
+	b, _ := json.Marshal(pod)
+	h.Write(b)
+	if pod.UID == "" {
+		pod.UID = types.UID(hex.EncodeToString(h.Sum(nil)))
+	}
+	pod.Name = pod.Name + "-" + k.o.Node
+	if pod.Namespace == "" {
+		pod.Namespace = corev1.NamespaceDefault
+	}
+	pod.Spec.NodeName = k.o.Node
+	if pod.Annotations == nil {
+		pod.Annotations = map[string]string{}
+	}
+	pod.Annotations[annotationHash] = string(pod.UID)
+	if pod.Spec.RestartPolicy == "" {
+		pod.Spec.RestartPolicy = corev1.RestartPolicyAlways
+	}
+}
+
+// sortedPods sorts pods by namespace and name, for stable iteration.
+func sortedPods(pods []*corev1.Pod) []*corev1.Pod {
+	sort.Slice(pods, func(i, j int) bool {
+		if pods[i].Namespace != pods[j].Namespace {
+			return pods[i].Namespace < pods[j].Namespace
+		}
+		return pods[i].Name < pods[j].Name
+	})
+	return pods
+}

@@ -1,0 +1,288 @@
+package kubelet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/kubeloom/kubeloom/sim/goroutine"
+)
+
+// volumeManager is pkg/kubelet/volumemanager: the desired state of the
+// world (the volumes of the pods the kubelet runs), filled by
+// kubelet/volume-dswp, and the actual state (what is mounted), moved
+// towards it by kubelet/volume-reconciler. syncPod waits until its pod's
+// volumes are mounted (WaitForAttachAndMount).
+type volumeManager struct {
+	k            *Kubelet
+	mu           sync.Mutex
+	desired      map[types.UID]map[string]corev1.Volume // pod → volume name → volume
+	mounted      map[types.UID]map[string]bool
+	retry        map[string]time.Time // volume key → when a failed mount may be retried
+	delay        map[string]time.Duration
+	changed      chan struct{} // closed and replaced when a mount or unmount completes
+	lastPodCheck time.Time
+}
+
+func newVolumeManager(k *Kubelet) *volumeManager {
+	return &volumeManager{k: k, desired: map[types.UID]map[string]corev1.Volume{}, mounted: map[types.UID]map[string]bool{},
+		retry: map[string]time.Time{}, delay: map[string]time.Duration{}, changed: make(chan struct{})}
+}
+
+// run is volumeManager.Run: start the populator and the reconciler, then
+// wait for the stop.
+func (vm *volumeManager) run(ctx context.Context) {
+	_, sp := goroutine.Iterate(ctx, "Run")
+	// go vm.desiredStateOfWorldPopulator.Run(stopCh)
+	vm.k.rt.Until(ctx, "kubelet/volume-dswp", volumeLoopPeriod, vm.populate, goroutine.WithIterationName("populatorLoopFunc"))
+	// go vm.reconciler.Run(sourcesReady, stopCh)
+	vm.k.rt.Until(ctx, "kubelet/volume-reconciler", volumeLoopPeriod, vm.reconcile, goroutine.WithIterationName("reconcile"))
+	sp.End()
+	<-ctx.Done()
+}
+
+// populate is populatorLoopFunc: add the volumes of new pods; every 2s,
+// remove the pods that are gone or terminated.
+func (vm *volumeManager) populate(ctx context.Context) {
+	pods := vm.k.pods.list()
+	for _, p := range pods {
+		if vm.k.podIsTerminated(p) || p.DeletionTimestamp != nil {
+			continue
+		}
+		vm.mu.Lock()
+		_, known := vm.desired[p.UID]
+		vm.mu.Unlock()
+		if known {
+			continue
+		}
+		vm.addPod(ctx, p)
+	}
+	now := vm.k.rt.Clock().Now()
+	if now.Sub(vm.lastPodCheck) < podStatusRecheckPeriod {
+		return
+	}
+	vm.lastPodCheck = now
+	// findAndRemoveDeletedPods
+	want := map[types.UID]bool{}
+	for _, p := range pods {
+		if !vm.k.podIsTerminated(p) && p.DeletionTimestamp == nil {
+			want[p.UID] = true
+		}
+	}
+	vm.mu.Lock()
+	var gone []types.UID
+	for uid := range vm.desired {
+		if !want[uid] {
+			gone = append(gone, uid)
+			delete(vm.desired, uid)
+		}
+	}
+	vm.mu.Unlock()
+	if len(gone) > 0 {
+		_, sp := goroutine.Start(ctx, "findAndRemoveDeletedPods", trace.WithAttributes(attribute.Int("k8s.pods", len(gone))))
+		sp.End()
+	}
+}
+
+// addPod is processPodVolumes: resolve each volume (a PVC through its PV)
+// and add it to the desired state.
+func (vm *volumeManager) addPod(ctx context.Context, p *corev1.Pod) {
+	ctx, sp := goroutine.Start(ctx, "processPodVolumes", trace.WithAttributes(append(podAttrs(p),
+		attribute.Int("k8s.volumes", len(p.Spec.Volumes)))...))
+	defer sp.End()
+	vols := map[string]corev1.Volume{}
+	for _, v := range p.Spec.Volumes {
+		if pvc := v.PersistentVolumeClaim; pvc != nil {
+			// createVolumeSpec: GET the claim, then its volume.
+			var claim *corev1.PersistentVolumeClaim
+			err := api(ctx, "persistentvolumeclaims.Get", func(ctx context.Context) (err error) {
+				claim, err = vm.k.o.Cluster.Client.CoreV1().PersistentVolumeClaims(p.Namespace).Get(ctx, pvc.ClaimName, metav1.GetOptions{})
+				return err
+			})
+			if err != nil || claim.Spec.VolumeName == "" {
+				sp.AddEvent("claim not bound", attribute.String("k8s.pvc.name", pvc.ClaimName))
+				return // retried at the next loop: the pod stays unknown
+			}
+			if err := api(ctx, "persistentvolumes.Get", func(ctx context.Context) error {
+				_, err := vm.k.o.Cluster.Client.CoreV1().PersistentVolumes().Get(ctx, claim.Spec.VolumeName, metav1.GetOptions{})
+				return err
+			}); err != nil {
+				return
+			}
+		}
+		vols[v.Name] = v
+	}
+	vm.mu.Lock()
+	vm.desired[p.UID] = vols
+	vm.mu.Unlock()
+}
+
+// reconcile unmounts what is no longer desired and mounts what is desired
+// and not mounted. kubeloom runs the operations inline, where v1.5's
+// operation executor starts a goroutine for each.
+func (vm *volumeManager) reconcile(ctx context.Context) {
+	vm.mu.Lock()
+	type op struct {
+		uid   types.UID
+		vol   corev1.Volume
+		mount bool
+	}
+	var ops []op
+	for uid, vols := range vm.mounted {
+		for name := range vols {
+			if _, ok := vm.desired[uid][name]; !ok {
+				ops = append(ops, op{uid: uid, vol: corev1.Volume{Name: name}})
+			}
+		}
+	}
+	now := vm.k.rt.Clock().Now()
+	for uid, vols := range vm.desired {
+		for name, v := range vols {
+			if !vm.mounted[uid][name] && !now.Before(vm.retry[string(uid)+"/"+name]) {
+				ops = append(ops, op{uid: uid, vol: v, mount: true})
+			}
+		}
+	}
+	vm.mu.Unlock()
+	if len(ops) == 0 {
+		return
+	}
+	sort.Slice(ops, func(i, j int) bool { return string(ops[i].uid)+ops[i].vol.Name < string(ops[j].uid)+ops[j].vol.Name })
+	for _, o := range ops {
+		if o.mount {
+			vm.mount(ctx, o.uid, o.vol)
+		} else {
+			_, sp := goroutine.Start(ctx, "UnmountVolume.TearDown", trace.WithAttributes(
+				attribute.String("k8s.pod.uid", string(o.uid)), attribute.String("k8s.volume.name", o.vol.Name)))
+			vm.mu.Lock()
+			delete(vm.mounted[o.uid], o.vol.Name)
+			if len(vm.mounted[o.uid]) == 0 {
+				delete(vm.mounted, o.uid)
+			}
+			vm.mu.Unlock()
+			sp.End()
+		}
+	}
+	vm.mu.Lock()
+	close(vm.changed)
+	vm.changed = make(chan struct{})
+	vm.mu.Unlock()
+}
+
+// mount is MountVolume.SetUp of one volume; a config map or secret volume
+// reads its object from the apiserver. A failure is retried with an
+// exponential back-off (500ms doubling to about 2m, nestedpendingoperations).
+func (vm *volumeManager) mount(ctx context.Context, uid types.UID, v corev1.Volume) {
+	ctx, sp := goroutine.Start(ctx, "MountVolume.SetUp", trace.WithAttributes(
+		attribute.String("k8s.pod.uid", string(uid)), attribute.String("k8s.volume.name", v.Name), attribute.String("k8s.volume.plugin", plugin(v))))
+	defer sp.End()
+	pod, _ := vm.k.pods.get(uid)
+	var err error
+	switch {
+	case pod == nil:
+		err = errors.New("pod is gone")
+	case v.ConfigMap != nil:
+		err = api(ctx, "configmaps.Get", func(ctx context.Context) error {
+			_, err := vm.k.o.Cluster.Client.CoreV1().ConfigMaps(pod.Namespace).Get(ctx, v.ConfigMap.Name, metav1.GetOptions{})
+			return err
+		})
+	case v.Secret != nil:
+		err = api(ctx, "secrets.Get", func(ctx context.Context) error {
+			_, err := vm.k.o.Cluster.Client.CoreV1().Secrets(pod.Namespace).Get(ctx, v.Secret.SecretName, metav1.GetOptions{})
+			return err
+		})
+	}
+	key := string(uid) + "/" + v.Name
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	if err != nil {
+		sp.RecordError(err)
+		d := min(max(500*time.Millisecond, 2*vm.delay[key]), 2*time.Minute+2*time.Second)
+		vm.delay[key] = d
+		vm.retry[key] = vm.k.rt.Clock().Now().Add(d)
+		return
+	}
+	delete(vm.delay, key)
+	delete(vm.retry, key)
+	if vm.mounted[uid] == nil {
+		vm.mounted[uid] = map[string]bool{}
+	}
+	vm.mounted[uid][v.Name] = true
+}
+
+func plugin(v corev1.Volume) string {
+	switch {
+	case v.ConfigMap != nil:
+		return "kubernetes.io/configmap"
+	case v.Secret != nil:
+		return "kubernetes.io/secret"
+	case v.HostPath != nil:
+		return "kubernetes.io/host-path"
+	case v.PersistentVolumeClaim != nil:
+		return "kubernetes.io/persistent-claim"
+	case v.DownwardAPI != nil:
+		return "kubernetes.io/downward-api"
+	}
+	return "kubernetes.io/empty-dir"
+}
+
+// waitForAttachAndMount is WaitForAttachAndMount: wait (up to 2m) until
+// every volume of the pod is mounted.
+func (vm *volumeManager) waitForAttachAndMount(ctx context.Context, pod *corev1.Pod) error {
+	if len(pod.Spec.Volumes) == 0 {
+		return nil
+	}
+	ctx, sp := goroutine.Start(ctx, "WaitForAttachAndMount", trace.WithAttributes(attribute.Int("k8s.volumes", len(pod.Spec.Volumes))))
+	defer sp.End()
+	timeout := vm.k.rt.Clock().NewTimer(2 * time.Minute)
+	defer timeout.Stop()
+	for {
+		vm.mu.Lock()
+		n, changed := len(vm.mounted[pod.UID]), vm.changed
+		vm.mu.Unlock()
+		if n >= len(pod.Spec.Volumes) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-timeout.C():
+			err := fmt.Errorf("timeout expired waiting for volumes to attach/mount for pod %q: %d of %d mounted", key(pod), n, len(pod.Spec.Volumes))
+			sp.RecordError(err)
+			return err
+		case <-changed:
+		}
+	}
+}
+
+// podVolumesGone reports whether the pod has no volume mounted any more.
+func (vm *volumeManager) podVolumesGone(uid types.UID) bool {
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	return len(vm.mounted[uid]) == 0
+}
+
+// inUse is GetVolumesInUse, for the node status.
+func (vm *volumeManager) inUse() []corev1.UniqueVolumeName {
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	var out []corev1.UniqueVolumeName
+	for uid, vols := range vm.desired {
+		for name, v := range vols {
+			if v.PersistentVolumeClaim != nil {
+				out = append(out, corev1.UniqueVolumeName(plugin(v)+"/"+string(uid)+"-"+name))
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
