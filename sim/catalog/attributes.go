@@ -36,6 +36,12 @@ const (
 	AttrEventComponent = "event.component"
 	AttrWorker         = "worker"
 
+	// The kubelet: the pod source a config-mux goroutine drains, and the
+	// container and probe type of a probe worker.
+	AttrPodSource = "kubelet.pod_source"
+	AttrContainer = "container.name"
+	AttrProbeType = "kubelet.probe.type"
+
 	// Causality.
 	AttrLink      = "kubeloom.link"
 	LinkCause     = "cause"

@@ -116,6 +116,11 @@ type Recorder struct {
 // Eventf records an event about obj (record.EventRecorder.Eventf) on
 // behalf of the code running with ctx.
 func (r Recorder) Eventf(ctx context.Context, obj runtime.Object, eventType, reason, messageFmt string, args ...any) {
+	if ctx.Err() != nil {
+		// The process is stopping: its broadcaster may be shut down already,
+		// and client-go would only log that it cannot record.
+		return
+	}
 	msg := fmt.Sprintf(messageFmt, args...)
 	key, _ := cache.MetaNamespaceKeyFunc(obj)
 	_, sp := r.p.loop.Iterate("distribute",

@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 )
 
@@ -80,7 +81,7 @@ func (c *podConfig) channel(ctx context.Context, source string) chan<- podUpdate
 				c.merge(ctx, source, u)
 			}
 		}
-	}, goroutine.WithIterationName("listen"), goroutine.WithAttributes(attribute.String("kubelet.pod_source", source)))
+	}, goroutine.WithIterationName("listen"), goroutine.WithAttributes(attribute.String(catalog.AttrPodSource, source)))
 	return ch
 }
 
@@ -99,7 +100,7 @@ func (c *podConfig) allReady() bool {
 // merge is podStorage.Merge for a SET snapshot: it compares the source's
 // pods with what it sent before and passes on what changed.
 func (c *podConfig) merge(ctx context.Context, source string, u podUpdate) {
-	ctx, sp := goroutine.Start(ctx, "Merge", trace.WithAttributes(attribute.String("kubelet.pod_source", source),
+	ctx, sp := goroutine.Start(ctx, "Merge", trace.WithAttributes(attribute.String(catalog.AttrPodSource, source),
 		attribute.Int("k8s.pods", len(u.pods))), trace.WithLinks(goroutine.Cause(u.cause, source)))
 	defer sp.End()
 	c.mu.Lock()

@@ -12,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/containerruntime"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 )
@@ -239,7 +240,7 @@ func (k *Kubelet) containerGC(ctx context.Context) {
 			continue
 		}
 		removed++
-		sp.AddEvent("removed", attribute.String("container.id", c.ID[:12]), attribute.String("container.name", c.Name),
+		sp.AddEvent("removed", attribute.String("container.id", c.ID[:12]), attribute.String(catalog.AttrContainer, c.Name),
 			attribute.String("k8s.pod.name", c.PodName))
 	}
 	sp.SetAttributes(attribute.Bool("kubelet.all_sources_ready", allSourcesReady), attribute.Int("kubelet.dead_containers", dead),

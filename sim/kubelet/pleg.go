@@ -9,6 +9,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/containerruntime"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 )
@@ -93,7 +94,7 @@ func (g *pleg) relist(ctx context.Context) {
 	sp := goroutine.SpanFrom(ctx)
 	sp.SetAttributes(attribute.Int("kubelet.pleg.events", len(evs)), attribute.Int("containers", len(all)))
 	for _, e := range evs {
-		sp.AddEvent(e.typ, attribute.String("k8s.pod.uid", string(e.uid)), attribute.String("container.name", e.container))
+		sp.AddEvent(e.typ, attribute.String("k8s.pod.uid", string(e.uid)), attribute.String(catalog.AttrContainer, e.container))
 		if e.typ == containerRemoved {
 			continue // not sync-worthy
 		}

@@ -57,7 +57,7 @@ func (m *probeManager) start(ctx context.Context) {
 				return
 			case u := <-m.updates:
 				ictx, sp := goroutine.Iterate(ctx, "updateReadiness", trace.WithLinks(goroutine.Cause(u.cause, key(u.pod))),
-					trace.WithAttributes(attribute.String("container.name", u.container), attribute.Bool("kubelet.ready", u.ready)))
+					trace.WithAttributes(attribute.String(catalog.AttrContainer, u.container), attribute.Bool("kubelet.ready", u.ready)))
 				m.k.status.setContainerReadiness(ictx, u.pod, u.container, u.ready)
 				sp.End()
 			}
@@ -85,7 +85,7 @@ func (m *probeManager) addPod(ctx context.Context, pod *corev1.Pod) {
 			m.workers[k] = cancel
 			w := &probeWorker{m: m, pod: pod, container: c, key: k, probe: p.probe}
 			m.k.rt.Go(wctx, "kubelet/probe-worker", w.run, goroutine.WithAttributes(append(podAttrs(pod),
-				attribute.String("container.name", c.Name), attribute.String("kubelet.probe.type", p.name))...))
+				attribute.String(catalog.AttrContainer, c.Name), attribute.String(catalog.AttrProbeType, p.name))...))
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 )
 
@@ -83,7 +84,7 @@ func (k *Kubelet) podsOf(uids []types.UID) []*corev1.Pod {
 // handleConfig dispatches one update from PodConfig.
 func (k *Kubelet) handleConfig(ctx context.Context, u podUpdate) {
 	sp := goroutine.SpanFrom(ctx)
-	sp.SetAttributes(attribute.String("kubelet.pod_update.op", u.op), attribute.String("kubelet.pod_source", u.source),
+	sp.SetAttributes(attribute.String("kubelet.pod_update.op", u.op), attribute.String(catalog.AttrPodSource, u.source),
 		attribute.Int("k8s.pods", len(u.pods)))
 	sp.AddLink(goroutine.Cause(u.cause, u.source))
 	switch u.op {
@@ -175,7 +176,7 @@ func (k *Kubelet) handlePodSyncs(ctx context.Context, pods []*corev1.Pod, why st
 func (k *Kubelet) handlePLEG(ctx context.Context, e lifecycleEvent) {
 	sp := goroutine.SpanFrom(ctx)
 	sp.SetAttributes(attribute.String("kubelet.pleg.event", e.typ), attribute.String("k8s.pod.uid", string(e.uid)),
-		attribute.String("container.name", e.container))
+		attribute.String(catalog.AttrContainer, e.container))
 	sp.AddLink(goroutine.Cause(e.cause, string(e.uid)))
 	if p, ok := k.pods.get(e.uid); ok {
 		k.handlePodSyncs(ctx, []*corev1.Pod{p}, e.typ)

@@ -17,6 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/containerruntime"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 )
@@ -100,7 +101,7 @@ func (k *Kubelet) syncContainers(ctx context.Context, pod *corev1.Pod, container
 		}
 		if started {
 			if until := k.backoff.until(pod.UID, c.Name); now.Before(until) {
-				sp.AddEvent("back-off", attribute.String("container.name", c.Name), attribute.String("kubelet.reason", "CrashLoopBackOff"))
+				sp.AddEvent("back-off", attribute.String(catalog.AttrContainer, c.Name), attribute.String("kubelet.reason", "CrashLoopBackOff"))
 				errs = append(errs, fmt.Errorf("back-off %s restarting failed container=%s pod=%s", until.Sub(now), c.Name, key(pod)))
 				continue
 			}
@@ -118,7 +119,7 @@ func (k *Kubelet) syncContainers(ctx context.Context, pod *corev1.Pod, container
 // the events docker's runtime records.
 func (k *Kubelet) startContainer(ctx context.Context, pod *corev1.Pod, spec containerruntime.ContainerSpec) (containerruntime.Container, error) {
 	ctx, sp := goroutine.Start(ctx, "StartContainer", trace.WithAttributes(
-		attribute.String("container.name", spec.Name), attribute.String("container.image.name", spec.Image)))
+		attribute.String(catalog.AttrContainer, spec.Name), attribute.String("container.image.name", spec.Image)))
 	defer sp.End()
 	infra := spec.Name == containerruntime.PodInfraContainerName
 	img, pulled, err := k.o.Runtime.PullImage(spec.Image)

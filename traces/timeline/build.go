@@ -23,6 +23,9 @@ var qualifiers = []string{
 	catalog.AttrObjectKey,
 	catalog.AttrEventComponent,
 	catalog.AttrWorker,
+	catalog.AttrPodSource,
+	catalog.AttrContainer,
+	catalog.AttrProbeType,
 }
 
 // goroutineAttrs are copied from an open lane's iteration spans into its
