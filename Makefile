@@ -21,7 +21,7 @@ test: ## every test, with the race detector (what CI runs)
 test-short: ## every test, without the race detector
 	$(GO) test -count=1 ./...
 
-bench: ## the performance benchmarks (cost per span, tracing overhead, one controller sync, cm-startup across speeds; ~1 min)
+bench: ## the performance benchmarks (cost per span, tracing overhead, one controller sync, cm-startup across speeds, kubelets per node-minute; ~1 min)
 	$(GO) test -run '^$$' -bench . -benchmem ./sim/... ./traces/...
 
 lint: ## gofmt and go vet must be clean

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -119,6 +120,56 @@ func BenchmarkCMStartupSpeeds(b *testing.B) {
 				b.ReportMetric(slow*100, "max-period-dev-1s+-%")
 				b.Logf("speed %g: worst lane %s", speed, lane)
 			}
+		})
+	}
+}
+
+// nodesScenario is N kubelets, each running one pod, for the given
+// simulated duration.
+func nodesScenario(b *testing.B, n int, d time.Duration) *scenarios.Scenario {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "apiVersion: kubeloom.dev/v1\nkind: Scenario\nmetadata: {name: nodes-%d}\nspec:\n  duration: %s\n  kubelets: {count: %d}\n  objects:\n", n, d, n)
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&sb, "    - {apiVersion: v1, kind: Pod, metadata: {name: web-%d}, spec: {nodeName: node-%d, containers: [{name: web, image: \"nginx:1.11\"}]}}\n", i, i)
+	}
+	sc, err := scenarios.Parse("nodes.yaml", []byte(sb.String()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return sc
+}
+
+// BenchmarkKubeletNodes runs 1, 10 and 50 kubelets (one pod each) for 2
+// simulated minutes at speed 60 in real time, recorded, and reports the
+// process CPU per simulated node-minute (it should stay flat as nodes are
+// added: the cost grows linearly), spans per node-minute and the peak RSS
+// of the process so far (run one size alone, e.g. -bench 'KubeletNodes/nodes=50',
+// for that size's own peak). Run with -benchtime=1x.
+func BenchmarkKubeletNodes(b *testing.B) {
+	const d = 2 * time.Minute
+	for _, n := range []int{1, 10, 50} {
+		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+			sc := nodesScenario(b, n, d)
+			var cpu time.Duration
+			var spans int64
+			for range b.N {
+				cpu0 := cpuTime(b)
+				sum, err := Run(context.Background(), Options{Scenario: sc, Recording: io.Discard, Speed: 60})
+				cpu += cpuTime(b) - cpu0
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(sum.Leftovers) > 0 {
+					b.Fatalf("leftovers: %v", sum.Leftovers)
+				}
+				spans += sum.Spans
+			}
+			nodeMinutes := float64(b.N) * float64(n) * d.Minutes()
+			var ru syscall.Rusage
+			syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+			b.ReportMetric(float64(cpu.Microseconds())/1000/nodeMinutes, "cpu-ms/node-min")
+			b.ReportMetric(float64(spans)/nodeMinutes, "spans/node-min")
+			b.ReportMetric(float64(ru.Maxrss)/1024, "peak-rss-MiB")
 		})
 	}
 }
