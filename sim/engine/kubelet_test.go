@@ -280,6 +280,13 @@ func TestClusterBasics(t *testing.T) {
 			}
 		}
 	}
+	// Every goroutine of node-2's kubelet ended with it.
+	for _, sp := range spans {
+		if g := sp.Attributes.String(catalog.AttrGoroutineName); g == sp.Name && sp.Resource.String(catalog.AttrServiceInstanceID) == "node-2" &&
+			sp.End.After(stop[0].End) {
+			t.Errorf("%s of node-2 ended %s after the kubelet was stopped", g, sp.End.Sub(stop[0].End))
+		}
+	}
 	// Its pods were evicted (2m later) and replaced on node-1.
 	evicted, running := 0, 0
 	for _, p := range got {
