@@ -117,13 +117,9 @@ func (c *podConfig) merge(ctx context.Context, source string, u podUpdate) {
 		prev, known := old[p.UID]
 		switch {
 		case !known:
-			if p.DeletionTimestamp != nil {
-				deletes = append(deletes, p)
-			} else {
-				adds = append(adds, p)
-			}
-		case !reflect.DeepEqual(prev.Spec, p.Spec) || !reflect.DeepEqual(prev.Labels, p.Labels) ||
-			!reflect.DeepEqual(prev.Annotations, p.Annotations) || !reflect.DeepEqual(prev.DeletionTimestamp, p.DeletionTimestamp):
+			// A pod seen for the first time is an ADD, even one being deleted.
+			adds = append(adds, p)
+		case podsDifferSemantically(prev, p):
 			if p.DeletionTimestamp != nil {
 				deletes = append(deletes, p)
 			} else {
@@ -158,4 +154,13 @@ func (c *podConfig) merge(ctx context.Context, source string, u podUpdate) {
 			return
 		}
 	}
+}
+
+// podsDifferSemantically is config.go's: the spec, labels, deletion and
+// annotations; a status change alone is a reconcile.
+func podsDifferSemantically(existing, ref *corev1.Pod) bool {
+	return !reflect.DeepEqual(existing.Spec, ref.Spec) || !reflect.DeepEqual(existing.Labels, ref.Labels) ||
+		!reflect.DeepEqual(existing.DeletionTimestamp, ref.DeletionTimestamp) ||
+		!reflect.DeepEqual(existing.DeletionGracePeriodSeconds, ref.DeletionGracePeriodSeconds) ||
+		!reflect.DeepEqual(existing.Annotations, ref.Annotations)
 }

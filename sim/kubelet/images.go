@@ -52,8 +52,16 @@ func newImageManager(k *Kubelet) *imageManager {
 func (im *imageManager) start(ctx context.Context) {
 	ctx, sp := goroutine.Start(ctx, "imageManager.Start")
 	defer sp.End()
+	initialized := false
 	im.k.rt.Until(ctx, "kubelet/image-detect", imageDetectPeriod, func(ctx context.Context) {
-		n := im.detectImages(im.k.rt.Clock().Now())
+		// The initial detection makes the detected time "unknown in the
+		// past": images already on the node may be collected at once.
+		var ts time.Time
+		if initialized {
+			ts = im.k.rt.Clock().Now()
+		}
+		initialized = true
+		n := im.detectImages(ts)
 		goroutine.SpanFrom(ctx).SetAttributes(attribute.Int("container.images", n))
 	}, goroutine.WithIterationName("detectImages"))
 	if im.k.modern {

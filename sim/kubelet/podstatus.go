@@ -56,7 +56,7 @@ func (k *Kubelet) generateAPIPodStatus(pod *corev1.Pod, containers []containerru
 			if shouldRestart(pod.Spec.RestartPolicy, *latest) && pod.DeletionTimestamp == nil {
 				// Waiting to be restarted: the last run becomes the last state.
 				reason := "ContainerCreating"
-				if until := k.backoff.until(pod.UID, spec.Name); now.Before(until) {
+				if wait, _ := k.backoff.inBackOff(pod.UID, spec.Name, latest.Finished, now); wait {
 					reason = "CrashLoopBackOff"
 				}
 				cs.LastTerminationState.Terminated = cs.State.Terminated
@@ -94,11 +94,19 @@ func terminated(c *containerruntime.Container) *corev1.ContainerStateTerminated 
 		ContainerID: "docker://" + c.ID}
 }
 
-// getPhase is pkg/kubelet/kubelet_pods.go's GetPhase.
+// getPhase is pkg/kubelet/kubelet_pods.go's GetPhase: it counts the
+// spec's containers by their status; one without a status is unknown.
 func getPhase(spec *corev1.PodSpec, statuses []corev1.ContainerStatus) corev1.PodPhase {
-	var pending, running, stopped, succeeded, unknown int
+	byName := make(map[string]corev1.ContainerStatus, len(statuses))
 	for _, cs := range statuses {
+		byName[cs.Name] = cs
+	}
+	var pending, running, stopped, succeeded, unknown int
+	for _, c := range spec.Containers {
+		cs, ok := byName[c.Name]
 		switch {
+		case !ok:
+			unknown++
 		case cs.State.Running != nil:
 			running++
 		case cs.State.Terminated != nil:

@@ -100,12 +100,12 @@ func (k *Kubelet) syncContainers(ctx context.Context, pod *corev1.Pod, container
 			continue
 		}
 		if started {
-			if until := k.backoff.until(pod.UID, c.Name); now.Before(until) {
+			if wait, until := k.backoff.inBackOff(pod.UID, c.Name, last.Finished, now); wait {
 				sp.AddEvent("back-off", attribute.String(catalog.AttrContainer, c.Name), attribute.String("kubelet.reason", "CrashLoopBackOff"))
 				errs = append(errs, fmt.Errorf("back-off %s restarting failed container=%s pod=%s", until.Sub(now), c.Name, key(pod)))
 				continue
 			}
-			k.backoff.next(pod.UID, c.Name, now)
+			k.backoff.next(pod.UID, c.Name, last.Finished)
 		}
 		runFor, code := behaviour(c)
 		if _, err := k.startContainer(ctx, pod, containerruntime.ContainerSpec{Name: c.Name, Image: c.Image, RunFor: runFor, ExitCode: code}); err != nil {
@@ -321,33 +321,50 @@ func behaviour(c corev1.Container) (time.Duration, int) {
 	return max(runFor, time.Millisecond), code
 }
 
-// backoff is the crash-loop back-off (flowcontrol.Backoff with 10s
-// doubling to 5m, pkg/kubelet/kubelet.go's backOffPeriod and
-// MaxContainerBackOff).
+// backoff is the crash-loop back-off, flowcontrol.Backoff as v1.5's
+// dockertools uses it (doBackOff): a dead container may restart once
+// backoff has passed since it finished; each restart doubles the back-off,
+// from 10s (backOffPeriod) up to 5m (MaxContainerBackOff); an entry not
+// updated for twice the maximum starts over.
 type backoff struct {
 	mu      sync.Mutex
 	entries map[string]backoffEntry
 }
 
 type backoffEntry struct {
-	delay time.Duration
-	until time.Time
+	delay      time.Duration
+	lastUpdate time.Time
 }
 
-func (b *backoff) until(uid types.UID, name string) time.Time {
+const maxContainerBackOff = 5 * time.Minute
+
+// inBackOff is IsInBackOffSince(key, finished): whether a container that
+// finished at finished must still wait, and until when.
+func (b *backoff) inBackOff(uid types.UID, name string, finished, now time.Time) (bool, time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.entries[string(uid)+"/"+name].until
+	e, ok := b.entries[string(uid)+"/"+name]
+	if !ok || finished.Sub(e.lastUpdate) > 2*maxContainerBackOff {
+		return false, time.Time{}
+	}
+	until := finished.Add(e.delay)
+	return now.Before(until), until
 }
 
-func (b *backoff) next(uid types.UID, name string, now time.Time) {
+// next is Next(key, finished), called as the container is restarted.
+func (b *backoff) next(uid types.UID, name string, finished time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.entries == nil {
 		b.entries = map[string]backoffEntry{}
 	}
-	e := b.entries[string(uid)+"/"+name]
-	e.delay = min(max(backOffPeriod, 2*e.delay), 5*time.Minute)
-	e.until = now.Add(e.delay)
-	b.entries[string(uid)+"/"+name] = e
+	key := string(uid) + "/" + name
+	e, ok := b.entries[key]
+	if !ok || finished.Sub(e.lastUpdate) > 2*maxContainerBackOff {
+		e.delay = backOffPeriod
+	} else {
+		e.delay = min(2*e.delay, maxContainerBackOff)
+	}
+	e.lastUpdate = finished
+	b.entries[key] = e
 }
