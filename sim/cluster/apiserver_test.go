@@ -168,6 +168,15 @@ func TestFinalizersAndGracefulDeletion(t *testing.T) {
 	if _, err := pods.Get(ctx, "pending", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
 		t.Errorf("an unscheduled pod goes at once, got %v", err)
 	}
+	// The kubelet writes the terminating pod's status: it stays.
+	p, _ := pods.Get(ctx, "bound", metav1.GetOptions{})
+	p.Status.Phase = corev1.PodSucceeded
+	if _, err := pods.UpdateStatus(ctx, p, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pods.Get(ctx, "bound", metav1.GetOptions{}); err != nil {
+		t.Errorf("a status write removed a pod being deleted gracefully: %v", err)
+	}
 	pods.Delete(ctx, "bound", metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)})
 	if _, err := pods.Get(ctx, "bound", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
 		t.Errorf("a delete with grace 0 removes the pod, got %v", err)

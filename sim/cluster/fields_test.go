@@ -39,6 +39,23 @@ func TestFieldSelectorsFilterListsAndWatches(t *testing.T) {
 	if typ, name := next(); typ != watch.Added || name != "bound" {
 		t.Errorf("first event = %s %s, want ADDED bound", typ, name)
 	}
+	// A watch from the list's version knows the listed pod: its change is
+	// a MODIFIED.
+	fromList, err := c.Watch(ctx, pods, "", metav1.ListOptions{FieldSelector: "spec.nodeName=node-1", ResourceVersion: list.(*corev1.PodList).ResourceVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fromList.Stop()
+	relabelled := bound.DeepCopy()
+	relabelled.ResourceVersion = ""
+	relabelled.Labels = map[string]string{"tier": "web"}
+	c.Update(ctx, pods, relabelled)
+	if ev := <-fromList.ResultChan(); ev.Type != watch.Modified {
+		t.Errorf("change of a listed pod = %s, want MODIFIED", ev.Type)
+	}
+	if typ, name := next(); typ != watch.Modified || name != "bound" {
+		t.Errorf("change of bound = %s %s, want MODIFIED", typ, name)
+	}
 	// pending gets bound: it starts matching.
 	p := pod("pending")
 	p.Spec.NodeName = "node-1"

@@ -53,8 +53,15 @@ func (c *Cluster) watch(action k8stesting.Action) (bool, watch.Interface, error)
 		items, _ := meta.ExtractList(list)
 		for _, it := range items {
 			m, _ := meta.Accessor(it)
-			if rv, _ := strconv.ParseInt(m.GetResourceVersion(), 10, 64); rv > from {
-				w.send(watch.Added, it)
+			// Every object the selector matches now counts as seen, also
+			// those older than the watch's version (the watcher listed
+			// them): its next change is a MODIFIED, not an ADDED.
+			matches := w.sel.Matches(selectableFields(it))
+			if matches && !w.sel.Empty() {
+				w.matched[objectKey(m)] = true
+			}
+			if rv, _ := strconv.ParseInt(m.GetResourceVersion(), 10, 64); rv > from && matches {
+				w.push(watch.Event{Type: watch.Added, Object: it})
 			}
 		}
 	}
@@ -140,7 +147,7 @@ func (w *watcher) send(t watch.EventType, obj runtime.Object) {
 	if !w.sel.Empty() {
 		key := ""
 		if m, err := meta.Accessor(obj); err == nil {
-			key = m.GetNamespace() + "/" + m.GetName()
+			key = objectKey(m)
 		}
 		was := w.matched[key]
 		switch now := w.sel.Matches(selectableFields(obj)); {
@@ -229,3 +236,5 @@ func (w *watcher) Stop() { w.once.Do(func() { close(w.done) }) }
 
 // ResultChan is the stream of events (watch.Interface).
 func (w *watcher) ResultChan() <-chan watch.Event { return w.result }
+
+func objectKey(m metav1.Object) string { return m.GetNamespace() + "/" + m.GetName() }

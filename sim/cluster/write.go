@@ -135,7 +135,10 @@ func (c *Cluster) update(gvr schema.GroupVersionResource, ns, sub string, upd ru
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("%s %s/%s: %v", gvr.Resource, ns, m.GetName(), err))
 	}
 	mm, _ := meta.Accessor(merged)
-	if mm.GetDeletionTimestamp() != nil && !hasFinalizers(merged) {
+	// Removing the last finalizer of an object being deleted removes it; a
+	// graceful pod's other updates (its status) leave it be: it goes with
+	// the kubelet's delete with grace period 0.
+	if mm.GetDeletionTimestamp() != nil && hasFinalizers(old) && !hasFinalizers(merged) {
 		return merged, c.remove(gvr, ns, merged)
 	}
 	// An update that changes nothing is no write: etcd keeps the version
