@@ -3,6 +3,7 @@ package containerruntime
 import (
 	"errors"
 	"fmt"
+	"net"
 	"slices"
 	"strings"
 	"time"
@@ -52,6 +53,9 @@ type Container struct {
 	// number of containers of the same pod and name started before it
 	// (dockertools' io.kubernetes.container.restartCount label).
 	Attempt int
+	// IP is the pod's address, set on its infra container: the network
+	// plugin gives each sandbox the next address of the pod CIDR.
+	IP string
 }
 
 // ContainerSpec is what the kubelet asks the runtime to run: the part of a
@@ -146,6 +150,12 @@ func (r *Runtime) StartContainer(podUID, podNamespace, podName string, spec Cont
 		exitWith: spec.ExitCode,
 		layer:    layer,
 		seq:      r.seq,
+	}
+	if spec.Name == PodInfraContainerName {
+		c.IP = net.IPv4(r.podNet[0], r.podNet[1], r.podNet[2], byte(r.nextIP)).String()
+		if r.nextIP++; r.nextIP > 254 { // .2 … .254, then around again: a /24 of short-lived sandboxes
+			r.nextIP = 2
+		}
 	}
 	r.seq++
 	r.attempts[key]++

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"net"
 	"sync"
 	"time"
 
@@ -41,6 +42,10 @@ type Options struct {
 	// MemoryCapacity is the node's memory in bytes; default
 	// DefaultMemoryCapacity (8 GiB).
 	MemoryCapacity int64
+	// PodCIDR is the node's pod network ("10.244.1.0/24"): each infra
+	// container gets the next address of it, as the network plugin
+	// (kubenet, CNI) gives each pod sandbox one. Default 10.244.0.0/24.
+	PodCIDR string
 	// Images are the image references present when the runtime starts,
 	// as if pulled before the kubelet started (Pulled is the clock's time
 	// at New). nil means the pause image only; an empty, non-nil slice
@@ -66,6 +71,8 @@ type Runtime struct {
 	seq        uint64         // containers created so far
 	other      int64          // OtherBytes of the image filesystem
 	ooms       []OOMEvent
+	podNet     net.IP // the pod CIDR's network address
+	nextIP     int    // host part of the next pod IP
 }
 
 // New returns the runtime of node o.Node, up, with o.Images present. It
@@ -92,6 +99,11 @@ func New(o Options) *Runtime {
 		images:     map[string]*Image{},
 		containers: map[string]*container{},
 		attempts:   map[string]int{},
+		podNet:     net.IPv4(10, 244, 0, 0).To4(),
+		nextIP:     2, // .1 is the node's bridge (cbr0)
+	}
+	if ip, _, err := net.ParseCIDR(o.PodCIDR); err == nil && ip.To4() != nil {
+		r.podNet = ip.To4()
 	}
 	now := o.Clock.Now()
 	for _, ref := range o.Images {

@@ -519,3 +519,20 @@ func ExampleRuntime() {
 	// main exited Completed 0
 	// 0 running, 1 in all
 }
+
+// Each infra container gets the next address of the pod CIDR; app
+// containers get none.
+func TestSandboxIPs(t *testing.T) {
+	r := New(Options{Node: "node-1", Clock: clocktesting.NewFakeClock(time.Unix(0, 0)), PodCIDR: "10.244.3.0/24"})
+	var got []string
+	for _, c := range []ContainerSpec{{Name: PodInfraContainerName, Image: PauseImage}, {Name: "app", Image: "nginx:1.11"}, {Name: PodInfraContainerName, Image: PauseImage}} {
+		ctr, err := r.StartContainer("uid-"+c.Name, "default", "p", c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, ctr.IP)
+	}
+	if want := []string{"10.244.3.2", "", "10.244.3.3"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("IPs = %q, want %q", got, want)
+	}
+}

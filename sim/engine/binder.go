@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -34,7 +35,15 @@ func (b *binder) start(ctx context.Context) {
 		for ctx.Err() == nil {
 			w, err := b.w.cluster.Client.CoreV1().Pods("").Watch(ctx, metav1.ListOptions{FieldSelector: "spec.nodeName="})
 			if err != nil {
-				return
+				goroutine.SpanFrom(ctx).RecordError(err)
+				t := b.w.clk.NewTimer(time.Second)
+				select {
+				case <-ctx.Done():
+					t.Stop()
+					return
+				case <-t.C():
+				}
+				continue
 			}
 			pending = b.watch(ctx, w, retry.C(), pending)
 		}
@@ -69,7 +78,8 @@ func (b *binder) watch(ctx context.Context, w watch.Interface, retry <-chan time
 			if !isPod || ev.Type != watch.Added || pod.Spec.NodeName != "" || pod.DeletionTimestamp != nil {
 				continue
 			}
-			if !b.bind(ctx, pod) {
+			// A re-opened watch sends the waiting pods again: keep each once.
+			if !slices.ContainsFunc(pending, func(p *corev1.Pod) bool { return p.UID == pod.UID }) && !b.bind(ctx, pod) {
 				pending = append(pending, pod)
 			}
 		}

@@ -66,6 +66,10 @@ func (n *kubeletNode) reservePorts(listen func(network, address string) (net.Lis
 	return nil
 }
 
+// podCIDR is the node's pod network, which its runtime's sandboxes take
+// their addresses from.
+func (n *kubeletNode) podCIDR() string { return fmt.Sprintf("10.244.%d.0/24", n.index) }
+
 // start starts the node's kubelet process.
 func (n *kubeletNode) start(ctx context.Context, o *Options, clk clock.Clock) error {
 	n.mu.Lock()
@@ -82,7 +86,7 @@ func (n *kubeletNode) start(ctx context.Context, o *Options, clk clock.Clock) er
 		Node: n.name, Era: informer.Era(n.w.era), Cluster: n.w.cluster, Runtime: n.runtime,
 		ManifestDir: n.w.manifestDir, HealthzAddr: n.addrs[kubelet.ServerHealthz],
 		ServerAddr: n.addrs[kubelet.ServerKubelet], ReadOnlyAddr: n.addrs[kubelet.ServerReadOnly],
-		PodCIDR: fmt.Sprintf("10.244.%d.0/24", n.index), Listen: o.Listen, Dial: o.Dial,
+		PodCIDR: n.podCIDR(), Listen: o.Listen, Dial: o.Dial,
 	}
 	if k.ManifestURL {
 		opts.ManifestURL = n.w.manifestURL
@@ -125,6 +129,19 @@ func (n *kubeletNode) stop(cause error, clk clock.Clock, grace time.Duration) er
 	select {
 	case <-done:
 	case <-t.C():
+		return nil
+	}
+	// The process is over once its last goroutine has returned: a pod
+	// worker in the middle of a sync must not touch the runtime when the
+	// kubelet is started again.
+	for len(n.rt.Live()) > 0 {
+		poll := clk.NewTimer(10 * time.Millisecond)
+		select {
+		case <-poll.C():
+		case <-t.C():
+			poll.Stop()
+			return nil
+		}
 	}
 	return nil
 }
@@ -158,11 +175,11 @@ func (n *kubeletNode) exited() string {
 // oomEvent hands an OOM event to the running kubelet's OOM watcher, as
 // cAdvisor does; with no kubelet running nobody hears it.
 func (n *kubeletNode) oomEvent(ev containerruntime.OOMEvent) bool {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if n.oom == nil {
+	if !n.running() {
 		return false
 	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
 	select {
 	case n.oom <- ev:
 		return true

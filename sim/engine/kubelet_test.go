@@ -116,8 +116,10 @@ func TestKubeletStartup(t *testing.T) {
 	// every 5m; the 5m run, after usage was raised to 95% at 4m, frees
 	// images down to at most 80%.
 	gc := on(spans, "node-1", "Images/GarbageCollect")
-	if len(gc) != 3 {
-		t.Fatalf("%d image GC runs, want 3 (at 0, 5m and 10m)", len(gc))
+	// (The run at 10m falls on the scenario's last instant: it may or may
+	// not run before the end.)
+	if len(gc) < 2 || len(gc) > 3 {
+		t.Fatalf("%d image GC runs, want those at 0 and 5m (and maybe 10m)", len(gc))
 	}
 	start := gc[0].Start
 	for i, s := range gc {

@@ -24,6 +24,7 @@ const (
 
 // Operations of a pod update on PodConfig.Updates() (kubetypes.PodOperation).
 const (
+	opSet       = "SET" // a source's whole set of pods, before the merge
 	opAdd       = "ADD"
 	opUpdate    = "UPDATE"
 	opRemove    = "REMOVE"

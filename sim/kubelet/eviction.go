@@ -2,8 +2,8 @@ package kubelet
 
 import (
 	"context"
-	"fmt"
 	"sync"
+	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
@@ -20,11 +20,17 @@ const memoryAvailableThreshold = 100 << 20
 // node's memory (from the runtime's stats), reports memory pressure for
 // the node status and, below the threshold, evicts one pod.
 type evictionManager struct {
-	k        *Kubelet
-	mu       sync.Mutex
-	pressure bool
-	started  bool
+	k            *Kubelet
+	mu           sync.Mutex
+	pressure     bool
+	lastObserved time.Time // when the threshold was last crossed
+	started      bool
 }
+
+// pressureTransitionPeriod is --eviction-pressure-transition-period: a
+// node leaves a pressure condition only this long after the threshold was
+// last crossed.
+const pressureTransitionPeriod = 5 * time.Minute
 
 func newEvictionManager(k *Kubelet) *evictionManager { return &evictionManager{k: k} }
 
@@ -50,16 +56,23 @@ func (m *evictionManager) synchronize(ctx context.Context) {
 	sp := goroutine.SpanFrom(ctx)
 	available := m.k.o.Runtime.MemoryAvailable()
 	fs := m.k.o.Runtime.ImageFsInfo()
-	pressure := available < memoryAvailableThreshold
+	crossed := available < memoryAvailableThreshold
+	now := m.k.rt.Clock().Now()
+	m.mu.Lock()
+	if crossed {
+		m.lastObserved = now
+	}
+	m.pressure = !m.lastObserved.IsZero() && now.Sub(m.lastObserved) < pressureTransitionPeriod
+	pressure := m.pressure
+	m.mu.Unlock()
 	sp.SetAttributes(attribute.Int64("kubelet.eviction.memory_available_bytes", int64(available)),
 		attribute.Int64("kubelet.eviction.imagefs_available_bytes", fs.Capacity-fs.Usage), attribute.Bool("kubelet.eviction.memory_pressure", pressure))
-	m.mu.Lock()
-	m.pressure = pressure
-	m.mu.Unlock()
-	if !pressure {
+	if !crossed {
 		return
 	}
-	// Rank the active pods: the one using the most memory goes first.
+	// Rank the active pods: the one using the most memory goes first
+	// (v1.5 ranks by QoS class first; kubeloom's pods have no requests,
+	// so all are BestEffort and usage decides).
 	usage := map[string]uint64{}
 	for _, ps := range m.k.o.Runtime.Stats() {
 		for _, c := range ps.Containers {
@@ -78,7 +91,7 @@ func (m *evictionManager) synchronize(ctx context.Context) {
 	if victim == nil {
 		return
 	}
-	msg := fmt.Sprintf("The node was low on resource: memory. Threshold quantity: 100Mi, available: %dKi.", available>>10)
+	msg := "The node was low on resource: memory."
 	ctx, esp := goroutine.Start(ctx, "evictPod", trace.WithAttributes(podAttrs(victim)...))
 	defer esp.End()
 	m.k.recorder.Eventf(ctx, victim, corev1.EventTypeWarning, "Evicted", "%s", msg)

@@ -60,7 +60,7 @@ var lruImages = []string{containerruntime.PauseImage, "golang:1.7", "mongo:3.2",
 
 // TestImageGC: image GC does nothing below 90% usage; from 90% it removes
 // unused images, least recently used first, until usage is at most 80%,
-// and records ImageGCFailed when removing every candidate is not enough.
+// and records FreeDiskSpaceFailed (v1.3) when removing every candidate is not enough.
 // The images' sizes follow from their references (0.7, 182, 151, 134, 87
 // and 206 MiB in LRU order): on a 4 GiB filesystem 90% leaves 410 MiB to
 // free, which the first four give.
@@ -129,12 +129,12 @@ func TestImageGC(t *testing.T) {
 				}
 				failedEvents := 0
 				for _, s := range h.spansNamed("distribute") {
-					if attr(s, "k8s.event.reason") == "ImageGCFailed" {
+					if attr(s, "k8s.event.reason") == "FreeDiskSpaceFailed" {
 						failedEvents++
 					}
 				}
 				if tc.failed != (sp.Status.Code == codes.Error) || tc.failed != (failedEvents == 1) {
-					t.Errorf("status %v and %d ImageGCFailed events; want failed = %v", sp.Status, failedEvents, tc.failed)
+					t.Errorf("status %v and %d FreeDiskSpaceFailed events; want failed = %v", sp.Status, failedEvents, tc.failed)
 				}
 			})
 		})

@@ -69,7 +69,6 @@ type Kubelet struct {
 	podKillingCh  chan *corev1.Pod // classic: podKiller's channel (capacity 50)
 	runtimeInit   sync.Once        // oneTimeInitializer: initializeRuntimeDependentModules
 	nodeStatus    nodeStatusState
-	ips           *ipAllocator
 	backoff       backoff
 	volumeStats   volumeStatsCache
 	fatal         func(error) // glog.Fatal: the process exits
@@ -92,7 +91,6 @@ func newKubelet(o Options, rt *goroutine.Runtime) *Kubelet {
 	k.state = &runtimeState{}
 	k.eviction = newEvictionManager(k)
 	k.pleg = newPLEG(k)
-	k.ips = newIPAllocator(o.PodCIDR)
 	return k
 }
 

@@ -88,7 +88,9 @@ func Main(ctx context.Context, o Options) error {
 	// s := options.NewKubeletServer(); s.AddFlags(pflag.CommandLine); flag.InitFlags()
 	step(ctx, "NewKubeletServer")
 	step(ctx, "AddFlags", attribute.String("--hostname-override", o.Node),
-		attribute.String("--pod-manifest-path", o.ManifestDir), attribute.String("--manifest-url", o.ManifestURL))
+		attribute.String("--pod-manifest-path", o.ManifestDir), attribute.String("--manifest-url", o.ManifestURL),
+		attribute.String("--kubelet-cgroups", "/system.slice/kubelet.service"),
+		attribute.String("--runtime-cgroups", "/system.slice/docker.service"))
 	step(ctx, "InitFlags")
 	// util.InitLogs(): go wait.Until(glog.Flush, *logFlushFreq, wait.NeverStop)
 	lctx, sp := goroutine.Start(ctx, "InitLogs")

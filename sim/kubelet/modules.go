@@ -20,12 +20,14 @@ func (k *Kubelet) startContainerManager(ctx context.Context) {
 	ctx, sp := goroutine.Start(ctx, "containerManager.Start")
 	defer sp.End()
 	// The system containers with an ensureStateFunc: docker's and the
-	// kubelet's (--runtime-cgroups, --kubelet-cgroups).
+	// kubelet's. Only a kubelet with --runtime-cgroups and
+	// --kubelet-cgroups has them; kubeloom's nodes are set up so (see
+	// main.go's AddFlags), so that the loop the article names runs.
 	system := []string{"/system.slice/docker.service", "/system.slice/kubelet.service"}
 	k.rt.Until(ctx, "kubelet/cm-ensure-state", ensureStatePeriod, func(ctx context.Context) {
-		// ensureProcessInContainer for each: the processes of the daemon
-		// move into its cgroup; here the runtime's containers are counted
-		// to show what the docker cgroup holds.
+		// ensureProcessInContainer for each: the daemon's processes move
+		// back into its cgroup. kubeloom has no processes to move; it
+		// counts the runtime's containers, what the docker cgroup holds.
 		goroutine.SpanFrom(ctx).SetAttributes(attribute.StringSlice("kubelet.system_cgroups", system),
 			attribute.Int("containers.running", len(k.o.Runtime.ListContainers(false))))
 	}, goroutine.WithIterationName("ensureSystemContainers"))

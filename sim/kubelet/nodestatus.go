@@ -65,7 +65,6 @@ func (k *Kubelet) registerWithAPIServer(ctx context.Context) bool {
 	})
 	if err == nil {
 		sp.AddEvent("Successfully registered node")
-		k.recorder.Eventf(ctx, k.nodeRef(), corev1.EventTypeNormal, "RegisteredNode", "Node %s event: Registered Node %s in NodeController", k.o.Node, k.o.Node)
 		return true
 	}
 	if !apierrors.IsAlreadyExists(err) {
@@ -101,7 +100,7 @@ func (k *Kubelet) tryUpdateNodeStatus(ctx context.Context) error {
 		return err
 	}
 	updated := node.DeepCopy()
-	k.setNodeStatus(updated)
+	k.setNodeStatus(ctx, updated)
 	if k.modern {
 		return api(ctx, "nodes.PatchStatus", func(ctx context.Context) error {
 			patch, err := json.Marshal(map[string]any{"status": updated.Status})
@@ -121,7 +120,7 @@ func (k *Kubelet) tryUpdateNodeStatus(ctx context.Context) error {
 // setNodeStatus applies the setters of v1.3's setNodeStatus: addresses,
 // machine info and capacity, version info, images, daemon endpoints,
 // volumes in use and the conditions, the Ready condition last.
-func (k *Kubelet) setNodeStatus(node *corev1.Node) {
+func (k *Kubelet) setNodeStatus(ctx context.Context, node *corev1.Node) {
 	now := metav1.NewTime(k.rt.Clock().Now().Truncate(time.Second))
 	s := &node.Status
 	s.Addresses = []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: k.nodeIP()}, {Type: corev1.NodeHostName, Address: k.o.Node}}
@@ -167,6 +166,23 @@ func (k *Kubelet) setNodeStatus(node *corev1.Node) {
 		ready.Status, ready.Reason, ready.Message = corev1.ConditionFalse, "KubeletNotReady", err.Error()
 	}
 	setCondition(node, ready, now)
+	// recordNodeStatusEvent: each condition that is new or changed.
+	for _, c := range node.Status.Conditions {
+		if c.LastTransitionTime.Equal(&now) {
+			if reason := nodeStatusEvents[string(c.Type)+"="+string(c.Status)]; reason != "" {
+				k.recorder.Eventf(ctx, k.nodeRef(), corev1.EventTypeNormal, reason, "Node %s status is now: %s", k.o.Node, reason)
+			}
+		}
+	}
+}
+
+// nodeStatusEvents are the reasons of the events a condition's new status
+// records (pkg/kubelet/events).
+var nodeStatusEvents = map[string]string{
+	"Ready=True": "NodeReady", "Ready=False": "NodeNotReady",
+	"OutOfDisk=False": "NodeHasSufficientDisk", "OutOfDisk=True": "NodeOutOfDisk",
+	"MemoryPressure=False": "NodeHasSufficientMemory", "MemoryPressure=True": "NodeHasInsufficientMemory",
+	"DiskPressure=False": "NodeHasNoDiskPressure", "DiskPressure=True": "NodeHasDiskPressure",
 }
 
 // setCondition sets a condition with a fresh heartbeat; the transition

@@ -99,22 +99,10 @@ func (g *pleg) relist(ctx context.Context) {
 			continue // not sync-worthy
 		}
 		e.cause = sp.SpanContext()
-		select {
+		select { // v1.5 sends blocking (a full channel is dropped only since 1.6)
 		case g.events <- e:
 		case <-ctx.Done():
 			return
-		default:
-			// glog.Error("event channel is full, discard this relist() cycle event")
-			sp.AddEvent("event channel is full")
 		}
 	}
-}
-
-// runtimeState is pkg/kubelet/runtime.go: what the node's Ready
-// condition and syncLoop check.
-type runtimeState struct {
-	mu           sync.Mutex
-	lastSync     int64 // unix nanos of the last successful updateRuntimeUp
-	networkError error
-	initError    error
 }

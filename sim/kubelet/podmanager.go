@@ -70,6 +70,17 @@ func (m *podManager) mirrorOf(p *corev1.Pod) (*corev1.Pod, bool) {
 	return mp, ok
 }
 
+// mirrorPods returns the mirror pods, sorted by namespace and name.
+func (m *podManager) mirrorPods() []*corev1.Pod {
+	m.mu.RLock()
+	out := make([]*corev1.Pod, 0, len(m.mirrors))
+	for _, p := range m.mirrors {
+		out = append(out, p)
+	}
+	m.mu.RUnlock()
+	return sortedPods(out)
+}
+
 // list returns the desired pods, sorted by namespace and name.
 func (m *podManager) list() []*corev1.Pod {
 	m.mu.RLock()

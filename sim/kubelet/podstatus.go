@@ -2,13 +2,10 @@ package kubelet
 
 import (
 	"fmt"
-	"net"
-	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/kubeloom/kubeloom/sim/containerruntime"
 )
@@ -23,11 +20,22 @@ func (k *Kubelet) generateAPIPodStatus(pod *corev1.Pod, containers []containerru
 		status.StartTime = old.StartTime
 	}
 	if status.StartTime == nil {
+		// A restarted kubelet keeps the start time the apiserver has (for
+		// a static pod, its mirror pod's).
+		status.StartTime = pod.Status.StartTime
+		if m, ok := k.pods.mirrorOf(pod); ok && isStatic(pod) {
+			status.StartTime = m.Status.StartTime
+		}
+	}
+	if status.StartTime == nil {
 		t := metav1.NewTime(now.Truncate(time.Second))
 		status.StartTime = &t
 	}
-	if ip := k.ips.get(pod.UID); ip != "" && anyRunning(containers) {
-		status.PodIP = ip
+	for _, c := range containers {
+		// The pod's IP is its running sandbox's.
+		if c.Name == containerruntime.PodInfraContainerName && c.State == containerruntime.StateRunning {
+			status.PodIP = c.IP
+		}
 	}
 	byName := map[string][]containerruntime.Container{}
 	for _, c := range containers {
@@ -53,14 +61,14 @@ func (k *Kubelet) generateAPIPodStatus(pod *corev1.Pod, containers []containerru
 			cs.Ready = k.probes.ready(pod, spec)
 		default:
 			cs.State.Terminated = terminated(latest)
-			if shouldRestart(pod.Spec.RestartPolicy, *latest) && pod.DeletionTimestamp == nil {
-				// Waiting to be restarted: the last run becomes the last state.
-				reason := "ContainerCreating"
-				if wait, _ := k.backoff.inBackOff(pod.UID, spec.Name, latest.Finished, now); wait {
-					reason = "CrashLoopBackOff"
-				}
+			// A container waiting out its crash-loop back-off is Waiting
+			// (convertToAPIContainerStatuses, from the reason cache);
+			// otherwise it shows its last run until it is restarted.
+			if wait, _ := k.backoff.inBackOff(pod.UID, spec.Name, latest.Finished, now); wait &&
+				shouldRestart(pod.Spec.RestartPolicy, *latest) && pod.DeletionTimestamp == nil {
 				cs.LastTerminationState.Terminated = cs.State.Terminated
-				cs.State = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: reason}}
+				cs.State = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff",
+					Message: fmt.Sprintf("Back-off restarting failed container=%s pod=%s", spec.Name, key(pod))}}
 			}
 		}
 		if latest != nil {
@@ -174,42 +182,4 @@ func setReadyCondition(status *corev1.PodStatus, pod *corev1.Pod, now time.Time)
 		}
 	}
 	status.Conditions = append(status.Conditions, cond)
-}
-
-// ipAllocator hands out pod IPs from the node's pod CIDR, in order (the
-// network plugin's job; kubenet's host-local IPAM in v1.5).
-type ipAllocator struct {
-	mu   sync.Mutex
-	base net.IP
-	next int
-	ips  map[types.UID]string
-}
-
-func newIPAllocator(cidr string) *ipAllocator {
-	a := &ipAllocator{next: 2, ips: map[types.UID]string{}}
-	if ip, _, err := net.ParseCIDR(cidr); err == nil {
-		a.base = ip.To4()
-	}
-	if a.base == nil {
-		a.base = net.IPv4(10, 244, 0, 0).To4()
-	}
-	return a
-}
-
-func (a *ipAllocator) assign(uid types.UID) string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if ip, ok := a.ips[uid]; ok {
-		return ip
-	}
-	ip := net.IPv4(a.base[0], a.base[1], a.base[2], byte(a.next%254+1)).String()
-	a.next++
-	a.ips[uid] = ip
-	return ip
-}
-
-func (a *ipAllocator) get(uid types.UID) string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.ips[uid]
 }

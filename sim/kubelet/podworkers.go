@@ -26,17 +26,23 @@ type workUpdate struct {
 // managePodLoop. Its channel holds one update; while the worker is busy
 // the latest further update waits in lastUndeliveredWorkUpdate.
 type podWorkers struct {
-	k           *Kubelet
-	mu          sync.Mutex
-	updates     map[types.UID]chan workUpdate
-	cancel      map[types.UID]context.CancelFunc
-	isWorking   map[types.UID]bool
-	undelivered map[types.UID]workUpdate
+	k       *Kubelet
+	mu      sync.Mutex
+	workers map[types.UID]*podWorker
+}
+
+// podWorker is one worker's state. A pod that comes back with the same UID
+// (a static pod's UID is its manifest's hash) gets a new worker: the old
+// one's wrap-up must not touch it.
+type podWorker struct {
+	updates     chan workUpdate
+	cancel      context.CancelFunc
+	working     bool
+	undelivered *workUpdate
 }
 
 func newPodWorkers(k *Kubelet) *podWorkers {
-	return &podWorkers{k: k, updates: map[types.UID]chan workUpdate{}, cancel: map[types.UID]context.CancelFunc{},
-		isWorking: map[types.UID]bool{}, undelivered: map[types.UID]workUpdate{}}
+	return &podWorkers{k: k, workers: map[types.UID]*podWorker{}}
 }
 
 // update is UpdatePod.
@@ -44,39 +50,39 @@ func (w *podWorkers) update(ctx context.Context, u workUpdate) {
 	uid := u.pod.UID
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	ch, ok := w.updates[uid]
+	pw, ok := w.workers[uid]
 	if !ok {
-		ch = make(chan workUpdate, 1)
-		w.updates[uid] = ch
+		pw = &podWorker{updates: make(chan workUpdate, 1)}
+		w.workers[uid] = pw
 		wctx, cancel := context.WithCancel(ctx)
-		w.cancel[uid] = cancel
+		pw.cancel = cancel
 		// go func() { defer runtime.HandleCrash(); p.managePodLoop(podUpdates) }()
-		w.k.rt.Go(wctx, "kubelet/pod-worker", func(ctx context.Context) { w.managePodLoop(ctx, ch) },
+		w.k.rt.Go(wctx, "kubelet/pod-worker", func(ctx context.Context) { w.managePodLoop(ctx, pw) },
 			goroutine.WithAttributes(podAttrs(u.pod)...), goroutine.WithLinks(goroutine.Cause(u.cause, key(u.pod))),
 			goroutine.WithIterationName("syncPod"))
 	}
-	if !w.isWorking[uid] {
-		w.isWorking[uid] = true
-		ch <- u
+	if !pw.working {
+		pw.working = true
+		pw.updates <- u // the channel is empty while the worker is not working
 		return
 	}
 	// A kill is never replaced by a plain update.
-	if prev, ok := w.undelivered[uid]; !ok || prev.kill == nil {
-		w.undelivered[uid] = u
+	if pw.undelivered == nil || pw.undelivered.kill == nil {
+		pw.undelivered = &u
 	}
 }
 
 // managePodLoop syncs the pod for each update: it waits until the pod
 // cache is newer than its last sync (PLEG has relisted), runs syncPod and
 // re-queues the pod: after --sync-frequency (1m), or after 10s on error.
-func (w *podWorkers) managePodLoop(ctx context.Context, ch chan workUpdate) {
+func (w *podWorkers) managePodLoop(ctx context.Context, pw *podWorker) {
 	var lastSyncTime = w.k.rt.Clock().Now().Add(-1)
 	for {
 		var u workUpdate
 		select {
 		case <-ctx.Done():
 			return
-		case u = <-ch:
+		case u = <-pw.updates:
 		}
 		// status, err := p.podCache.GetNewerThan(podUID, lastSyncTime)
 		if newer := w.k.cache.newerThan(lastSyncTime); newer != nil {
@@ -91,13 +97,16 @@ func (w *podWorkers) managePodLoop(ctx context.Context, ch chan workUpdate) {
 		err := w.k.syncPod(ictx, u)
 		sp.RecordError(err)
 		sp.End()
+		if ctx.Err() != nil {
+			return
+		}
 		lastSyncTime = w.k.rt.Clock().Now()
-		w.wrapUp(u.pod.UID, err)
+		w.wrapUp(u.pod.UID, pw, err)
 	}
 }
 
 // wrapUp re-queues the pod and hands the worker its next update, if any.
-func (w *podWorkers) wrapUp(uid types.UID, err error) {
+func (w *podWorkers) wrapUp(uid types.UID, pw *podWorker, err error) {
 	if err != nil {
 		w.k.workQueue.enqueue(uid, backOffPeriod)
 	} else {
@@ -105,29 +114,24 @@ func (w *podWorkers) wrapUp(uid types.UID, err error) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if u, ok := w.undelivered[uid]; ok {
-		if ch, ok := w.updates[uid]; ok {
-			ch <- u
-		}
-		delete(w.undelivered, uid)
+	if pw.undelivered != nil {
+		pw.updates <- *pw.undelivered // the worker has just emptied it
+		pw.undelivered = nil
 		return
 	}
-	w.isWorking[uid] = false
+	pw.working = false
 }
 
 // forget stops the worker of a pod that is gone (ForgetWorker).
 func (w *podWorkers) forget(uid types.UID) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	cancel, ok := w.cancel[uid]
+	pw, ok := w.workers[uid]
 	if !ok {
 		return false
 	}
-	cancel()
-	delete(w.cancel, uid)
-	delete(w.updates, uid)
-	delete(w.isWorking, uid)
-	delete(w.undelivered, uid)
+	pw.cancel()
+	delete(w.workers, uid)
 	return true
 }
 
@@ -135,7 +139,7 @@ func (w *podWorkers) forget(uid types.UID) bool {
 func (w *podWorkers) forgetNonExisting(desired map[types.UID]bool) int {
 	w.mu.Lock()
 	var gone []types.UID
-	for uid := range w.updates {
+	for uid := range w.workers {
 		if !desired[uid] {
 			gone = append(gone, uid)
 		}

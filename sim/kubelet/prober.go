@@ -58,7 +58,7 @@ func (m *probeManager) start(ctx context.Context) {
 			case u := <-m.updates:
 				ictx, sp := goroutine.Iterate(ctx, "updateReadiness", trace.WithLinks(goroutine.Cause(u.cause, key(u.pod))),
 					trace.WithAttributes(attribute.String(catalog.AttrContainer, u.container), attribute.Bool("kubelet.ready", u.ready)))
-				m.k.status.setContainerReadiness(ictx, u.pod, u.container, u.ready)
+				m.k.status.setContainerReadiness(ictx, u.pod.UID, u.container, u.ready)
 				sp.End()
 			}
 		}

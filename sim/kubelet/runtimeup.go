@@ -3,6 +3,7 @@ package kubelet
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -15,6 +16,15 @@ import (
 const baseRuntimeSyncThreshold = 30 * time.Second
 
 var errRuntimeDown = errors.New("container runtime is down")
+
+// runtimeState is pkg/kubelet/runtime.go: what the node's Ready
+// condition and syncLoop check.
+type runtimeState struct {
+	mu           sync.Mutex
+	lastSync     int64 // unix nanos of the last successful updateRuntimeUp
+	networkError error
+	initError    error
+}
 
 func (s *runtimeState) setRuntimeSync(t time.Time) {
 	s.mu.Lock()

@@ -6,8 +6,10 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -50,6 +52,7 @@ func (k *Kubelet) makePodSourceConfig(ctx context.Context) {
 			client.Transport = &http.Transport{DialContext: k.o.Dial}
 		}
 		src := &urlSource{k: k, ch: ch, client: client}
+		context.AfterFunc(sctx, client.CloseIdleConnections)
 		k.rt.Until(sctx, "kubelet/source-url", httpCheckFrequency, src.run, goroutine.WithIterationName("run"))
 		ssp.End()
 	}
@@ -70,7 +73,7 @@ func (k *Kubelet) makePodSourceConfig(ctx context.Context) {
 			_, sp := goroutine.Start(ctx, "send", trace.WithAttributes(attribute.Int("k8s.pods", len(pods))))
 			defer sp.End()
 			select {
-			case ch <- podUpdate{pods: pods, op: "SET", source: sourceAPI, cause: sp.SpanContext()}:
+			case ch <- podUpdate{pods: pods, op: opSet, source: sourceAPI, cause: sp.SpanContext()}:
 			case <-ctx.Done():
 			}
 		},
@@ -88,10 +91,12 @@ func (k *Kubelet) makePodSourceConfig(ctx context.Context) {
 func (k *Kubelet) readManifestDir(ctx context.Context, ch chan<- podUpdate) {
 	sp := goroutine.SpanFrom(ctx)
 	entries, err := os.ReadDir(k.o.ManifestDir)
-	if err != nil {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		sp.RecordError(fmt.Errorf("unable to read manifest path %q: %w", k.o.ManifestDir, err))
 		return
 	}
+	// A path that does not exist (yet) is an empty set of pods, so that
+	// the source still counts as ready.
 	var pods []*corev1.Pod
 	for _, e := range entries {
 		// Hidden files are ignored, as extractFromDir does.
@@ -105,6 +110,9 @@ func (k *Kubelet) readManifestDir(ctx context.Context, ch chan<- podUpdate) {
 			continue
 		}
 		pod, err := decodePod(data)
+		if err == nil && len(pod.Spec.Containers) == 0 {
+			err = errors.New("spec.containers: Required value") // filterInvalidPods
+		}
 		if err != nil {
 			sp.AddEvent("skipped", attribute.String("path", path), attribute.String("error", err.Error()))
 			continue
@@ -114,7 +122,7 @@ func (k *Kubelet) readManifestDir(ctx context.Context, ch chan<- podUpdate) {
 	}
 	sp.SetAttributes(attribute.Int("k8s.pods", len(pods)))
 	select {
-	case ch <- podUpdate{pods: pods, op: "SET", source: sourceFile, cause: sp.SpanContext()}:
+	case ch <- podUpdate{pods: pods, op: opSet, source: sourceFile, cause: sp.SpanContext()}:
 	case <-ctx.Done():
 	}
 }
@@ -162,7 +170,7 @@ func (s *urlSource) run(ctx context.Context) {
 			pods = append(pods, &list.Items[i])
 		}
 	} else {
-		sp.RecordError(fmt.Errorf("%v: received invalid manifest: %w", s.k.o.ManifestURL, err))
+		sp.RecordError(fmt.Errorf("%v: received invalid manifest: %w", s.k.o.ManifestURL, lerr))
 		return
 	}
 	for _, p := range pods {
@@ -170,7 +178,7 @@ func (s *urlSource) run(ctx context.Context) {
 	}
 	sp.SetAttributes(attribute.Int("k8s.pods", len(pods)))
 	select {
-	case s.ch <- podUpdate{pods: pods, op: "SET", source: sourceHTTP, cause: sp.SpanContext()}:
+	case s.ch <- podUpdate{pods: pods, op: opSet, source: sourceHTTP, cause: sp.SpanContext()}:
 	case <-ctx.Done():
 	}
 }
@@ -217,7 +225,10 @@ func (k *Kubelet) applyDefaults(pod *corev1.Pod, source string, isFile bool) {
 	if pod.UID == "" {
 		pod.UID = types.UID(hex.EncodeToString(h.Sum(nil)))
 	}
-	pod.Name = pod.Name + "-" + k.o.Node
+	if pod.Name == "" {
+		pod.Name = string(pod.UID) // as applyDefaults names a nameless manifest
+	}
+	pod.Name = pod.Name + "-" + strings.ToLower(k.o.Node)
 	if pod.Namespace == "" {
 		pod.Namespace = corev1.NamespaceDefault
 	}

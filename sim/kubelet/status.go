@@ -80,45 +80,69 @@ func (m *statusManager) get(uid types.UID) (corev1.PodStatus, bool) {
 // sync request.
 func (m *statusManager) setPodStatus(ctx context.Context, pod *corev1.Pod, status corev1.PodStatus) {
 	m.mu.Lock()
+	vs, changed := m.updateLocked(ctx, pod, status)
+	m.mu.Unlock()
+	if changed {
+		m.requestSync(ctx, pod.UID, vs)
+	}
+}
+
+// updateLocked stores a status unless it is unchanged. A pod seen being
+// deleted stays so (its status is retried until it can be deleted).
+func (m *statusManager) updateLocked(ctx context.Context, pod *corev1.Pod, status corev1.PodStatus) (*versionedStatus, bool) {
 	old, ok := m.statuses[pod.UID]
-	if ok && equalStatus(old.status, status) && (pod.DeletionTimestamp == nil) == !old.terminate {
-		m.mu.Unlock()
-		return
+	terminate := pod.DeletionTimestamp != nil || ok && old.terminate
+	if ok && equalStatus(old.status, status) && terminate == old.terminate {
+		return old, false
 	}
 	if ok && status.StartTime == nil {
 		status.StartTime = old.status.StartTime
 	}
-	vs := &versionedStatus{status: status, name: pod.Name, ns: pod.Namespace, cause: trace.SpanContextFromContext(ctx),
-		terminate: pod.DeletionTimestamp != nil}
+	vs := &versionedStatus{status: status, name: pod.Name, ns: pod.Namespace, cause: trace.SpanContextFromContext(ctx), terminate: terminate}
 	if ok {
 		vs.version = old.version + 1
 	} else {
 		vs.version = 1
 	}
 	m.statuses[pod.UID] = vs
-	m.mu.Unlock()
-	goroutine.SpanFrom(ctx).AddEvent("SetPodStatus", attribute.String("k8s.pod.phase", string(status.Phase)),
+	return vs, true
+}
+
+func (m *statusManager) requestSync(ctx context.Context, uid types.UID, vs *versionedStatus) {
+	goroutine.SpanFrom(ctx).AddEvent("SetPodStatus", attribute.String("k8s.pod.phase", string(vs.status.Phase)),
 		attribute.Int64("kubelet.status_version", int64(vs.version)))
 	select {
-	case m.ch <- syncRequest{uid: pod.UID, cause: trace.SpanContextFromContext(ctx)}:
+	case m.ch <- syncRequest{uid: uid, cause: trace.SpanContextFromContext(ctx)}:
 	default: // the batch sync will catch up
 	}
 }
 
-// setContainerReadiness is SetContainerReadiness (from the prober).
-func (m *statusManager) setContainerReadiness(ctx context.Context, pod *corev1.Pod, container string, ready bool) {
-	status, ok := m.get(pod.UID)
+// setContainerReadiness is SetContainerReadiness (from the prober): the
+// pod is the pod manager's current one (GetPodByUID), and the change is
+// made to the status held now, under the lock.
+func (m *statusManager) setContainerReadiness(ctx context.Context, uid types.UID, container string, ready bool) {
+	pod, ok := m.k.pods.get(uid)
 	if !ok {
 		return
 	}
-	status = *status.DeepCopy()
+	m.mu.Lock()
+	old, ok := m.statuses[uid]
+	if !ok {
+		m.mu.Unlock()
+		return
+	}
+	status := *old.status.DeepCopy()
 	for i := range status.ContainerStatuses {
 		if status.ContainerStatuses[i].Name == container {
 			status.ContainerStatuses[i].Ready = ready
 		}
 	}
 	setReadyCondition(&status, pod, m.k.rt.Clock().Now())
-	m.setPodStatus(ctx, pod, status)
+	vs, changed := m.updateLocked(ctx, pod, status)
+	m.mu.Unlock()
+	if changed {
+		m.requestSync(ctx, uid, vs)
+	}
 }
 
 // syncBatch writes every status newer than what the apiserver has.
@@ -136,8 +160,7 @@ func (m *statusManager) syncBatch(ctx context.Context) {
 	if len(due) == 0 {
 		return
 	}
-	ctx, sp := goroutine.Start(ctx, "syncBatch", trace.WithAttributes(attribute.Int("k8s.pods", len(due))))
-	defer sp.End()
+	goroutine.SpanFrom(ctx).SetAttributes(attribute.Int("k8s.pods", len(due)))
 	for _, uid := range due {
 		m.syncPod(ctx, uid)
 	}
@@ -197,8 +220,9 @@ func (m *statusManager) syncPod(ctx context.Context, uid types.UID) {
 	m.mu.Lock()
 	m.synced[uid] = vs.version
 	m.mu.Unlock()
-	if vs.terminate && pod.UID == uid && !anyRunning(m.k.cache.get(uid)) && m.k.volumes.podVolumesGone(uid) {
-		// canBeDeleted: the pod is terminated and its volumes are cleaned up.
+	if vs.terminate && pod.UID == uid && !anyRunning(m.k.cache.get(uid)) && (!m.k.modern || m.k.volumes.podVolumesGone(uid)) {
+		// canBeDeleted: no container of the pod runs (v1.5); today its
+		// volumes must also be cleaned up.
 		grace := int64(0)
 		api(ctx, "pods.Delete", func(ctx context.Context) error {
 			return client.Delete(ctx, vs.name, metav1.DeleteOptions{GracePeriodSeconds: &grace,

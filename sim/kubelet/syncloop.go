@@ -26,7 +26,12 @@ func (k *Kubelet) syncLoop(ctx context.Context) {
 	housekeepingTicker := clk.NewTicker(housekeepingPeriod)
 	defer housekeepingTicker.Stop()
 	plegCh := k.pleg.events
-	const base, max = 100 * time.Millisecond, 5 * time.Second
+	// While the runtime is down, v1.3–1.5 sleep 5s before looking again;
+	// since 1.7 the sleep backs off from 100ms to 5s.
+	base, max := 5*time.Second, 5*time.Second
+	if k.modern {
+		base = 100 * time.Millisecond
+	}
 	backoff := base
 	for ctx.Err() == nil {
 		if err := k.state.runtimeErrors(clk.Now()); err != nil {
@@ -196,14 +201,19 @@ func (k *Kubelet) dispatchWork(ctx context.Context, p *corev1.Pod, updateType st
 // workers and probes of pods that are gone, kill running pods nobody
 // wants, delete orphaned mirror pods.
 func (k *Kubelet) handlePodCleanups(ctx context.Context) {
-	desired := k.pods.list()
-	want := make(map[types.UID]bool, len(desired))
-	for _, p := range desired {
-		want[p.UID] = true
+	all := k.pods.list()
+	known := make(map[types.UID]bool, len(all))
+	want := make(map[types.UID]bool, len(all)) // filterOutTerminatedPods
+	for _, p := range all {
+		known[p.UID] = true
+		if !k.podIsTerminated(p) {
+			want[p.UID] = true
+		}
 	}
 	forgotten := k.workers.forgetNonExisting(want)
 	k.probes.cleanup(want)
-	k.status.removeOrphaned(want)
+	k.status.removeOrphaned(known)
+	k.backoff.gc(k.rt.Clock().Now())
 	var unwanted []*corev1.Pod
 	for uid, cs := range k.cache.snapshot() {
 		if want[uid] || !anyRunning(cs) {

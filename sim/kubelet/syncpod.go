@@ -7,13 +7,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -44,9 +42,7 @@ func (k *Kubelet) syncPod(ctx context.Context, u workUpdate) error {
 		return nil
 	}
 	if isStatic(pod) {
-		if _, ok := k.pods.mirrorOf(pod); !ok {
-			k.createMirrorPod(ctx, pod)
-		}
+		k.syncMirrorPod(ctx, pod)
 	}
 	step(ctx, "makePodDataDirs", attribute.String("path", "/var/lib/kubelet/pods/"+string(pod.UID)))
 	if err := k.volumes.waitForAttachAndMount(ctx, pod); err != nil {
@@ -54,10 +50,11 @@ func (k *Kubelet) syncPod(ctx context.Context, u workUpdate) error {
 		return err
 	}
 	for _, s := range pod.Spec.ImagePullSecrets {
-		// kl.getPullSecretsForPod: GET each secret.
-		if _, err := k.o.Cluster.Client.CoreV1().Secrets(pod.Namespace).Get(ctx, s.Name, metav1.GetOptions{}); err != nil {
-			goroutine.SpanFrom(ctx).AddEvent("pull secret missing", attribute.String("k8s.secret.name", s.Name))
-		}
+		// kl.getPullSecretsForPod: GET each secret; a missing one is only logged.
+		api(ctx, "secrets.Get", func(ctx context.Context) error {
+			_, err := k.o.Cluster.Client.CoreV1().Secrets(pod.Namespace).Get(ctx, s.Name, metav1.GetOptions{})
+			return err
+		}, attribute.String("k8s.secret.name", s.Name))
 	}
 	return k.syncContainers(ctx, pod, containers)
 }
@@ -71,22 +68,17 @@ func (k *Kubelet) syncContainers(ctx context.Context, pod *corev1.Pod, container
 	latest := latestByName(containers)
 	infra, ok := latest[containerruntime.PodInfraContainerName]
 	if !ok || infra.State != containerruntime.StateRunning {
-		// The infra container is gone: every container is restarted with a new one.
+		// The sandbox is gone: every container is killed and, with the new
+		// sandbox, started again in this same sync.
 		for _, c := range containers {
 			if c.State == containerruntime.StateRunning {
 				k.o.Runtime.StopContainer(c.ID, "Error", 137)
+				delete(latest, c.Name)
 			}
 		}
 		if _, err := k.startContainer(ctx, pod, containerruntime.ContainerSpec{Name: containerruntime.PodInfraContainerName,
 			Image: containerruntime.PauseImage}); err != nil {
 			return err
-		}
-		k.ips.assign(pod.UID)
-		latest = map[string]containerruntime.Container{}
-		for _, c := range containers {
-			if c.Name != containerruntime.PodInfraContainerName {
-				latest[c.Name] = c
-			}
 		}
 	}
 	now := k.rt.Clock().Now()
@@ -101,8 +93,10 @@ func (k *Kubelet) syncContainers(ctx context.Context, pod *corev1.Pod, container
 		}
 		if started {
 			if wait, until := k.backoff.inBackOff(pod.UID, c.Name, last.Finished, now); wait {
-				sp.AddEvent("back-off", attribute.String(catalog.AttrContainer, c.Name), attribute.String("kubelet.reason", "CrashLoopBackOff"))
-				errs = append(errs, fmt.Errorf("back-off %s restarting failed container=%s pod=%s", until.Sub(now), c.Name, key(pod)))
+				err := fmt.Errorf("Back-off %s restarting failed container=%s pod=%s", until.Sub(last.Finished), c.Name, key(pod))
+				sp.AddEvent("CrashLoopBackOff", attribute.String(catalog.AttrContainer, c.Name))
+				k.recorder.Eventf(ctx, pod, corev1.EventTypeWarning, "BackOff", "Back-off restarting failed docker container")
+				errs = append(errs, err)
 				continue
 			}
 			k.backoff.next(pod.UID, c.Name, last.Finished)
@@ -118,6 +112,9 @@ func (k *Kubelet) syncContainers(ctx context.Context, pod *corev1.Pod, container
 // startContainer pulls the image if needed and starts one container, with
 // the events docker's runtime records.
 func (k *Kubelet) startContainer(ctx context.Context, pod *corev1.Pod, spec containerruntime.ContainerSpec) (containerruntime.Container, error) {
+	if err := ctx.Err(); err != nil {
+		return containerruntime.Container{}, err // the kubelet is stopping: it starts nothing more
+	}
 	ctx, sp := goroutine.Start(ctx, "StartContainer", trace.WithAttributes(
 		attribute.String(catalog.AttrContainer, spec.Name), attribute.String("container.image.name", spec.Image)))
 	defer sp.End()
@@ -188,51 +185,6 @@ func (k *Kubelet) podIsTerminated(pod *corev1.Pod) bool {
 		return false
 	}
 	return !anyRunning(k.cache.get(pod.UID))
-}
-
-// createMirrorPod posts the mirror pod of a static pod, so that the
-// apiserver shows it (pkg/kubelet/pod/mirror_client.go).
-func (k *Kubelet) createMirrorPod(ctx context.Context, pod *corev1.Pod) {
-	mirror := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: pod.Name, Namespace: pod.Namespace,
-		Labels: pod.Labels, Annotations: map[string]string{}}, Spec: *pod.Spec.DeepCopy()}
-	for k, v := range pod.Annotations {
-		mirror.Annotations[k] = v
-	}
-	mirror.Annotations[annotationMirror] = pod.Annotations[annotationHash]
-	err := api(ctx, "pods.Create", func(ctx context.Context) error {
-		_, err := k.o.Cluster.Client.CoreV1().Pods(pod.Namespace).Create(ctx, mirror, metav1.CreateOptions{})
-		return err
-	}, attribute.String("kubelet.mirror_pod", key(pod)))
-	if err != nil && !apierrors.IsAlreadyExists(err) {
-		goroutine.SpanFrom(ctx).AddEvent("failed creating a mirror pod", attribute.String("error", err.Error()))
-	}
-}
-
-func (k *Kubelet) deleteMirrorPod(ctx context.Context, mirror *corev1.Pod) {
-	api(ctx, "pods.Delete", func(ctx context.Context) error {
-		grace := int64(0)
-		return k.o.Cluster.Client.CoreV1().Pods(mirror.Namespace).Delete(ctx, mirror.Name, metav1.DeleteOptions{GracePeriodSeconds: &grace})
-	}, attribute.String("kubelet.mirror_pod", key(mirror)))
-	k.pods.remove(mirror)
-}
-
-// orphanedMirrorPods are mirror pods whose static pod is gone.
-func (k *Kubelet) orphanedMirrorPods() []*corev1.Pod {
-	static := map[string]bool{}
-	for _, p := range k.pods.list() {
-		if isStatic(p) {
-			static[fullName(p)] = true
-		}
-	}
-	k.pods.mu.RLock()
-	defer k.pods.mu.RUnlock()
-	var out []*corev1.Pod
-	for name, m := range k.pods.mirrors {
-		if !static[name] {
-			out = append(out, m)
-		}
-	}
-	return sortedPods(out)
 }
 
 // api records one apiserver call as a span named like the informer's
@@ -319,52 +271,4 @@ func behaviour(c corev1.Container) (time.Duration, int) {
 		return 0, 0
 	}
 	return max(runFor, time.Millisecond), code
-}
-
-// backoff is the crash-loop back-off, flowcontrol.Backoff as v1.5's
-// dockertools uses it (doBackOff): a dead container may restart once
-// backoff has passed since it finished; each restart doubles the back-off,
-// from 10s (backOffPeriod) up to 5m (MaxContainerBackOff); an entry not
-// updated for twice the maximum starts over.
-type backoff struct {
-	mu      sync.Mutex
-	entries map[string]backoffEntry
-}
-
-type backoffEntry struct {
-	delay      time.Duration
-	lastUpdate time.Time
-}
-
-const maxContainerBackOff = 5 * time.Minute
-
-// inBackOff is IsInBackOffSince(key, finished): whether a container that
-// finished at finished must still wait, and until when.
-func (b *backoff) inBackOff(uid types.UID, name string, finished, now time.Time) (bool, time.Time) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	e, ok := b.entries[string(uid)+"/"+name]
-	if !ok || finished.Sub(e.lastUpdate) > 2*maxContainerBackOff {
-		return false, time.Time{}
-	}
-	until := finished.Add(e.delay)
-	return now.Before(until), until
-}
-
-// next is Next(key, finished), called as the container is restarted.
-func (b *backoff) next(uid types.UID, name string, finished time.Time) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.entries == nil {
-		b.entries = map[string]backoffEntry{}
-	}
-	key := string(uid) + "/" + name
-	e, ok := b.entries[key]
-	if !ok || finished.Sub(e.lastUpdate) > 2*maxContainerBackOff {
-		e.delay = backOffPeriod
-	} else {
-		e.delay = min(2*e.delay, maxContainerBackOff)
-	}
-	e.lastUpdate = finished
-	b.entries[key] = e
 }

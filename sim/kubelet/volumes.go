@@ -55,7 +55,7 @@ func (vm *volumeManager) run(ctx context.Context) {
 func (vm *volumeManager) populate(ctx context.Context) {
 	pods := vm.k.pods.list()
 	for _, p := range pods {
-		if vm.k.podIsTerminated(p) || p.DeletionTimestamp != nil {
+		if vm.podGone(p) {
 			continue
 		}
 		vm.mu.Lock()
@@ -74,7 +74,7 @@ func (vm *volumeManager) populate(ctx context.Context) {
 	// findAndRemoveDeletedPods
 	want := map[types.UID]bool{}
 	for _, p := range pods {
-		if !vm.k.podIsTerminated(p) && p.DeletionTimestamp == nil {
+		if !vm.podGone(p) {
 			want[p.UID] = true
 		}
 	}
@@ -91,6 +91,12 @@ func (vm *volumeManager) populate(ctx context.Context) {
 		_, sp := goroutine.Start(ctx, "findAndRemoveDeletedPods", trace.WithAttributes(attribute.Int("k8s.pods", len(gone))))
 		sp.End()
 	}
+}
+
+// podGone: the pod's volumes are no longer wanted, since it terminated or
+// is being deleted and none of its containers runs.
+func (vm *volumeManager) podGone(p *corev1.Pod) bool {
+	return vm.k.podIsTerminated(p) || p.DeletionTimestamp != nil && !anyRunning(vm.k.cache.get(p.UID))
 }
 
 // addPod is processPodVolumes: resolve each volume (a PVC through its PV)
