@@ -231,7 +231,8 @@ func (r *Runtime) Container(id string) (Container, bool) {
 var oomProcesses = []string{"java", "mysqld", "chrome", "node", "python", "postgres"}
 
 // InjectOOM makes the kernel's OOM killer strike, as a scenario wants it,
-// and records the OOMEvent that cAdvisor would read from /dev/kmsg.
+// and returns the OOMEvent that cAdvisor would read from /dev/kmsg (the
+// caller hands it to the kubelet's OOM watcher, as cAdvisor's channel does).
 //
 // With podUID "" it is a system OOM: a process outside the pods (its name
 // drawn from the runtime's random source) is killed and no container is.
@@ -244,9 +245,7 @@ func (r *Runtime) InjectOOM(podUID, containerName string) (OOMEvent, error) {
 	defer r.mu.Unlock()
 	now := r.now()
 	if podUID == "" {
-		ev := OOMEvent{Time: now, ContainerName: "/", ProcessName: oomProcesses[r.rng.IntN(len(oomProcesses))]}
-		r.ooms = append(r.ooms, ev)
-		return ev, nil
+		return OOMEvent{Time: now, ContainerName: "/", ProcessName: oomProcesses[r.rng.IntN(len(oomProcesses))]}, nil
 	}
 	var victim *container
 	for _, c := range r.containers {
@@ -272,26 +271,13 @@ func (r *Runtime) InjectOOM(podUID, containerName string) (OOMEvent, error) {
 		return OOMEvent{}, fmt.Errorf("failed to inject an OOM kill: no running %s in pod %s; start the pod first", what, podUID)
 	}
 	victim.exit(now, 137, "OOMKilled")
-	ev := OOMEvent{
+	return OOMEvent{
 		Time:          now,
 		ContainerName: "/kubepods/" + podUID + "/" + victim.ID,
 		ProcessName:   repoBase(victim.Image),
 		PodUID:        podUID,
 		ContainerID:   victim.ID,
-	}
-	r.ooms = append(r.ooms, ev)
-	return ev, nil
-}
-
-// OOMEvents returns the OOM kills since the last call and forgets them:
-// what cAdvisor's WatchOOMEvents channel delivers, polled instead so that
-// the runtime needs no goroutine.
-func (r *Runtime) OOMEvents() []OOMEvent {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	evs := r.ooms
-	r.ooms = nil
-	return evs
+	}, nil
 }
 
 // sorted returns the containers by creation time, then ID. Requires r.mu.

@@ -70,9 +70,8 @@ type Runtime struct {
 	attempts   map[string]int // by pod UID + "/" + container name; survives removal
 	seq        uint64         // containers created so far
 	other      int64          // OtherBytes of the image filesystem
-	ooms       []OOMEvent
-	podNet     net.IP // the pod CIDR's network address
-	nextIP     int    // host part of the next pod IP
+	podNet     net.IP         // the pod CIDR's network address
+	nextIP     int            // host part of the next pod IP
 }
 
 // New returns the runtime of node o.Node, up, with o.Images present. It

@@ -386,22 +386,6 @@ func TestInjectOOM(t *testing.T) {
 	}
 }
 
-func TestOOMEventsDrains(t *testing.T) {
-	r, _ := newRuntime("node-1", 1)
-	mustStart(t, r, "uid", "app", "nginx")
-	if evs := r.OOMEvents(); len(evs) != 0 {
-		t.Errorf("OOMEvents before any OOM = %+v", evs)
-	}
-	sys, _ := r.InjectOOM("", "")
-	app, _ := r.InjectOOM("uid", "app")
-	if evs := r.OOMEvents(); len(evs) != 2 || evs[0] != sys || evs[1] != app {
-		t.Errorf("OOMEvents = %+v, want the system then the app OOM", evs)
-	}
-	if evs := r.OOMEvents(); len(evs) != 0 {
-		t.Errorf("OOMEvents did not drain: %+v", evs)
-	}
-}
-
 func TestStats(t *testing.T) {
 	r, clk := newRuntime("node-1", 1)
 	start := func(uid, ns, pod, name, image string) Container {
@@ -477,7 +461,6 @@ func TestConcurrentUse(t *testing.T) {
 				r.ListImages()
 				r.InjectOOM(uid, "")
 				r.InjectOOM("", "")
-				r.OOMEvents()
 				r.StopContainer(c.ID, "Killed", 137)
 				r.RemoveContainer(c.ID)
 				r.SetImageFSUsage(50)
