@@ -527,7 +527,7 @@ func init() {
 		},
 		Entry{
 			Name: "kubelet/eviction", Component: kubelet, Kind: KindUntil, Period: 10 * time.Second,
-			Function: "initializeRuntimeDependentModules → evictionManager.Start(kl, kl.getActivePods, evictionMonitoringPeriod) → go wait.Until(func(){ m.synchronize(diskInfoProvider, podFunc) }, monitoringInterval, wait.NeverStop)",
+			Function: "Kubelet.Run (v1.3; initializeRuntimeDependentModules since 1.5) → evictionManager.Start(…, kl.getActivePods, evictionMonitoringPeriod) → go wait.Until(func(){ m.synchronize(diskInfoProvider, podFunc) }, monitoringInterval, wait.NeverStop)",
 			File:     "pkg/kubelet/eviction/eviction_manager.go",
 			Article:  runSection,
 			Summary: "The eviction manager's loop. The article's v1.3 starts it directly in Kubelet.Run; in 1.5 " +

@@ -427,3 +427,45 @@ func TestKubeletInRealTime(t *testing.T) {
 		t.Errorf("main-loop steps\n got %v\nwant %v", order, loop)
 	}
 }
+
+// A restarted kubelet finds its pods' containers still running (the
+// runtime outlives it) and adopts them: nothing is killed or restarted,
+// and the pods keep their IPs.
+func TestKubeletRestartKeepsPods(t *testing.T) {
+	sc := builtin(t, "kubelet-startup")
+	sc.Spec.Duration = 2 * time.Minute
+	sc.Spec.Actions = nil
+	extra, err := scenarios.Parse("restart.yaml", []byte(`apiVersion: kubeloom.dev/v1
+kind: Scenario
+metadata: {name: restart}
+spec:
+  duration: 2m
+  kubelets: {count: 1}
+  actions:
+    - {at: 60s, stopKubelet: {node: node-1}}
+    - {at: 70s, startKubelet: {node: node-1}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Spec.Actions = extra.Spec.Actions
+	var after map[string]corev1.Pod
+	_, spans := runScenario(t, sc, func(_ scenarios.Era, c *cluster.Cluster) { after = pods(t, c) })
+	if n := len(on(spans, "node-1", "killPod")); n != 0 {
+		t.Errorf("%d pods killed across the restart, want none", n)
+	}
+	if n := len(on(spans, "node-1", "main")); n != 2 {
+		t.Errorf("%d kubelet processes, want 2", n)
+	}
+	for _, name := range []string{"api-web", "api-worker", "static-web-node-1", "url-cache-node-1"} {
+		p := after[name]
+		if p.Status.Phase != corev1.PodRunning || p.Status.PodIP == "" {
+			t.Errorf("%s after the restart: phase %s, IP %q", name, p.Status.Phase, p.Status.PodIP)
+		}
+		for _, cs := range p.Status.ContainerStatuses {
+			if cs.RestartCount != 0 {
+				t.Errorf("%s/%s restarted %d times across the kubelet restart", name, cs.Name, cs.RestartCount)
+			}
+		}
+	}
+}

@@ -136,8 +136,14 @@ func (c *podConfig) merge(ctx context.Context, source string, u podUpdate) {
 		}
 	}
 	c.pods[source] = next
-	c.seen[source] = true
 	c.mu.Unlock()
+	// The source counts as seen once its updates are queued: housekeeping
+	// must not find every source ready before the pods they bring.
+	defer func() {
+		c.mu.Lock()
+		c.seen[source] = true
+		c.mu.Unlock()
+	}()
 
 	cause := sp.SpanContext()
 	for _, batch := range []struct {

@@ -50,6 +50,17 @@ func (k *Kubelet) syncLoop(ctx context.Context) {
 			continue
 		}
 		backoff = base
+		// Pod updates already queued go first. Go's select picks at random
+		// among ready arms (so does the real syncLoop); kubeloom does not,
+		// so that a housekeeping tick can never run between a source's
+		// first update and the ADD it queued, which would kill the pods a
+		// restarted kubelet has not re-added yet, and so that runs repeat.
+		select {
+		case u := <-k.config.updates:
+			goroutine.Tick(ctx, "configCh", 0, func(ctx context.Context) { k.handleConfig(ctx, u) })
+			continue
+		default:
+		}
 		select {
 		case <-ctx.Done():
 			return
@@ -59,8 +70,8 @@ func (k *Kubelet) syncLoop(ctx context.Context) {
 			goroutine.Tick(ctx, "plegCh", 0, func(ctx context.Context) { k.handlePLEG(ctx, e) })
 		case <-syncTicker.C():
 			goroutine.Tick(ctx, "syncCh", syncLoopTick, func(ctx context.Context) {
-				if uids := k.workQueue.getWork(); len(uids) > 0 {
-					k.handlePodSyncs(ctx, k.podsOf(uids), "")
+				if pods := k.podsOf(k.workQueue.getWork()); len(pods) > 0 {
+					k.handlePodSyncs(ctx, pods, "")
 				}
 			})
 		case <-housekeepingTicker.C():
