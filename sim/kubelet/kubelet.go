@@ -54,32 +54,32 @@ type Kubelet struct {
 	recorder events.Recorder
 	modern   bool
 
-	config        *podConfig
-	pods          *podManager
-	cache         *podCache
-	workQueue     *workQueue
-	workers       *podWorkers
-	status        *statusManager
-	probes        *probeManager
-	images        *imageManager
-	volumes       *volumeManager
-	state         *runtimeState
-	eviction      *evictionManager
-	pleg          *pleg
-	podKillingCh  chan *corev1.Pod // classic: podKiller's channel (capacity 50)
-	runtimeInit   sync.Once        // oneTimeInitializer: initializeRuntimeDependentModules
-	nodeStatus    nodeStatusState
-	backoff       backoff
-	volumeStats   volumeStatsCache
-	fatal         func(error) // glog.Fatal: the process exits
-	started       time.Time
-	killingMu     sync.Mutex
-	podsBeingKill map[types.UID]bool // podKiller's podKillingSet
+	config          *podConfig
+	pods            *podManager
+	cache           *podCache
+	workQueue       *workQueue
+	workers         *podWorkers
+	status          *statusManager
+	probes          *probeManager
+	images          *imageManager
+	volumes         *volumeManager
+	state           *runtimeState
+	eviction        *evictionManager
+	pleg            *pleg
+	podKillingCh    chan *corev1.Pod // classic: podKiller's channel (capacity 50)
+	runtimeInit     sync.Once        // oneTimeInitializer: initializeRuntimeDependentModules
+	nodeStatus      nodeStatusState
+	backoff         backoff
+	volumeStats     volumeStatsCache
+	fatal           func(error) // glog.Fatal: the process exits
+	started         time.Time
+	killingMu       sync.Mutex
+	podsBeingKilled map[types.UID]bool // podKiller's podKillingSet
 }
 
 func newKubelet(o Options, rt *goroutine.Runtime) *Kubelet {
 	k := &Kubelet{o: o, rt: rt, modern: o.Era == informer.Modern, podKillingCh: make(chan *corev1.Pod, 50),
-		podsBeingKill: map[types.UID]bool{}, started: rt.Clock().Now()}
+		podsBeingKilled: map[types.UID]bool{}, started: rt.Clock().Now()}
 	k.pods = newPodManager()
 	k.cache = newPodCache()
 	k.workQueue = newWorkQueue(rt.Clock())

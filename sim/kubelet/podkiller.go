@@ -39,8 +39,8 @@ func (k *Kubelet) podKiller(ctx context.Context) {
 			return
 		case pod := <-k.podKillingCh:
 			k.killingMu.Lock()
-			busy := k.podsBeingKill[pod.UID]
-			k.podsBeingKill[pod.UID] = true
+			busy := k.podsBeingKilled[pod.UID]
+			k.podsBeingKilled[pod.UID] = true
 			k.killingMu.Unlock()
 			_, sp := goroutine.Start(ctx, "podKillingCh", trace.WithAttributes(podAttrs(pod)...), trace.WithAttributes(attribute.Bool("kubelet.already_killing", busy)))
 			sp.End()
@@ -51,7 +51,7 @@ func (k *Kubelet) podKiller(ctx context.Context) {
 			k.rt.Go(ctx, "kubelet/kill-pod", func(ctx context.Context) {
 				defer func() {
 					k.killingMu.Lock()
-					delete(k.podsBeingKill, pod.UID)
+					delete(k.podsBeingKilled, pod.UID)
 					k.killingMu.Unlock()
 				}()
 				ictx, sp := goroutine.Iterate(ctx, "killPod")
