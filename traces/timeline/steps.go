@@ -1,0 +1,102 @@
+package timeline
+
+import (
+	"sort"
+	"time"
+
+	"github.com/kubeloom/kubeloom/sim/catalog"
+)
+
+// StepKind is what happens at a step.
+type StepKind string
+
+// Step kinds, in the order steps at the same instant are told.
+const (
+	StepStarted   StepKind = "started"   // a goroutine starts
+	StepIteration StepKind = "iteration" // a loop iteration (or an event-driven goroutine's turn) begins
+	StepCall      StepKind = "call"      // a span on the lane that is no iteration: a handler call, an API call, a startup step
+	StepEvent     StepKind = "event"     // a span event (a watch event, "became leader", ...)
+	StepStopped   StepKind = "stopped"   // a goroutine returns
+)
+
+var kindOrder = map[StepKind]int{StepStarted: 0, StepIteration: 1, StepCall: 2, StepEvent: 3, StepStopped: 4}
+
+// Step is one moment of a recording told as a story: what happened, on
+// which goroutine, and what the goroutine catalog says about it.
+type Step struct {
+	Kind     StepKind
+	At       time.Time
+	Instance *Instance
+	Lane     *Lane
+	// Mark is the iteration, call or event; nil for started and stopped.
+	Mark *Mark
+	// Entry is the catalog entry of the lane's goroutine (narrative in
+	// English and Chinese, the article's words, the Kubernetes source);
+	// HasEntry is false for main lanes and names this kubeloom does not know.
+	Entry    catalog.Entry
+	HasEntry bool
+}
+
+// Name is what the step is called: the mark's name, or the goroutine's.
+func (s Step) Name() string {
+	if s.Mark != nil {
+		return s.Mark.Name
+	}
+	return s.Lane.Label
+}
+
+// Steps returns the recording as an ordered stream of steps: goroutines
+// starting and stopping, their iterations, calls and span events, by
+// simulated time; steps at the same instant follow instance and lane
+// order, a start before the lane's marks and a stop after them. Lanes
+// still running when the recording ended have no stopped step.
+func Steps(tl *Timeline) []Step {
+	var steps []Step
+	for _, in := range tl.Instances {
+		for _, l := range in.Lanes {
+			entry, ok := catalog.Lookup(l.Goroutine)
+			add := func(kind StepKind, at time.Time, m *Mark) {
+				steps = append(steps, Step{Kind: kind, At: at, Instance: in, Lane: l, Mark: m, Entry: entry, HasEntry: ok})
+			}
+			if l.Goroutine != MainLane {
+				add(StepStarted, l.Start, nil)
+			}
+			for i := range l.Iterations {
+				add(StepIteration, l.Iterations[i].Start, &l.Iterations[i])
+			}
+			for i := range l.Calls {
+				add(StepCall, l.Calls[i].Start, &l.Calls[i])
+			}
+			for i := range l.Events {
+				add(StepEvent, l.Events[i].Start, &l.Events[i])
+			}
+			if l.Goroutine != MainLane && !l.Open {
+				add(StepStopped, l.End, nil)
+			}
+		}
+	}
+	order := map[*Lane]int{}
+	n := 0
+	for _, in := range tl.Instances {
+		for _, l := range in.Lanes {
+			order[l] = n
+			n++
+		}
+	}
+	sort.SliceStable(steps, func(i, j int) bool {
+		a, b := steps[i], steps[j]
+		if !a.At.Equal(b.At) {
+			return a.At.Before(b.At)
+		}
+		if a.Kind == StepStopped || b.Kind == StepStopped || a.Kind == StepStarted || b.Kind == StepStarted {
+			if a.Lane == b.Lane {
+				return kindOrder[a.Kind] < kindOrder[b.Kind]
+			}
+		}
+		if order[a.Lane] != order[b.Lane] {
+			return order[a.Lane] < order[b.Lane]
+		}
+		return kindOrder[a.Kind] < kindOrder[b.Kind]
+	})
+	return steps
+}
