@@ -19,9 +19,23 @@ func main() {
 	// summary; the SDK's default handler would log each one mid-progress.
 	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(error) {}))
 	cmd := newRootCmd(streams{in: os.Stdin, out: os.Stdout, err: os.Stderr})
-	if err := cmd.ExecuteContext(ctx); err != nil {
+	err := cmd.ExecuteContext(ctx)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "kubeloom:", err)
-		stop()
-		os.Exit(1)
 	}
+	stop()
+	os.Exit(exitCode(err, ctx.Err() != nil))
+}
+
+// exitCode is 130 after Ctrl-C (128 + SIGINT, as shells report it), even
+// when the interrupted command finished cleanly (run writes a complete
+// recording first); 1 after an error; else 0.
+func exitCode(err error, interrupted bool) int {
+	switch {
+	case interrupted:
+		return 130
+	case err != nil:
+		return 1
+	}
+	return 0
 }
