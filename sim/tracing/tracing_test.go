@@ -28,11 +28,44 @@ func closedPort(t *testing.T) string {
 	return addr
 }
 
+// silentPort returns a loopback address that accepts connections and
+// never answers, as a hung collector does.
+func silentPort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var conns []net.Conn
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			conns = append(conns, c)
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		<-done
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return l.Addr().String()
+}
+
 func TestExporterFailureKeepsTheRecording(t *testing.T) {
-	for _, scheme := range []string{"http", "grpc"} {
-		t.Run(scheme, func(t *testing.T) {
+	for _, tc := range []struct {
+		name, scheme string
+		addr         func(*testing.T) string
+	}{{"http refused", "http", closedPort}, {"grpc refused", "grpc", closedPort}, {"http silent", "http", silentPort}, {"grpc silent", "grpc", silentPort}} {
+		t.Run(tc.name, func(t *testing.T) {
 			var rec, out bytes.Buffer
-			tr, err := New(context.Background(), Options{Recording: &rec, Stdout: &out, OTLPEndpoint: scheme + "://" + closedPort(t), ExportTimeout: 300 * time.Millisecond})
+			tr, err := New(context.Background(), Options{Recording: &rec, Stdout: &out, OTLPEndpoint: tc.scheme + "://" + tc.addr(t), ExportTimeout: 300 * time.Millisecond})
 			if err != nil {
 				t.Fatal(err)
 			}
