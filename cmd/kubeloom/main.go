@@ -23,8 +23,9 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "kubeloom:", err)
 	}
+	interrupted := ctx.Err() != nil // read before stop, which cancels ctx
 	stop()
-	os.Exit(exitCode(err, ctx.Err() != nil))
+	os.Exit(exitCode(err, interrupted))
 }
 
 // exitCode is 130 after Ctrl-C (128 + SIGINT, as shells report it), even

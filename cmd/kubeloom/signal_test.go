@@ -25,6 +25,10 @@ func TestCtrlCEndsRunWith130(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	// A command that ends by itself exits 0.
+	if err := exec.Command(bin, "version").Run(); err != nil {
+		t.Fatalf("kubeloom version: %v, want exit status 0", err)
+	}
 	rec := filepath.Join(dir, "cut.jsonl")
 	cmd := exec.Command(bin, "run", "kubelet-startup", "--speed", "60", "--out", rec)
 	stderr, err := cmd.StderrPipe()
