@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 DEMO_OUT := recordings/demo-informer-basics.jsonl
 
-.PHONY: build demo test test-short bench lint fuzz clean
+.PHONY: build demo test test-short bench lint fuzz clean jaeger jaeger-build
 
 build: ## build bin/kubeloom
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/kubeloom
@@ -34,3 +34,10 @@ fuzz: ## run the fuzz targets for a while each (minimizing is capped: the seeds 
 
 clean:
 	rm -rf bin
+
+jaeger-build: ## build Jaeger from tools/go.mod into Go's build cache (minutes the first time, then cached); the Jaeger tests use it
+	@echo "building Jaeger from tools/go.mod (the first build takes several minutes)..."
+	@bin=$$($(GO) tool -modfile=tools/go.mod -n jaeger) && echo "Jaeger is built: $$bin"
+
+jaeger: ## run Jaeger on 127.0.0.1 until Ctrl-C: OTLP on :4317 (gRPC) and :4318 (HTTP), query API on :16686
+	$(GO) tool -modfile=tools/go.mod jaeger --config tools/jaeger-config.yaml

@@ -83,20 +83,29 @@ func Steps(tl *Timeline) []Step {
 			n++
 		}
 	}
-	sort.SliceStable(steps, func(i, j int) bool {
-		a, b := steps[i], steps[j]
+	// Sort indexes, not the steps: a Step carries its catalog entry by
+	// value, and a 100,000-span recording has as many steps.
+	idx := make([]int, len(steps))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(i, j int) bool {
+		a, b := &steps[idx[i]], &steps[idx[j]]
 		if !a.At.Equal(b.At) {
 			return a.At.Before(b.At)
 		}
-		if a.Kind == StepStopped || b.Kind == StepStopped || a.Kind == StepStarted || b.Kind == StepStarted {
-			if a.Lane == b.Lane {
-				return kindOrder[a.Kind] < kindOrder[b.Kind]
-			}
+		if a.Lane == b.Lane {
+			return kindOrder[a.Kind] < kindOrder[b.Kind]
 		}
 		if order[a.Lane] != order[b.Lane] {
 			return order[a.Lane] < order[b.Lane]
 		}
 		return kindOrder[a.Kind] < kindOrder[b.Kind]
 	})
+	sorted := make([]Step, len(steps))
+	for i, k := range idx {
+		sorted[i] = steps[k]
+	}
+	steps = sorted
 	return steps
 }

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kubeloom/kubeloom/traces"
+	"github.com/kubeloom/kubeloom/traces/push"
+)
+
+type pushOptions struct {
+	file     string
+	endpoint string
+	timeout  time.Duration
+}
+
+func newPushCmd(s streams) *cobra.Command {
+	o := &pushOptions{}
+	cmd := &cobra.Command{
+		Use:   "push FILE",
+		Short: "Send a recording to Jaeger or an OpenTelemetry collector over OTLP",
+		Long: `Send every span of a recording over OTLP, as 'kubeloom run --otlp-endpoint'
+would have sent it live: the same trace and span IDs, parents, links,
+attributes, events, services and timestamps. The timestamps are those of
+the run's simulated clock, so search Jaeger over the time range printed at
+the end.
+
+Without --otlp-endpoint, the standard OTEL_EXPORTER_OTLP_ENDPOINT or
+OTEL_EXPORTER_OTLP_TRACES_ENDPOINT variable says where to send (with the
+other OTEL_EXPORTER_OTLP_* variables: headers, protocol, certificates).
+A recording with unreadable lines is not pushed: the error names them.`,
+		Example: `  make jaeger    # in another terminal: Jaeger on 127.0.0.1:4317 (gRPC) and :4318 (HTTP)
+  kubeloom push recordings/informer-basics-20261202-101500.jsonl --otlp-endpoint http://127.0.0.1:4318
+  kubeloom push run.jsonl --otlp-endpoint grpc://127.0.0.1:4317
+  OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 kubeloom push run.jsonl`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.file = args[0]
+			if !cmd.Flags().Changed("otlp-endpoint") && push.EnvEndpointURL() != "" {
+				o.endpoint = push.EnvEndpoint
+			}
+			return runPush(cmd.Context(), s, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.endpoint, "otlp-endpoint", "", "where to send: http://127.0.0.1:4318 (OTLP/HTTP) or grpc://127.0.0.1:4317 (OTLP/gRPC) (default: $OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or $OTEL_EXPORTER_OTLP_ENDPOINT)")
+	f.DurationVar(&o.timeout, "timeout", push.DefaultTimeout, "give up when the endpoint does not answer a request within this time")
+	return cmd
+}
+
+func runPush(ctx context.Context, s streams, o *pushOptions) error {
+	if o.endpoint == "" {
+		return errors.New("no OTLP endpoint: give --otlp-endpoint http://127.0.0.1:4318 (or grpc://127.0.0.1:4317), or set OTEL_EXPORTER_OTLP_ENDPOINT; `make jaeger` starts a Jaeger there")
+	}
+	spans, err := traces.ReadFile(o.file)
+	if err != nil {
+		// Pushing part of a recording would show Jaeger traces with holes.
+		return fmt.Errorf("%w\nnothing was pushed", err)
+	}
+	if len(spans) == 0 {
+		return fmt.Errorf("%s: no spans in the recording; nothing to push", o.file)
+	}
+	if err := push.Push(ctx, spans, o.endpoint, push.WithTimeout(o.timeout)); err != nil {
+		return err
+	}
+	sum := summarizePush(spans)
+	fmt.Fprintf(s.out, "pushed %d spans (%d traces) from %s to %s\n", len(spans), sum.traces, o.file, push.Describe(o.endpoint))
+	fmt.Fprintf(s.out, "  services: %s\n", strings.Join(sum.services, ", "))
+	fmt.Fprintf(s.out, "  spans start between %s and %s (the run's simulated clock): search that range\n",
+		sum.first.Local().Format(time.DateTime), sum.last.Local().Format(time.DateTime))
+	return nil
+}
+
+type pushSummary struct {
+	traces      int
+	services    []string
+	first, last time.Time
+}
+
+func summarizePush(spans []traces.Span) pushSummary {
+	var sum pushSummary
+	seenTrace := map[string]bool{}
+	for _, sp := range spans {
+		if !seenTrace[sp.TraceID] {
+			seenTrace[sp.TraceID] = true
+			sum.traces++
+		}
+		if svc := sp.Resource.String("service.name"); svc != "" && !slices.Contains(sum.services, svc) {
+			sum.services = append(sum.services, svc)
+		}
+		if sum.first.IsZero() || sp.Start.Before(sum.first) {
+			sum.first = sp.Start
+		}
+		if sp.Start.After(sum.last) {
+			sum.last = sp.Start
+		}
+	}
+	slices.Sort(sum.services)
+	return sum
+}

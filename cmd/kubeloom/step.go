@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/kubeloom/kubeloom/traces"
+	"github.com/kubeloom/kubeloom/traces/stepview"
+	"github.com/kubeloom/kubeloom/traces/timeline"
+)
+
+type stepOptions struct {
+	file     string
+	lang     string
+	plain    bool
+	from, to time.Duration
+}
+
+func newStepCmd(s streams) *cobra.Command {
+	o := &stepOptions{}
+	cmd := &cobra.Command{
+		Use:   "step FILE",
+		Short: "Step through a recording, one goroutine event at a time, with the narrative",
+		Long: `Step through a recording in front of a class: the goroutine tree so far
+beside the current step's story — what happened, on which goroutine, what the
+goroutine catalog says about it (in English or 中文), the article's words, the
+Kubernetes source, and what changed since.
+
+Keys: n, →, space next · p, ← previous · g jump to a time · / search a
+goroutine · f follow the current object along its causal links · l switch
+language · ↑/↓ scroll the story · q quit.
+
+When stdin or stdout is not a terminal, or with --plain, every step is printed
+as a block of text instead (for slides and notes).`,
+		Example: `  kubeloom step traces/informer-basics-20261202-101500.jsonl
+  kubeloom step run.jsonl --lang zh
+  kubeloom step run.jsonl --plain --from 20s --to 25s > slides.txt`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.file = args[0]
+			return runStep(cmd, s, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.lang, "lang", stepview.English, "language of the narrative: en (English) or zh (中文); l switches it while stepping")
+	f.BoolVar(&o.plain, "plain", false, "print every step as text instead of stepping interactively")
+	f.DurationVar(&o.from, "from", 0, "first step to show, in simulated time since the start")
+	f.DurationVar(&o.to, "to", 0, "last step to show (default: the end of the recording)")
+	return cmd
+}
+
+func runStep(cmd *cobra.Command, s streams, o *stepOptions) error {
+	if o.lang != stepview.English && o.lang != stepview.Chinese {
+		return fmt.Errorf("--lang %q: expected en (English) or zh (中文)", o.lang)
+	}
+	spans, readErr := traces.ReadFile(o.file)
+	if len(spans) == 0 {
+		if readErr != nil {
+			return readErr
+		}
+		return fmt.Errorf("%s: no spans in the recording: expected a JSON Lines file written by kubeloom run --out", o.file)
+	}
+	if readErr != nil {
+		// Step through what could be read, and say what could not.
+		fmt.Fprintf(s.err, "warning: some lines of %s could not be read:\n%v\n", o.file, readErr)
+	}
+	tl := timeline.Build(spans)
+	if o.plain || !readsTerminal(s.in) || !isTerminal(s.out) {
+		return stepview.Plain(s.out, tl, o.lang, o.from, o.to)
+	}
+	m, err := stepview.New(tl, stepview.Options{Lang: o.lang, From: o.from, To: o.to, Spans: spans})
+	if err != nil {
+		return err
+	}
+	return stepview.Run(cmd.Context(), m, s.in, s.out)
+}
+
+// readsTerminal says whether r is a terminal (isTerminal, in run.go, asks
+// the same of a writer).
+func readsTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}

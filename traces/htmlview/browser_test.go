@@ -1,0 +1,359 @@
+package htmlview
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/kubeloom/kubeloom/internal/browsertest"
+	"github.com/kubeloom/kubeloom/scenarios"
+	"github.com/kubeloom/kubeloom/sim/engine"
+	"github.com/kubeloom/kubeloom/traces"
+	"github.com/kubeloom/kubeloom/traces/timeline"
+)
+
+var update = flag.Bool("update", false, "rewrite docs/images/timeline.png with a screenshot of the page (commit it only when the page changed on purpose)")
+
+// screenshotPath is the documentation's picture of the page, from this
+// package's directory.
+const screenshotPath = "../../docs/images/timeline.png"
+
+// recordInformerBasics runs the informer-basics lesson for 20 simulated
+// seconds, quickly, and returns its timeline: a real recording, with the
+// goroutines of a real informer.
+func recordInformerBasics(t *testing.T) *timeline.Timeline {
+	t.Helper()
+	sc, err := scenarios.Builtin("informer-basics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec bytes.Buffer
+	_, err = engine.Run(context.Background(), engine.Options{
+		Scenario: sc, Recording: &rec, Duration: 20 * time.Second, Speed: 1000,
+		Listen: func(network, _ string) (net.Listener, error) { return net.Listen(network, "127.0.0.1:0") },
+	})
+	if err != nil {
+		t.Fatalf("running informer-basics: %v", err)
+	}
+	spans, err := traces.Read(&rec, "informer-basics.jsonl")
+	if err != nil {
+		t.Fatalf("reading the recording: %v", err)
+	}
+	return timeline.Build(spans)
+}
+
+// writePage writes tl's page into a temporary directory and returns its
+// file: URL.
+func writePage(tb testing.TB, tl *timeline.Timeline) (string, int64) {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "timeline.html")
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := Write(f, tl); err != nil {
+		tb.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return (&url.URL{Scheme: "file", Path: path}).String(), fi.Size()
+}
+
+// load opens the page and waits for its first frame.
+func load(tb testing.TB, b *browsertest.Browser, pageURL string) {
+	tb.Helper()
+	if err := chromedp.Do(b.Ctx, chromedp.Navigate(pageURL)); err != nil {
+		tb.Fatalf("loading %s: %v", pageURL, err)
+	}
+	if _, err := chromedp.Run(b.Ctx, chromedp.Poll[bool](`window.kubeloom && window.kubeloom.ready === true`,
+		chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+		tb.Fatalf("the page did not draw its first frame: %v (console: %v)", err, b.Problems(tb))
+	}
+}
+
+func eval[T any](tb testing.TB, b *browsertest.Browser, expr string, opts ...chromedp.EvaluateOption) T {
+	tb.Helper()
+	v, err := chromedp.Run(b.Ctx, chromedp.Evaluate[T](expr, opts...))
+	if err != nil {
+		tb.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return v
+}
+
+func key(tb testing.TB, b *browsertest.Browser, k string) {
+	tb.Helper()
+	if err := chromedp.Do(b.Ctx, chromedp.KeyEvent(k)); err != nil {
+		tb.Fatalf("pressing %q: %v", k, err)
+	}
+}
+
+type pageState struct {
+	Lanes, DrawnLanes, Instances, Steps, Step int
+	Lang, Narrative, Details                  string
+	View                                      struct{ T0, Scale, ScrollY float64 }
+}
+
+func state(tb testing.TB, b *browsertest.Browser) pageState {
+	tb.Helper()
+	return eval[pageState](tb, b, `(() => { const k = window.kubeloom; const v = k.view(); return {
+		Lanes: k.lanes, DrawnLanes: k.drawnLanes, Instances: k.instances, Steps: k.steps, Step: k.step,
+		Lang: k.lang, Narrative: k.narrative(), Details: k.details(), View: {T0: v.t0, Scale: v.scale, ScrollY: v.scrollY} }; })()`)
+}
+
+// TestBrowser loads the page of a real recording in Chromium and uses it
+// as a reader would: every lane drawn, the arrow keys walking the steps
+// with their narrative, the language toggle, zoom, pan and hover; the
+// console must stay clean and the page must load nothing.
+func TestBrowser(t *testing.T) {
+	b := browsertest.Start(t, browsertest.Options{Width: 1400, Height: 900})
+	tl := recordInformerBasics(t)
+	steps := timeline.Steps(tl)
+	if tl.LaneCount() < 5 || len(steps) < 10 {
+		t.Fatalf("the recording has %d lanes and %d steps; want a real lesson", tl.LaneCount(), len(steps))
+	}
+	pageURL, _ := writePage(t, tl)
+	load(t, b, pageURL)
+
+	s := state(t, b)
+	if s.Lanes != tl.LaneCount() || s.DrawnLanes != tl.LaneCount() || s.Instances != len(tl.Instances) {
+		t.Errorf("page lays out %d lanes of %d instances and draws %d; the timeline has %d lanes of %d instances (all fit in 900px)",
+			s.Lanes, s.Instances, s.DrawnLanes, tl.LaneCount(), len(tl.Instances))
+	}
+	if s.Steps != len(steps) || s.Step != -1 {
+		t.Errorf("page has %d steps and starts at %d, want %d and -1", s.Steps, s.Step, len(steps))
+	}
+
+	// → walks the steps; the narrative follows.
+	before := s.Narrative
+	for want := 0; want < 3; want++ {
+		key(t, b, kb.ArrowRight)
+		s = state(t, b)
+		if s.Step != want {
+			t.Fatalf("after → the step is %d, want %d", s.Step, want)
+		}
+		if s.Narrative == before || s.Narrative == "" {
+			t.Fatalf("after → to step %d the narrative did not change: %q", want, s.Narrative)
+		}
+		if !strings.Contains(s.Narrative, steps[want].Name()) {
+			t.Errorf("the narrative of step %d does not name %q: %q", want, steps[want].Name(), s.Narrative)
+		}
+		before = s.Narrative
+	}
+	key(t, b, kb.ArrowLeft)
+	if s = state(t, b); s.Step != 1 {
+		t.Errorf("after ← the step is %d, want 1", s.Step)
+	}
+
+	// A step on a goroutine the catalog knows tells its story, in English
+	// and, after the toggle, in Chinese.
+	known := -1
+	for i, st := range steps {
+		if st.HasEntry && st.Entry.Quote != "" && st.Kind == timeline.StepCall {
+			known = i
+			break
+		}
+	}
+	if known < 0 {
+		t.Fatal("no step of the recording has a catalog entry with the article's words")
+	}
+	eval[any](t, b, fmt.Sprintf("kubeloom.go(%d)", known))
+	en := state(t, b)
+	entry := steps[known].Entry
+	for _, want := range []string{entry.Summary, entry.Quote, entry.Function, entry.File} {
+		if !strings.Contains(en.Narrative, want) {
+			t.Errorf("the narrative of step %d (%s) lacks %q:\n%s", known, steps[known].Lane.Label, want, en.Narrative)
+		}
+	}
+	if err := chromedp.Do(b.Ctx, chromedp.Click(chromedp.CSS("#lang"))); err != nil {
+		t.Fatal(err)
+	}
+	zh := state(t, b)
+	if zh.Lang != "zh" || !strings.Contains(zh.Narrative, entry.SummaryZH) || strings.Contains(zh.Narrative, entry.Summary) {
+		t.Errorf("after the language toggle (lang %q) the narrative is not the Chinese one:\n%s", zh.Lang, zh.Narrative)
+	}
+	if err := chromedp.Do(b.Ctx, chromedp.Click(chromedp.CSS("#lang"))); err != nil {
+		t.Fatal(err)
+	}
+
+	// Hover over the step's mark: its details.
+	pos := eval[struct{ X, Y float64 }](t, b, fmt.Sprintf("kubeloom.locate(%d)", known))
+	if err := chromedp.Do(b.Ctx, chromedp.MouseEvent(chromedp.MouseMoved, pos.X, pos.Y)); err != nil {
+		t.Fatal(err)
+	}
+	s = state(t, b)
+	if !strings.Contains(s.Details, steps[known].Name()) || !strings.Contains(s.Details, "+") {
+		t.Errorf("hovering over %s at (%.0f, %.0f) shows:\n%s", steps[known].Name(), pos.X, pos.Y, s.Details)
+	}
+	if *update {
+		shot, err := chromedp.Run(b.Ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(screenshotPath, shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s (%d bytes)", screenshotPath, len(shot))
+	}
+
+	// Zoom with the button and the wheel, pan by dragging.
+	v0 := s.View
+	if err := chromedp.Do(b.Ctx, chromedp.Click(chromedp.CSS("#zoom-in"))); err != nil {
+		t.Fatal(err)
+	}
+	waitFrame(t, b)
+	s = state(t, b)
+	if r := s.View.Scale / v0.Scale; r < 1.99 || r > 2.01 {
+		t.Errorf("zoom in: scale %g → %g, want ×2", v0.Scale, s.View.Scale)
+	}
+	v1 := s.View
+	if err := chromedp.Do(b.Ctx, chromedp.MouseEvent(chromedp.MouseWheel, 900, 300, func(p *input.DispatchMouseEventParams) {
+		// Chrome wants both deltas, and the protocol types omit a zero.
+		p.DeltaX, p.DeltaY = 0.01, 200
+	})); err != nil {
+		t.Fatal(err)
+	}
+	waitFrame(t, b)
+	if s = state(t, b); s.View.Scale >= v1.Scale {
+		t.Errorf("wheel down: scale %g → %g, want smaller", v1.Scale, s.View.Scale)
+	}
+	v2 := s.View
+	if err := chromedp.Do(b.Ctx, chromedp.DragAndDropXY(900, 300, 700, 300, 5)); err != nil {
+		t.Fatal(err)
+	}
+	waitFrame(t, b)
+	if s = state(t, b); s.View.T0 <= v2.T0 {
+		t.Errorf("drag left: start of the view %gµs → %gµs, want later", v2.T0, s.View.T0)
+	}
+
+	if p := b.Problems(t); len(p) > 0 {
+		t.Errorf("the console has errors:\n%s", strings.Join(p, "\n"))
+	}
+	if n := eval[int](t, b, `performance.getEntriesByType('resource').length`); n != 0 {
+		t.Errorf("the page loaded %d resources, want none", n)
+	}
+}
+
+// waitFrame waits until the page has drawn the frames it asked for.
+func waitFrame(tb testing.TB, b *browsertest.Browser) {
+	tb.Helper()
+	eval[any](tb, b, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, chromedp.EvalAwaitPromise)
+}
+
+// BenchmarkFirstPaint100k loads the page of a 100,000-span recording in
+// Chromium. It reports first-paint-ms, the time from the start of the
+// navigation to the end of the page's first frame (the page's own
+// performance.now(): reading the file, parsing the data, laying out the
+// lanes, drawing), whose goal is 2,000 ms or less; frame-ms, a redraw of
+// the whole recording zoomed out; and the page's size. ns/op is the whole
+// load as the test sees it.
+func BenchmarkFirstPaint100k(b *testing.B) {
+	br := browsertest.Start(b, browsertest.Options{Width: 1400, Height: 900})
+	spans := synthetic(100_000)
+	tl := timeline.Build(spans)
+	pageURL, size := writePage(b, tl)
+	var paint float64
+	n := 0
+	for b.Loop() {
+		if err := chromedp.Do(br.Ctx, chromedp.Navigate("about:blank")); err != nil {
+			b.Fatal(err)
+		}
+		load(b, br, pageURL)
+		paint += eval[float64](b, br, `kubeloom.firstPaintMs`)
+		n++
+	}
+	if got := eval[int](b, br, `kubeloom.lanes`); got != tl.LaneCount() {
+		b.Fatalf("the page lays out %d lanes, want %d", got, tl.LaneCount())
+	}
+	frame := eval[float64](b, br, `kubeloom.fit(), kubeloom.redraw()`)
+	if p := br.Problems(b); len(p) > 0 {
+		b.Fatalf("the console has errors:\n%s", strings.Join(p, "\n"))
+	}
+	b.ReportMetric(paint/float64(n), "first-paint-ms")
+	b.ReportMetric(frame, "frame-ms")
+	b.ReportMetric(float64(size)/1e6, "page-MB")
+}
+
+// BenchmarkWrite100k is the Go side: encoding a 100,000-span timeline
+// into its page.
+func BenchmarkWrite100k(b *testing.B) {
+	tl := timeline.Build(synthetic(100_000))
+	var buf bytes.Buffer
+	for b.Loop() {
+		buf.Reset()
+		if err := Write(&buf, tl); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len())/float64(tl.Spans), "page-B/span")
+}
+
+// TestBrowserEdgeCases loads pages the lessons do not make: an empty
+// recording, and small() with an open lane, a goroutine the catalog does
+// not know, values JSON cannot hold and markup in attributes. Every step
+// is visited and hovered, in both languages, without a console error.
+func TestBrowserEdgeCases(t *testing.T) {
+	b := browsertest.Start(t, browsertest.Options{Width: 1200, Height: 800})
+
+	emptyURL, _ := writePage(t, timeline.Build(nil))
+	load(t, b, emptyURL)
+	if s := state(t, b); s.Lanes != 0 || s.Steps != 0 || s.Narrative == "" {
+		t.Errorf("empty recording: %d lanes, %d steps, narrative %q", s.Lanes, s.Steps, s.Narrative)
+	}
+	key(t, b, kb.ArrowRight)
+	if s := state(t, b); s.Step != -1 {
+		t.Errorf("empty recording: → moved to step %d", s.Step)
+	}
+
+	tl := timeline.Build(small())
+	steps := timeline.Steps(tl)
+	pageURL, _ := writePage(t, tl)
+	load(t, b, pageURL)
+	if s := state(t, b); s.Lanes != tl.LaneCount() || s.DrawnLanes != tl.LaneCount() || s.Steps != len(steps) {
+		t.Fatalf("small: %d lanes (%d drawn), %d steps; want %d and %d", s.Lanes, s.DrawnLanes, s.Steps, tl.LaneCount(), len(steps))
+	}
+	// Zoomed in, so that the marks of one iteration (0.5s) lie apart.
+	eval[any](t, b, "kubeloom.zoom(64)")
+	for _, lang := range []string{"en", "zh"} {
+		eval[any](t, b, fmt.Sprintf("kubeloom.setLang(%q)", lang))
+		for i, st := range steps {
+			pos := eval[struct{ X, Y float64 }](t, b, fmt.Sprintf("kubeloom.locate(%d)", i))
+			if err := chromedp.Do(b.Ctx, chromedp.MouseEvent(chromedp.MouseMoved, pos.X, pos.Y)); err != nil {
+				t.Fatal(err)
+			}
+			eval[any](t, b, fmt.Sprintf("kubeloom.go(%d)", i))
+			s := state(t, b)
+			if s.Step != i || !strings.Contains(s.Narrative, st.Name()) {
+				t.Errorf("%s step %d (%s %s): page at step %d, narrative %q", lang, i, st.Kind, st.Name(), s.Step, s.Narrative)
+			}
+			if st.Mark != nil && !strings.Contains(s.Details, st.Name()) {
+				t.Errorf("%s step %d: hovering over %s at (%.0f, %.0f) shows %q", lang, i, st.Name(), pos.X, pos.Y, s.Details)
+			}
+			if lang == "en" && st.Lane.Goroutine == "kubelet/not-in-the-catalog" && !strings.Contains(s.Narrative, "no entry") {
+				t.Errorf("step %d on a goroutine the catalog does not know: %q", i, s.Narrative)
+			}
+			if lang == "en" && st.Lane.Goroutine == timeline.MainLane && !strings.Contains(s.Narrative, "Not a goroutine") {
+				t.Errorf("step %d on a main lane: %q", i, s.Narrative)
+			}
+		}
+	}
+	if p := b.Problems(t); len(p) > 0 {
+		t.Errorf("the console has errors:\n%s", strings.Join(p, "\n"))
+	}
+}

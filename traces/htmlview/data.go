@@ -1,0 +1,335 @@
+package htmlview
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/traces"
+	"github.com/kubeloom/kubeloom/traces/timeline"
+)
+
+// formatVersion is the version of the page's data; the script checks it.
+const formatVersion = 1
+
+// The data embedded in the page is shaped for a browser that has to parse
+// and draw 100,000 spans in well under two seconds: marks are flat arrays of
+// integers (times in microseconds from the start of the recording, names
+// and attribute keys as indexes into one string table, attribute values as
+// indexes into one value table, attribute sets shared between marks), not
+// one JSON object per span.
+
+// Strides of the flat mark arrays of a lane, and what each field holds.
+const (
+	// Iterations: start, duration, name, iteration, skipped, attrs.
+	iterStride = 6
+	// Calls: start, duration, name, attrs.
+	callStride = 4
+	// Events: time, name, attrs.
+	eventStride = 3
+	// Steps: lane, kind, mark (the index of the mark in its lane's
+	// iterations, calls or events, by kind; -1 for started and stopped).
+	stepStride = 3
+)
+
+// Step kinds as the page numbers them.
+var stepKinds = map[timeline.StepKind]int64{
+	timeline.StepStarted:   0,
+	timeline.StepIteration: 1,
+	timeline.StepCall:      2,
+	timeline.StepEvent:     3,
+	timeline.StepStopped:   4,
+}
+
+// data is the JSON object embedded in the page.
+type data struct {
+	Version  int    `json:"v"`
+	Scenario string `json:"scenario"`
+	// Start is the simulated time of offset 0 (RFC 3339); every other time
+	// is an offset from it in microseconds.
+	Start    string `json:"start"`
+	Duration int64  `json:"duration"`
+	Spans    int    `json:"spans"`
+	Orphans  int    `json:"orphans"`
+	Links    int    `json:"links"`
+
+	Strings []string          `json:"strings"`
+	Values  []json.RawMessage `json:"values"`
+	// Attrs are attribute sets: key (string index), value (value index)
+	// pairs, sorted by key. Set 0 is the empty set.
+	Attrs [][]int `json:"attrs"`
+
+	Entries   []entry        `json:"entries"`
+	Instances []instance     `json:"instances"`
+	Lanes     []lane         `json:"lanes"`
+	Steps     []int64        `json:"steps"`
+	Strides   map[string]int `json:"strides"`
+}
+
+// entry is a catalog entry of a goroutine that has a lane.
+type entry struct {
+	Name      string  `json:"name"`
+	Component string  `json:"component"`
+	Kind      string  `json:"kind"`
+	Period    float64 `json:"period"` // seconds; 0 when event driven
+	Function  string  `json:"function"`
+	File      string  `json:"file"`
+	Article   string  `json:"article"`
+	Summary   string  `json:"summary"`
+	SummaryZH string  `json:"summaryZH"`
+	Quote     string  `json:"quote"`
+	Now       string  `json:"now"`
+}
+
+type instance struct {
+	Name    int `json:"name"` // strings
+	Service int `json:"service"`
+	ID      int `json:"id"`
+	First   int `json:"first"` // index of its first lane
+	Count   int `json:"count"`
+}
+
+type lane struct {
+	Instance  int   `json:"in"`
+	Label     int   `json:"label"` // strings
+	Goroutine int   `json:"g"`     // strings
+	Kind      int   `json:"kind"`  // strings
+	Period    int64 `json:"period"`
+	Start     int64 `json:"start"`
+	End       int64 `json:"end"`
+	Open      bool  `json:"open,omitempty"`
+	Attrs     int   `json:"attrs"`
+	Entry     int   `json:"entry"` // entries, -1 if the catalog has none
+
+	Iterations []int64 `json:"it"`
+	Calls      []int64 `json:"calls"`
+	Events     []int64 `json:"events"`
+}
+
+// encoder builds the string, value and attribute-set tables.
+type encoder struct {
+	tl      *timeline.Timeline
+	d       *data
+	strs    map[string]int
+	vals    map[string]int
+	sets    map[string]int
+	entries map[string]int
+	keyBuf  []byte
+	pairs   [][2]int
+}
+
+// encode turns a timeline into the page's data.
+func encode(tl *timeline.Timeline) *data {
+	e := &encoder{
+		tl: tl,
+		d: &data{
+			Version:  formatVersion,
+			Scenario: tl.Scenario,
+			Spans:    tl.Spans,
+			Orphans:  tl.Orphans,
+			Links:    tl.Links,
+			Strings:  []string{},
+			Values:   []json.RawMessage{},
+			Attrs:    [][]int{{}},
+			Entries:  []entry{},
+			Strides: map[string]int{
+				"it": iterStride, "calls": callStride, "events": eventStride, "steps": stepStride,
+			},
+		},
+		strs:    map[string]int{},
+		vals:    map[string]int{},
+		sets:    map[string]int{"": 0},
+		entries: map[string]int{},
+	}
+	d := e.d
+	if !tl.Start.IsZero() {
+		d.Start = tl.Start.UTC().Format(time.RFC3339Nano)
+	}
+	d.Duration = e.off(tl.End)
+	e.str("") // string 0 is the empty string
+
+	laneIndex := map[*timeline.Lane]int{}
+	marks := map[*timeline.Mark]int{}
+	for ii, in := range tl.Instances {
+		d.Instances = append(d.Instances, instance{
+			Name: e.str(in.Name()), Service: e.str(in.Service), ID: e.str(in.ID),
+			First: len(d.Lanes), Count: len(in.Lanes),
+		})
+		for _, l := range in.Lanes {
+			laneIndex[l] = len(d.Lanes)
+			d.Lanes = append(d.Lanes, e.lane(ii, l))
+			for i := range l.Iterations {
+				marks[&l.Iterations[i]] = i
+			}
+			for i := range l.Calls {
+				marks[&l.Calls[i]] = i
+			}
+			for i := range l.Events {
+				marks[&l.Events[i]] = i
+			}
+		}
+	}
+	if d.Instances == nil {
+		d.Instances = []instance{}
+		d.Lanes = []lane{}
+	}
+
+	steps := timeline.Steps(tl)
+	d.Steps = make([]int64, 0, len(steps)*stepStride)
+	for _, s := range steps {
+		m := int64(-1)
+		if s.Mark != nil {
+			i, ok := marks[s.Mark]
+			if !ok {
+				panic(fmt.Sprintf("htmlview: step %s %q points at a mark outside its timeline", s.Kind, s.Name()))
+			}
+			m = int64(i)
+		}
+		d.Steps = append(d.Steps, int64(laneIndex[s.Lane]), stepKinds[s.Kind], m)
+	}
+	return d
+}
+
+func (e *encoder) lane(inst int, l *timeline.Lane) lane {
+	out := lane{
+		Instance:   inst,
+		Label:      e.str(l.Label),
+		Goroutine:  e.str(l.Goroutine),
+		Kind:       e.str(l.Kind),
+		Period:     l.Period.Microseconds(),
+		Start:      e.off(l.Start),
+		End:        e.off(l.End),
+		Open:       l.Open,
+		Attrs:      e.attrs(l.Attributes, nil),
+		Entry:      e.entry(l.Goroutine),
+		Iterations: make([]int64, 0, len(l.Iterations)*iterStride),
+		Calls:      make([]int64, 0, len(l.Calls)*callStride),
+		Events:     make([]int64, 0, len(l.Events)*eventStride),
+	}
+	// An iteration's number and skipped count have fields of their own.
+	structural := []string{catalog.AttrIteration, catalog.AttrSkipped}
+	for _, m := range l.Iterations {
+		start := e.off(m.Start)
+		out.Iterations = append(out.Iterations,
+			start, e.off(m.End)-start, int64(e.str(m.Name)), m.Iteration, m.Skipped, int64(e.attrs(m.Attributes, structural)))
+	}
+	for _, m := range l.Calls {
+		start := e.off(m.Start)
+		out.Calls = append(out.Calls, start, e.off(m.End)-start, int64(e.str(m.Name)), int64(e.attrs(m.Attributes, nil)))
+	}
+	for _, m := range l.Events {
+		out.Events = append(out.Events, e.off(m.Start), int64(e.str(m.Name)), int64(e.attrs(m.Attributes, nil)))
+	}
+	return out
+}
+
+// off is t as microseconds from the start of the recording.
+func (e *encoder) off(t time.Time) int64 {
+	if t.IsZero() || e.tl.Start.IsZero() {
+		return 0
+	}
+	return e.tl.Offset(t).Microseconds()
+}
+
+func (e *encoder) str(s string) int {
+	if i, ok := e.strs[s]; ok {
+		return i
+	}
+	i := len(e.d.Strings)
+	e.strs[s] = i
+	e.d.Strings = append(e.d.Strings, s)
+	return i
+}
+
+func (e *encoder) value(v any) int {
+	raw := jsonValue(v)
+	if i, ok := e.vals[string(raw)]; ok {
+		return i
+	}
+	i := len(e.d.Values)
+	e.vals[string(raw)] = i
+	e.d.Values = append(e.d.Values, raw)
+	return i
+}
+
+// attrs returns the index of the attribute set a, without the keys in skip.
+func (e *encoder) attrs(a traces.Attributes, skip []string) int {
+	e.pairs = e.pairs[:0]
+	for k, v := range a {
+		if slices.Contains(skip, k) {
+			continue
+		}
+		e.pairs = append(e.pairs, [2]int{e.str(k), e.value(v)})
+	}
+	if len(e.pairs) == 0 {
+		return 0
+	}
+	slices.SortFunc(e.pairs, func(x, y [2]int) int {
+		return strings.Compare(e.d.Strings[x[0]], e.d.Strings[y[0]])
+	})
+	e.keyBuf = e.keyBuf[:0]
+	for _, p := range e.pairs {
+		e.keyBuf = strconv.AppendInt(e.keyBuf, int64(p[0]), 36)
+		e.keyBuf = append(e.keyBuf, ':')
+		e.keyBuf = strconv.AppendInt(e.keyBuf, int64(p[1]), 36)
+		e.keyBuf = append(e.keyBuf, ',')
+	}
+	if i, ok := e.sets[string(e.keyBuf)]; ok {
+		return i
+	}
+	set := make([]int, 0, 2*len(e.pairs))
+	for _, p := range e.pairs {
+		set = append(set, p[0], p[1])
+	}
+	i := len(e.d.Attrs)
+	e.sets[string(e.keyBuf)] = i
+	e.d.Attrs = append(e.d.Attrs, set)
+	return i
+}
+
+func (e *encoder) entry(goroutine string) int {
+	if i, ok := e.entries[goroutine]; ok {
+		return i
+	}
+	c, ok := catalog.Lookup(goroutine)
+	if !ok {
+		e.entries[goroutine] = -1
+		return -1
+	}
+	i := len(e.d.Entries)
+	e.entries[goroutine] = i
+	e.d.Entries = append(e.d.Entries, entry{
+		Name: c.Name, Component: c.Component, Kind: c.Kind, Period: c.Period.Seconds(),
+		Function: c.Function, File: c.File, Article: c.Article,
+		Summary: c.Summary, SummaryZH: c.SummaryZH, Quote: c.Quote, Now: c.Now,
+	})
+	return i
+}
+
+// maxSafeInt is the largest integer a JavaScript number holds exactly.
+const maxSafeInt = 1<<53 - 1
+
+// jsonValue encodes an attribute value for the page. What JSON cannot hold
+// exactly (NaN, ±Inf, integers beyond 2^53) becomes a string.
+func jsonValue(v any) json.RawMessage {
+	switch x := v.(type) {
+	case int64:
+		if x > maxSafeInt || x < -maxSafeInt {
+			v = strconv.FormatInt(x, 10)
+		}
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			v = strconv.FormatFloat(x, 'g', -1, 64)
+		}
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		raw, _ = json.Marshal(fmt.Sprint(v))
+	}
+	return raw
+}

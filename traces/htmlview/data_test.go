@@ -1,0 +1,332 @@
+package htmlview
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/traces"
+	"github.com/kubeloom/kubeloom/traces/timeline"
+)
+
+// pageData writes tl's page and decodes the data embedded in it, so that
+// the checks see what a browser sees.
+func pageData(t testing.TB, tl *timeline.Timeline) (*data, string) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Write(&buf, tl); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	page := buf.String()
+	const open = `<script id="kubeloom-data" type="application/json">`
+	_, rest, ok := strings.Cut(page, open)
+	if !ok {
+		t.Fatalf("the page has no %s", open)
+	}
+	raw, _, ok := strings.Cut(rest, "</script>")
+	if !ok {
+		t.Fatal("the data script does not end")
+	}
+	var d data
+	dec := json.NewDecoder(strings.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&d); err != nil {
+		t.Fatalf("decoding the page's data: %v", err)
+	}
+	return &d, page
+}
+
+func TestDataShape(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		spans []traces.Span
+	}{
+		{"small", small()},
+		{"synthetic", synthetic(5000)},
+		{"empty", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tl := timeline.Build(tc.spans)
+			d, _ := pageData(t, tl)
+			checkData(t, tl, d)
+		})
+	}
+}
+
+// checkData checks that d holds tl exactly, in the shape the script reads.
+func checkData(t *testing.T, tl *timeline.Timeline, d *data) {
+	t.Helper()
+	if d.Version != formatVersion || d.Scenario != tl.Scenario || d.Spans != tl.Spans || d.Orphans != tl.Orphans || d.Links != tl.Links {
+		t.Errorf("header = v%d %q spans=%d orphans=%d links=%d, want v%d %q %d %d %d",
+			d.Version, d.Scenario, d.Spans, d.Orphans, d.Links, formatVersion, tl.Scenario, tl.Spans, tl.Orphans, tl.Links)
+	}
+	if d.Duration != tl.Duration().Microseconds() {
+		t.Errorf("duration = %dµs, want %dµs", d.Duration, tl.Duration().Microseconds())
+	}
+	want := map[string]int{"it": iterStride, "calls": callStride, "events": eventStride, "steps": stepStride}
+	if !maps.Equal(d.Strides, want) {
+		t.Errorf("strides = %v, want %v", d.Strides, want)
+	}
+
+	// Tables: strings unique with "" first, attribute sets of valid,
+	// sorted keys, set 0 empty.
+	if len(d.Strings) > 0 && d.Strings[0] != "" {
+		t.Errorf("string 0 = %q, want the empty string", d.Strings[0])
+	}
+	seen := map[string]bool{}
+	for _, s := range d.Strings {
+		if seen[s] {
+			t.Errorf("string %q appears twice in the string table", s)
+		}
+		seen[s] = true
+	}
+	str := func(i int) string {
+		if i < 0 || i >= len(d.Strings) {
+			t.Fatalf("string index %d out of range (%d strings)", i, len(d.Strings))
+		}
+		return d.Strings[i]
+	}
+	if len(d.Attrs) == 0 || len(d.Attrs[0]) != 0 {
+		t.Fatalf("attribute set 0 = %v, want the empty set", d.Attrs)
+	}
+	for i, set := range d.Attrs {
+		if len(set)%2 != 0 {
+			t.Fatalf("attribute set %d has an odd length: %v", i, set)
+		}
+		for k := 0; k+2 < len(set); k += 2 {
+			if str(set[k]) >= str(set[k+2]) {
+				t.Errorf("attribute set %d: keys %q, %q not sorted", i, str(set[k]), str(set[k+2]))
+			}
+		}
+		for k := 1; k < len(set); k += 2 {
+			if set[k] < 0 || set[k] >= len(d.Values) {
+				t.Fatalf("attribute set %d: value index %d out of range", i, set[k])
+			}
+		}
+	}
+	// checkAttrs checks that set i holds exactly a, minus the keys in skip.
+	checkAttrs := func(where string, i int, a traces.Attributes, skip ...string) {
+		t.Helper()
+		if i < 0 || i >= len(d.Attrs) {
+			t.Fatalf("%s: attribute set %d out of range", where, i)
+		}
+		got := map[string]string{}
+		set := d.Attrs[i]
+		for k := 0; k < len(set); k += 2 {
+			got[str(set[k])] = string(d.Values[set[k+1]])
+		}
+		wantA := map[string]string{}
+		for k, v := range a {
+			if !slices.Contains(skip, k) {
+				wantA[k] = string(jsonValue(v))
+			}
+		}
+		if !maps.Equal(got, wantA) {
+			t.Errorf("%s: attributes = %v, want %v", where, got, wantA)
+		}
+	}
+	entryIdx := map[string]int{}
+	for i, e := range d.Entries {
+		entryIdx[e.Name] = i
+	}
+
+	// Instances and lanes, in the timeline's order.
+	if len(d.Lanes) != tl.LaneCount() || len(d.Instances) != len(tl.Instances) {
+		t.Fatalf("%d instances, %d lanes; want %d and %d", len(d.Instances), len(d.Lanes), len(tl.Instances), tl.LaneCount())
+	}
+	next := 0
+	for ii, in := range tl.Instances {
+		di := d.Instances[ii]
+		if str(di.Name) != in.Name() || str(di.Service) != in.Service || str(di.ID) != in.ID || di.First != next || di.Count != len(in.Lanes) {
+			t.Errorf("instance %d = %q %q %q lanes %d+%d, want %q %q %q %d+%d", ii,
+				str(di.Name), str(di.Service), str(di.ID), di.First, di.Count, in.Name(), in.Service, in.ID, next, len(in.Lanes))
+		}
+		for _, l := range in.Lanes {
+			dl := d.Lanes[next]
+			where := fmt.Sprintf("lane %d %s", next, l.Label)
+			next++
+			if dl.Instance != ii || str(dl.Label) != l.Label || str(dl.Goroutine) != l.Goroutine || str(dl.Kind) != l.Kind ||
+				dl.Period != l.Period.Microseconds() || dl.Open != l.Open ||
+				dl.Start != tl.Offset(l.Start).Microseconds() || dl.End != tl.Offset(l.End).Microseconds() {
+				t.Errorf("%s = %+v", where, dl)
+			}
+			checkAttrs(where, dl.Attrs, l.Attributes)
+			if e, ok := catalog.Lookup(l.Goroutine); ok {
+				if dl.Entry < 0 || dl.Entry >= len(d.Entries) || d.Entries[dl.Entry].Name != e.Name ||
+					d.Entries[dl.Entry].Summary != e.Summary || d.Entries[dl.Entry].SummaryZH != e.SummaryZH {
+					t.Errorf("%s: entry %d, want the catalog's %s", where, dl.Entry, e.Name)
+				}
+			} else if dl.Entry != -1 {
+				t.Errorf("%s: entry %d, want -1 (not in the catalog)", where, dl.Entry)
+			}
+			checkMarks(t, where+" iterations", dl.Iterations, iterStride, l.Iterations, func(i int, m timeline.Mark, f []int64) {
+				if str(int(f[2])) != m.Name || f[3] != m.Iteration || f[4] != m.Skipped {
+					t.Errorf("%s iteration %d = %v, want %s n=%d skipped=%d", where, i, f, m.Name, m.Iteration, m.Skipped)
+				}
+				checkAttrs(fmt.Sprintf("%s iteration %d", where, i), int(f[5]), m.Attributes, catalog.AttrIteration, catalog.AttrSkipped)
+			}, tl)
+			checkMarks(t, where+" calls", dl.Calls, callStride, l.Calls, func(i int, m timeline.Mark, f []int64) {
+				if str(int(f[2])) != m.Name {
+					t.Errorf("%s call %d = %q, want %q", where, i, str(int(f[2])), m.Name)
+				}
+				checkAttrs(fmt.Sprintf("%s call %d", where, i), int(f[3]), m.Attributes)
+			}, tl)
+			checkMarks(t, where+" events", dl.Events, eventStride, l.Events, func(i int, m timeline.Mark, f []int64) {
+				if str(int(f[1])) != m.Name {
+					t.Errorf("%s event %d = %q, want %q", where, i, str(int(f[1])), m.Name)
+				}
+				checkAttrs(fmt.Sprintf("%s event %d", where, i), int(f[2]), m.Attributes)
+			}, tl)
+		}
+	}
+
+	// Steps: the same stream as timeline.Steps, pointing at the same marks.
+	steps := timeline.Steps(tl)
+	if len(d.Steps) != len(steps)*stepStride {
+		t.Fatalf("steps array has %d numbers, want %d (%d steps × %d)", len(d.Steps), len(steps)*stepStride, len(steps), stepStride)
+	}
+	for i, s := range steps {
+		li, kind, mi := d.Steps[i*stepStride], d.Steps[i*stepStride+1], d.Steps[i*stepStride+2]
+		if li < 0 || int(li) >= len(d.Lanes) || str(d.Lanes[li].Label) != s.Lane.Label ||
+			d.Lanes[li].Instance != slices.Index(tl.Instances, s.Instance) || kind != stepKinds[s.Kind] {
+			t.Fatalf("step %d = lane %d kind %d, want %s %s", i, li, kind, s.Lane.Label, s.Kind)
+		}
+		var arr []int64
+		stride, nameAt := 0, 2
+		switch s.Kind {
+		case timeline.StepIteration:
+			arr, stride = d.Lanes[li].Iterations, iterStride
+		case timeline.StepCall:
+			arr, stride = d.Lanes[li].Calls, callStride
+		case timeline.StepEvent:
+			arr, stride, nameAt = d.Lanes[li].Events, eventStride, 1
+		default:
+			if mi != -1 {
+				t.Errorf("step %d (%s) has mark %d, want -1", i, s.Kind, mi)
+			}
+			continue
+		}
+		o := int(mi) * stride
+		if mi < 0 || o >= len(arr) || arr[o] != tl.Offset(s.At).Microseconds() || str(int(arr[o+nameAt])) != s.Name() {
+			t.Errorf("step %d (%s %s at %v) points at mark %d", i, s.Kind, s.Name(), tl.Offset(s.At), mi)
+		}
+	}
+}
+
+// checkMarks checks a flat mark array against the marks: its length, the
+// times (µs from the start) and their order, which the page's binary
+// searches depend on; each calls more for the other fields.
+func checkMarks(t *testing.T, where string, arr []int64, stride int, marks []timeline.Mark, each func(int, timeline.Mark, []int64), tl *timeline.Timeline) {
+	t.Helper()
+	if len(arr) != len(marks)*stride {
+		t.Fatalf("%s: %d numbers, want %d (%d marks × %d)", where, len(arr), len(marks)*stride, len(marks), stride)
+	}
+	for i, m := range marks {
+		f := arr[i*stride : (i+1)*stride]
+		start := tl.Offset(m.Start).Microseconds()
+		if f[0] != start {
+			t.Errorf("%s %d (%s): start %dµs, want %dµs", where, i, m.Name, f[0], start)
+		}
+		if stride != eventStride && f[1] != tl.Offset(m.End).Microseconds()-start {
+			t.Errorf("%s %d (%s): duration %dµs, want %v", where, i, m.Name, f[1], m.End.Sub(m.Start))
+		}
+		if i > 0 && f[0] < arr[(i-1)*stride] {
+			t.Errorf("%s %d (%s): starts at %dµs, before the mark before it (%dµs)", where, i, m.Name, f[0], arr[(i-1)*stride])
+		}
+		each(i, m, f)
+	}
+}
+
+func TestDataValues(t *testing.T) {
+	// Values JSON cannot hold exactly become strings; the page shows them as text.
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{"a</script>", `"a\u003c/script\u003e"`},
+		{int64(42), `42`},
+		{int64(1) << 60, `"1152921504606846976"`},
+		{3.5, `3.5`},
+		{[]string{"x", "y"}, `["x","y"]`},
+		{true, `true`},
+		{nil, `null`},
+	} {
+		if got := string(jsonValue(tc.v)); got != tc.want {
+			t.Errorf("jsonValue(%#v) = %s, want %s", tc.v, got, tc.want)
+		}
+	}
+	for _, v := range []float64{1 / zero(), -1 / zero(), zero() / zero()} {
+		var s string
+		if err := json.Unmarshal(jsonValue(v), &s); err != nil {
+			t.Errorf("jsonValue(%v) = %s, want a string", v, jsonValue(v))
+		}
+	}
+}
+
+func zero() float64 { return 0 }
+
+// TestDataShared checks that marks share attribute sets and strings: the
+// page of a large recording grows with its spans by a few numbers each, not
+// by their names and attributes.
+func TestDataShared(t *testing.T) {
+	spans := synthetic(20_000)
+	tl := timeline.Build(spans)
+	d, page := pageData(t, tl)
+	if len(d.Attrs) > 200 || len(d.Strings) > 500 {
+		t.Errorf("%d attribute sets and %d strings for %d spans; want them shared between marks", len(d.Attrs), len(d.Strings), len(spans))
+	}
+	// About 30 bytes a span (a few integers) plus the catalog and the script.
+	if perSpan := len(page) / len(spans); perSpan > 60 {
+		t.Errorf("the page takes %d bytes per span (%d bytes, %d spans), want at most 60", perSpan, len(page), len(spans))
+	}
+}
+
+func TestWriteSelfContained(t *testing.T) {
+	_, page := pageData(t, timeline.Build(small()))
+	// One data script, one code script: the attribute "</script><script>"
+	// in small() must not end the data.
+	if n := strings.Count(page, "<script"); n != 2 {
+		t.Errorf("the page has %d <script elements, want 2", n)
+	}
+	if n := strings.Count(page, "</script>"); n != 2 {
+		t.Errorf("the page has %d </script> tags, want 2", n)
+	}
+	for _, bad := range []string{"src=", "href=", "@import", "url(", "http://", "https://", "fetch(", "XMLHttpRequest"} {
+		if strings.Contains(page, bad) {
+			i := strings.Index(page, bad)
+			t.Errorf("the page contains %q (%q): it must load nothing", bad, page[max(0, i-40):min(len(page), i+40)])
+		}
+	}
+	if !strings.Contains(page, `http-equiv="Content-Security-Policy" content="default-src 'none'`) {
+		t.Error("the page has no Content-Security-Policy that forbids loading anything")
+	}
+	if !strings.Contains(page, "<title>small — kubeloom</title>") {
+		t.Error("the page's title does not name the scenario")
+	}
+	for name, asset := range map[string]string{"timeline.js": timelineJS, "timeline.css": timelineCSS} {
+		if strings.Contains(strings.ToLower(asset), "</script") || strings.Contains(strings.ToLower(asset), "</style") {
+			t.Errorf("%s contains a closing tag that would end its element early", name)
+		}
+	}
+}
+
+func TestWriteErrors(t *testing.T) {
+	if err := Write(&bytes.Buffer{}, nil); err == nil {
+		t.Error("Write(nil timeline) = nil, want an error")
+	}
+	broken := errors.New("disk full")
+	err := Write(failingWriter{broken}, timeline.Build(small()))
+	if !errors.Is(err, broken) {
+		t.Errorf("Write to a failing writer = %v, want it to wrap %v", err, broken)
+	}
+}
+
+type failingWriter struct{ err error }
+
+func (w failingWriter) Write([]byte) (int, error) { return 0, w.err }

@@ -1,0 +1,88 @@
+package htmlview
+
+import (
+	"bufio"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"strings"
+
+	"github.com/kubeloom/kubeloom/traces/timeline"
+)
+
+// The page is assets/page.html with the style, the data and the script put
+// in at its markers. They are separate files so that they can be read and
+// linted as CSS and JavaScript.
+var (
+	//go:embed assets/page.html
+	pageHTML string
+	//go:embed assets/timeline.css
+	timelineCSS string
+	//go:embed assets/timeline.js
+	timelineJS string
+)
+
+// Markers in page.html.
+const (
+	markTitle = "{{TITLE}}"
+	markCSS   = "/*{{CSS}}*/"
+	markData  = "{{DATA}}"
+	markJS    = "/*{{JS}}*/"
+)
+
+// page is page.html cut at its markers: page[0], title, page[1], CSS,
+// page[2], data, page[3], script, page[4].
+var page = mustSplit(pageHTML, markTitle, markCSS, markData, markJS)
+
+func mustSplit(s string, markers ...string) []string {
+	var parts []string
+	for _, m := range markers {
+		before, after, ok := strings.Cut(s, m)
+		if !ok {
+			panic("htmlview: page.html has no " + m)
+		}
+		parts = append(parts, before)
+		s = after
+	}
+	return append(parts, s)
+}
+
+// Write writes tl as one self-contained HTML page: a canvas timeline with
+// one lane per goroutine, grouped by instance, that zooms (wheel, buttons,
+// + and -) and pans (drag); the details of a span on hover or click; and
+// the step-through of timeline.Steps (buttons, ← and →) with each step's
+// narrative from the goroutine catalog, in English or Chinese.
+//
+// The page needs nothing but a browser: no server, no network. It exposes
+// window.kubeloom for tests and scripts (see assets/timeline.js).
+func Write(w io.Writer, tl *timeline.Timeline) error {
+	if tl == nil {
+		return errors.New("htmlview: no timeline")
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	title := "kubeloom"
+	if tl.Scenario != "" {
+		title = tl.Scenario + " — kubeloom"
+	}
+	bw.WriteString(page[0])
+	bw.WriteString(html.EscapeString(title))
+	bw.WriteString(page[1])
+	bw.WriteString(timelineCSS)
+	bw.WriteString(page[2])
+	// encoding/json escapes <, > and & in strings, so no "</script>" can
+	// end the data early.
+	enc := json.NewEncoder(bw)
+	if err := enc.Encode(encode(tl)); err != nil {
+		return fmt.Errorf("failed to encode the timeline: %w", err)
+	}
+	bw.WriteString(page[3])
+	bw.WriteString(timelineJS)
+	bw.WriteString(page[4])
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("failed to write the HTML page: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,165 @@
+package stepview
+
+import (
+	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/traces"
+	"github.com/kubeloom/kubeloom/traces/timeline"
+)
+
+// data is what every view of one recording shares: the steps and, per
+// lane, when it appears and stops; per step, the span it stands for and
+// the spans that span names as its causes. It never changes once built.
+type data struct {
+	tl    *timeline.Timeline
+	steps []timeline.Step
+	lanes []*timeline.Lane // every lane, in instance then lane order
+	lane  map[*timeline.Lane]int
+
+	first []int // per lane: the index of its first step (len(steps) if none)
+	stop  []int // per lane: the index of its stopped step, -1 if it has none
+
+	span    []string            // per step: its span (the lifetime span for started and stopped)
+	causes  map[string][]string // span ID → the spans it links to with kubeloom.link=cause
+	isCause map[string]bool     // span IDs some span links to as its cause
+	parent  []int               // per lane: the lane whose code started it, -1 if unknown
+	tree    []tree              // per instance: its lanes depth first
+}
+
+// newData indexes tl. spans, the recording tl was built from, may be nil:
+// then there are no causal links and the goroutine tree is flat.
+func newData(tl *timeline.Timeline, spans []traces.Span) *data {
+	d := &data{tl: tl, steps: timeline.Steps(tl), lane: map[*timeline.Lane]int{}}
+	for _, in := range tl.Instances {
+		for _, l := range in.Lanes {
+			d.lane[l] = len(d.lanes)
+			d.lanes = append(d.lanes, l)
+		}
+	}
+	d.first = make([]int, len(d.lanes))
+	d.stop = make([]int, len(d.lanes))
+	for i := range d.lanes {
+		d.first[i], d.stop[i] = len(d.steps), -1
+	}
+	d.span = make([]string, len(d.steps))
+	for i, s := range d.steps {
+		li := d.lane[s.Lane]
+		if i < d.first[li] {
+			d.first[li] = i
+		}
+		if s.Kind == timeline.StepStopped {
+			d.stop[li] = i
+		}
+		if s.Mark != nil {
+			d.span[i] = s.Mark.SpanID
+		} else {
+			d.span[i] = s.Lane.SpanID
+		}
+	}
+	d.causes, d.isCause = map[string][]string{}, map[string]bool{}
+	parentSpan := map[string]string{}
+	for _, s := range spans {
+		if s.ParentSpanID != "" {
+			parentSpan[s.SpanID] = s.ParentSpanID
+		}
+		for _, l := range s.Links {
+			if l.Attributes.String(catalog.AttrLink) == catalog.LinkCause {
+				d.causes[s.SpanID] = append(d.causes[s.SpanID], l.SpanID)
+				d.isCause[l.SpanID] = true
+			}
+		}
+	}
+	d.parent = d.nest(parentSpan)
+	d.tree = d.buildTree()
+	return d
+}
+
+// nest finds, for each goroutine, the lane whose span started it: the
+// nearest ancestor of its lifetime span that belongs to another lane of the
+// same instance.
+func (d *data) nest(parentSpan map[string]string) []int {
+	parent := make([]int, len(d.lanes))
+	owner := map[string]int{}
+	for li, l := range d.lanes {
+		parent[li] = -1
+		if l.SpanID != "" {
+			owner[l.SpanID] = li
+		}
+		for _, ms := range [][]timeline.Mark{l.Iterations, l.Calls} {
+			for _, m := range ms {
+				owner[m.SpanID] = li
+			}
+		}
+	}
+	inst := map[*timeline.Lane]*timeline.Instance{}
+	for _, in := range d.tl.Instances {
+		for _, l := range in.Lanes {
+			inst[l] = in
+		}
+	}
+	for li, l := range d.lanes {
+		if l.SpanID == "" {
+			continue
+		}
+		p := parentSpan[l.SpanID]
+		for hops := 0; p != "" && hops < len(parentSpan); hops++ {
+			if o, ok := owner[p]; ok && o != li {
+				if inst[d.lanes[o]] == inst[l] {
+					parent[li] = o
+				}
+				break
+			}
+			p = parentSpan[p]
+		}
+	}
+	return parent
+}
+
+// attrs are the attributes of step i: its mark's, or for a started or
+// stopped step the goroutine's.
+func (d *data) attrs(i int) traces.Attributes {
+	s := d.steps[i]
+	if s.Mark != nil {
+		return s.Mark.Attributes
+	}
+	return s.Lane.Attributes
+}
+
+// status is what a goroutine is doing at a step.
+type status int
+
+const (
+	notYet  status = iota // it has not appeared yet
+	started               // it starts at this step
+	running
+	stopped
+)
+
+// status returns the state of lane li at step i.
+func (d *data) status(li, i int) status {
+	switch {
+	case d.first[li] > i:
+		return notYet
+	case d.stop[li] >= 0 && d.stop[li] <= i:
+		return stopped
+	case d.first[li] == i && d.steps[i].Kind == timeline.StepStarted:
+		return started
+	}
+	return running
+}
+
+// counts returns how many goroutines (main lanes aside) run and how many
+// have stopped at step i.
+func (d *data) counts(i int) (run, stop int) {
+	for li, l := range d.lanes {
+		if l.Goroutine == timeline.MainLane {
+			continue
+		}
+		switch d.status(li, i) {
+		case started, running:
+			run++
+		case stopped:
+			stop++
+		}
+	}
+	return run, stop
+}

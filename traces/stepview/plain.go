@@ -1,0 +1,46 @@
+package stepview
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/kubeloom/kubeloom/traces/timeline"
+)
+
+// Plain writes the steps of tl between from and to (offsets from the start
+// of the recording; to 0 means the end) as text, one block per step in
+// lang ("en" or "zh"), blocks separated by a blank line: the step's place
+// and time, what happened, and the catalog's narrative, the article's
+// words, the Kubernetes source and what changed since. It is the story the
+// interactive view tells, for slides and for output that is no terminal.
+func Plain(w io.Writer, tl *timeline.Timeline, lang string, from, to time.Duration) error {
+	if tl == nil {
+		return fmt.Errorf("stepview: no timeline")
+	}
+	lang, err := checkLang(lang)
+	if err != nil {
+		return err
+	}
+	d := newData(tl, nil)
+	lo, hi, err := d.window(from, to)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	name := tl.Scenario
+	if name == "" {
+		name = "recording"
+	}
+	fmt.Fprintf(bw, "kubeloom step · %s · %s\n", name, dict[lang].summary(len(d.steps), tl.LaneCount(), tl.Duration()))
+	for i := lo; i <= hi; i++ {
+		st := d.tell(i, lang)
+		bw.WriteString("\n" + rule(st.header) + "\n")
+		bw.WriteString(st.plain())
+	}
+	return bw.Flush()
+}
+
+// rule sets a step's header off as a line of its own.
+func rule(header string) string { return "── " + header + " ──" }

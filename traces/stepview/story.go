@@ -1,0 +1,136 @@
+package stepview
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/traces/timeline"
+)
+
+// story is what a step tells, in one language, before it is laid out as
+// plain text or in the interactive view.
+type story struct {
+	header   string   // "step 3 of 10 · +1.5s · kubelet node-1 · kubelet/container-gc"
+	where    string   // the header without the step's number
+	title    string   // "iteration · Containers/GarbageCollect #3"
+	facts    []string // object, duration, skipped iterations, ...
+	sections []section
+}
+
+type section struct {
+	heading string
+	lines   []string
+}
+
+// tell builds the story of step i of d in lang.
+func (d *data) tell(i int, lang string) story {
+	w := dict[lang]
+	s := d.steps[i]
+	var st story
+	where := s.Instance.Name() + " · " + s.Lane.Label
+	st.where = fmt.Sprintf("+%s · %s", formatOffset(d.tl.Offset(s.At)), where)
+	st.header = w.step(i+1, len(d.steps)) + " · " + st.where
+
+	st.title = w.kinds[s.Kind] + " · " + s.Name()
+	if s.Mark != nil && s.Kind == timeline.StepIteration && s.Mark.Iteration > 0 {
+		st.title += fmt.Sprintf(" #%d", s.Mark.Iteration)
+	}
+	attrs := d.attrs(i)
+	if key := attrs.String(catalog.AttrObjectKey); key != "" {
+		st.facts = append(st.facts, w.object+" "+key)
+	}
+	if t := attrs.String(catalog.AttrEventType); t != "" && s.Kind == timeline.StepEvent {
+		st.facts = append(st.facts, w.evType+" "+t)
+	}
+	switch {
+	case s.Kind == timeline.StepStarted:
+		kind := s.Lane.Kind
+		if s.Lane.Period > 0 {
+			kind += " " + w.period + " " + formatOffset(s.Lane.Period)
+		}
+		if kind != "" {
+			st.facts = append(st.facts, kind)
+		}
+	case s.Kind == timeline.StepStopped:
+		st.facts = append(st.facts, w.lived+" "+formatTook(s.Lane.End.Sub(s.Lane.Start)))
+	case s.Mark != nil && s.Mark.End.After(s.Mark.Start):
+		st.facts = append(st.facts, w.took+" "+formatTook(s.Mark.End.Sub(s.Mark.Start)))
+	}
+	if s.Mark != nil && s.Mark.Skipped > 0 {
+		st.facts = append(st.facts, fmt.Sprintf("%d %s", s.Mark.Skipped, w.skipped))
+	}
+	st.facts = append(st.facts, w.goroutines(d.counts(i)))
+
+	switch {
+	case s.HasEntry:
+		e := s.Entry
+		summary := e.Summary
+		if lang == Chinese && e.SummaryZH != "" {
+			summary = e.SummaryZH
+		}
+		st.sections = append(st.sections, section{w.what, []string{summary}})
+		if e.Quote != "" || e.Article != "" {
+			var lines []string
+			if e.Quote != "" {
+				lines = append(lines, "「"+e.Quote+"」")
+			}
+			if e.Article != "" {
+				lines = append(lines, "— "+e.Article)
+			}
+			st.sections = append(st.sections, section{w.article, lines})
+		} else {
+			st.sections = append(st.sections, section{w.article, []string{w.noArticle}})
+		}
+		var src []string
+		for _, l := range []string{e.Function, e.File} {
+			if l != "" {
+				src = append(src, l)
+			}
+		}
+		if len(src) > 0 {
+			st.sections = append(st.sections, section{w.source, src})
+		}
+		if e.Now != "" {
+			st.sections = append(st.sections, section{w.now + w.nowOnlyEnglish, []string{e.Now}})
+		}
+	case s.Lane.Goroutine == timeline.MainLane:
+		st.sections = append(st.sections, section{w.what, []string{w.mainLane}})
+	default:
+		st.sections = append(st.sections, section{w.what, []string{fmt.Sprintf(w.unknown, s.Lane.Goroutine)}})
+	}
+	return st
+}
+
+// plain lays the story out as text below its header: the title and facts,
+// and each section as a heading with its lines indented by two spaces.
+func (st story) plain() string {
+	var b strings.Builder
+	b.WriteString(st.title + "\n")
+	for _, f := range st.facts {
+		b.WriteString("  " + f + "\n")
+	}
+	for _, sec := range st.sections {
+		b.WriteString(sec.heading + "\n")
+		for _, l := range sec.lines {
+			b.WriteString("  " + l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// formatOffset writes a simulated duration the way the jump prompt reads
+// it back: 1m30.5s, 250ms, 0s.
+func formatOffset(d time.Duration) string {
+	return d.Round(time.Millisecond).String()
+}
+
+// formatTook writes how long something took: to the millisecond, or the
+// microsecond below one.
+func formatTook(d time.Duration) string {
+	if d < time.Millisecond {
+		return d.Round(time.Microsecond).String()
+	}
+	return formatOffset(d)
+}
