@@ -12,10 +12,14 @@ import (
 )
 
 type replayOptions struct {
-	file     string
-	width    int
-	from, to time.Duration
-	ascii    bool
+	file       string
+	width      int
+	from, to   time.Duration
+	ascii      bool
+	instances  []string
+	goroutines []string
+	summary    bool
+	color      termview.ColorMode
 }
 
 func newReplayCmd(s streams) *cobra.Command {
@@ -26,9 +30,25 @@ func newReplayCmd(s streams) *cobra.Command {
 		Long: `Show a recording as a timeline in the terminal: one lane per goroutine,
 grouped by instance, on an axis of simulated seconds, with a mark per loop
 iteration, handler call and event. Lines that cannot be read are reported
-with their line numbers; the rest is shown.`,
+with their line numbers; the rest is shown.
+
+--instance and --goroutine keep only some lanes (both repeatable, or
+comma-separated; patterns as Go's path.Match: *, ?, [a-z]). An instance is
+named by its ID (node-1), its service (kubelet) or both ("kubelet node-1").
+A goroutine pattern matches a lane's label or goroutine name, with or
+without its component prefix: "pleg*" keeps kubelet/pleg-relist.
+
+--summary prints a table instead of the timeline: per lane its kind, loop
+period, iterations (including those the recorder sampled out), spans, and
+when it started and ended.
+
+Colours are used when the output is a terminal, unless NO_COLOR is set
+(https://no-color.org) or --color says otherwise.`,
 		Example: `  kubeloom replay traces/informer-basics-20261202-101500.jsonl
-  kubeloom replay run.jsonl --width 160 --from 18s --to 25s`,
+  kubeloom replay run.jsonl --width 160 --from 18s --to 25s
+  kubeloom replay kubelet.jsonl --instance node-1 --goroutine 'pleg*' --goroutine 'kubelet/*-gc'
+  kubeloom replay cm.jsonl --summary --goroutine 'informer/*'
+  kubeloom replay run.jsonl --color always | less -R`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
@@ -40,10 +60,18 @@ with their line numbers; the rest is shown.`,
 	f.DurationVar(&o.from, "from", 0, "start of the window, in simulated time since the start")
 	f.DurationVar(&o.to, "to", 0, "end of the window (default: the end of the recording)")
 	f.BoolVar(&o.ascii, "ascii", false, "draw with ASCII characters only")
+	f.StringSliceVar(&o.instances, "instance", nil, `show only this instance: an ID, a service or "service id"; a pattern; repeatable`)
+	f.StringSliceVar(&o.goroutines, "goroutine", nil, "show only lanes whose label or goroutine name matches this pattern; repeatable")
+	f.BoolVar(&o.summary, "summary", false, "print a table of the lanes (kind, period, iterations, spans, start, end) instead of the timeline")
+	f.Var(&o.color, "color", "colour the output: auto (when it is a terminal and NO_COLOR is unset), always or never")
 	return cmd
 }
 
 func runReplay(s streams, o *replayOptions) error {
+	filter := timeline.Filter{Instances: o.instances, Goroutines: o.goroutines}
+	if err := filter.Validate(); err != nil {
+		return err // before reading what may be a large file
+	}
 	spans, readErr := traces.ReadFile(o.file)
 	if len(spans) == 0 {
 		if readErr != nil {
@@ -56,5 +84,13 @@ func runReplay(s streams, o *replayOptions) error {
 		fmt.Fprintf(s.err, "warning: some lines of %s could not be read:\n%v\n", o.file, readErr)
 	}
 	tl := timeline.Build(spans)
-	return termview.Render(s.out, tl, termview.Options{Width: o.width, From: o.from, To: o.to, ASCII: o.ascii})
+	opt := termview.Options{
+		Width: o.width, From: o.from, To: o.to, ASCII: o.ascii,
+		Filter: filter,
+		Color:  termview.UseColor(o.color, s.out),
+	}
+	if o.summary {
+		return termview.Summary(s.out, tl, opt)
+	}
+	return termview.Render(s.out, tl, opt)
 }

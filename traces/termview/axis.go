@@ -123,7 +123,13 @@ func formatDuration(d time.Duration, ascii bool) string {
 		d -= m * time.Minute
 	}
 	if d > 0 {
-		b.WriteString(strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s")
+		// Exact decimals: d.Seconds() would print 1.402s as 1.4020000000000001s.
+		b.WriteString(strconv.FormatInt(int64(d/time.Second), 10))
+		if frac := d % time.Second; frac != 0 {
+			b.WriteByte('.')
+			b.WriteString(strings.TrimRight(strconv.FormatInt(int64(frac+time.Second), 10)[1:], "0"))
+		}
+		b.WriteByte('s')
 	}
 	return b.String()
 }

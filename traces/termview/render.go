@@ -24,6 +24,13 @@ type Options struct {
 	// ASCII draws with ASCII characters only, for terminals and files that
 	// do not take box-drawing characters.
 	ASCII bool
+	// Filter selects the instances and lanes to show; the zero Filter
+	// shows all of them. A filter that matches no lane is an error that
+	// lists the instances.
+	Filter timeline.Filter
+	// Color draws lane labels, periods and marks with ANSI colours (the
+	// caller decides, see UseColor). Widths ignore the escape sequences.
+	Color bool
 }
 
 // MinWidth is the narrowest output Render draws.
@@ -39,35 +46,73 @@ const (
 
 // Render writes tl to w as a text timeline: a title line, an axis of
 // simulated time, one heading per instance with one row per lane, and a
-// legend. Lanes outside the window are left out. Every line has at most
-// Width runes and the output depends only on tl and opt.
+// legend. Lanes outside the window or the filter are left out. Every line
+// has at most Width runes (escape sequences aside) and the output depends
+// only on tl and opt.
 func Render(w io.Writer, tl *timeline.Timeline, opt Options) error {
-	if tl == nil {
-		return errors.New("termview: no timeline to render")
+	v, err := newView(w, tl, opt)
+	if err != nil {
+		return err
 	}
-	width := opt.Width
-	if width == 0 {
-		width = TerminalWidth(w)
-	}
-	if width < MinWidth {
-		return fmt.Errorf("width %d is too narrow for a timeline: use a width of at least %d columns", width, MinWidth)
-	}
-	v := &view{tl: tl, width: width, ascii: opt.ASCII, g: unicodeGlyphs}
-	if opt.ASCII {
-		v.g = asciiGlyphs
-	}
-	var lines []string
+	var lines []line
 	if len(tl.Instances) == 0 {
-		lines = append(v.title(0), "no spans to show: the recording is empty")
+		lines = append(plainLines(v.title(0)), line{text: "no spans to show: the recording is empty"})
 	} else {
 		if err := v.setWindow(opt.From, opt.To); err != nil {
 			return err
 		}
 		lines = v.render()
 	}
+	return v.write(w, lines)
+}
+
+// newView checks the options that every rendering shares.
+func newView(w io.Writer, tl *timeline.Timeline, opt Options) (*view, error) {
+	if tl == nil {
+		return nil, errors.New("termview: no timeline to render")
+	}
+	width := opt.Width
+	if width == 0 {
+		width = TerminalWidth(w)
+	}
+	if width < MinWidth {
+		return nil, fmt.Errorf("width %d is too narrow for a timeline: use a width of at least %d columns", width, MinWidth)
+	}
+	if err := opt.Filter.Validate(); err != nil {
+		return nil, err
+	}
+	v := &view{tl: tl, width: width, ascii: opt.ASCII, g: unicodeGlyphs, filter: opt.Filter, color: opt.Color}
+	if opt.ASCII {
+		v.g = asciiGlyphs
+	}
+	if err := v.checkFilter(); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// A line of output, and the same line with colours (if it has any).
+type line struct {
+	text, styled string
+}
+
+func plainLines(texts []string) []line {
+	lines := make([]line, len(texts))
+	for i, t := range texts {
+		lines[i].text = t
+	}
+	return lines
+}
+
+// write writes lines cut to the width, coloured if asked.
+func (v *view) write(w io.Writer, lines []line) error {
 	bw := bufio.NewWriter(w)
 	for _, l := range lines {
-		bw.WriteString(fit(l, width, v.g.ellipsis))
+		out := fit(l.text, v.width, v.g.ellipsis)
+		if v.color && l.styled != "" && out == l.text {
+			out = l.styled
+		}
+		bw.WriteString(out)
 		bw.WriteByte('\n')
 	}
 	return bw.Flush()
@@ -77,11 +122,51 @@ type view struct {
 	tl       *timeline.Timeline
 	g        glyphs
 	ascii    bool
+	color    bool
+	filter   timeline.Filter
 	width    int
 	from, to time.Duration
 	windowed bool
 
 	labelW, periodW, barW int
+}
+
+// checkFilter refuses a filter that selects no lane of the recording,
+// saying what there is to select.
+func (v *view) checkFilter() error {
+	f := v.filter
+	if f.IsZero() || len(v.tl.Instances) == 0 {
+		return nil
+	}
+	var names []string
+	instances := 0
+	for _, in := range v.tl.Instances {
+		names = append(names, in.Name())
+		if !f.MatchInstance(in) {
+			continue
+		}
+		instances++
+		for _, l := range in.Lanes {
+			if f.MatchLane(l) {
+				return nil
+			}
+		}
+	}
+	if instances == 0 {
+		return fmt.Errorf("no instance matches --instance %s: the recording has %s (match an ID, a service, or \"service id\")",
+			strings.Join(f.Instances, " --instance "), strings.Join(names, ", "))
+	}
+	return fmt.Errorf("no goroutine lane matches --goroutine %s in the instances selected: run with --summary and without --goroutine to list the lanes",
+		strings.Join(f.Goroutines, " --goroutine "))
+}
+
+// visible reports whether a lane is shown: it matches the filter and
+// overlaps the window.
+func (v *view) visible(in *timeline.Instance, l *timeline.Lane) bool {
+	if !v.filter.Match(in, l) {
+		return false
+	}
+	return !(v.tl.Offset(l.End) < v.from || v.tl.Offset(l.Start) > v.to)
 }
 
 func (v *view) setWindow(from, to time.Duration) error {
@@ -114,13 +199,13 @@ type section struct {
 	lanes []*timeline.Lane
 }
 
-func (v *view) render() []string {
+func (v *view) render() []line {
 	var secs []section
 	shown, longest, periods := 0, 0, false
 	for _, in := range v.tl.Instances {
 		s := section{in: in}
 		for _, l := range in.Lanes {
-			if v.tl.Offset(l.End) < v.from || v.tl.Offset(l.Start) > v.to {
+			if !v.visible(in, l) {
 				continue
 			}
 			s.lanes = append(s.lanes, l)
@@ -153,14 +238,16 @@ func (v *view) render() []string {
 		v.barW = minBar
 	}
 
-	lines := v.title(shown)
+	lines := plainLines(v.title(shown))
 	axis := v.axis()
+	axis.styled = paint(axis.text, styleDim)
 	lines = append(lines, axis)
 	for i, s := range secs {
 		if i > 0 {
-			lines = append(lines, "")
+			lines = append(lines, line{})
 		}
-		lines = append(lines, s.in.Name())
+		name := s.in.Name()
+		lines = append(lines, line{text: name, styled: paint(name, styleBold)})
 		for _, l := range s.lanes {
 			lines = append(lines, v.row(l))
 		}
@@ -169,8 +256,8 @@ func (v *view) render() []string {
 		lines = append(lines, axis)
 	}
 	if n := v.tl.Orphans; n > 0 {
-		lines = append(lines, fmt.Sprintf("%s not shown: %s parent is missing (the recording was cut short?)",
-			plural(n, "span"), map[bool]string{true: "its", false: "their"}[n == 1]))
+		lines = append(lines, line{text: fmt.Sprintf("%s not shown: %s parent is missing (the recording was cut short?)",
+			plural(n, "span"), map[bool]string{true: "its", false: "their"}[n == 1])})
 	}
 	return append(lines, v.legend()...)
 }
@@ -202,7 +289,7 @@ func (v *view) title(shown int) []string {
 }
 
 // axis is the row of tick labels, with "simulated time" in the label column.
-func (v *view) axis() string {
+func (v *view) axis() line {
 	head := indent + v.labelW
 	if v.periodW > 0 {
 		head += v.periodW + 1
@@ -214,30 +301,48 @@ func (v *view) axis() string {
 			break
 		}
 	}
-	return fmt.Sprintf("%*s ", head, text) + rule(ticks(v.from, v.to, v.barW, v.ascii), v.barW, v.g)
+	return line{text: fmt.Sprintf("%*s ", head, text) + rule(ticks(v.from, v.to, v.barW, v.ascii), v.barW, v.g)}
 }
 
-func (v *view) row(l *timeline.Lane) string {
-	var b strings.Builder
-	b.WriteString(strings.Repeat(" ", indent))
+func (v *view) row(l *timeline.Lane) line {
+	var b, c strings.Builder
+	pad := strings.Repeat(" ", indent)
+	b.WriteString(pad)
+	c.WriteString(pad)
 	label := shortLabel(l, v.labelW, v.g.ellipsis)
-	b.WriteString(label)
-	b.WriteString(strings.Repeat(" ", v.labelW-utf8.RuneCountInString(label)+1))
+	labelStyle := styleLabel
+	if l.Goroutine == timeline.MainLane {
+		labelStyle = styleMain
+	}
+	pad = strings.Repeat(" ", v.labelW-utf8.RuneCountInString(label)+1)
+	b.WriteString(label + pad)
+	c.WriteString(paint(label, labelStyle) + pad)
 	if v.periodW > 0 {
 		p := ""
 		if l.Period > 0 {
 			p = formatDuration(l.Period, v.ascii)
 		}
-		fmt.Fprintf(&b, "%*s ", v.periodW, p)
+		pad = strings.Repeat(" ", v.periodW-utf8.RuneCountInString(p))
+		b.WriteString(pad + p + " ")
+		c.WriteString(pad + paint(p, stylePeriod) + " ")
 	}
-	b.WriteString(v.bar(l))
-	return strings.TrimRight(b.String(), " ")
+	cells, ranks := v.bar(l)
+	bar := strings.TrimRight(string(cells), " ")
+	b.WriteString(bar)
+	n := utf8.RuneCountInString(bar)
+	c.WriteString(paintCells(cells[:n], ranks[:n], v.g.open))
+	text := strings.TrimRight(b.String(), " ")
+	if n == 0 {
+		return line{text: text, styled: strings.TrimRight(c.String(), " ")}
+	}
+	return line{text: text, styled: c.String()}
 }
 
 // bar draws a lane's cells, each layer over the ones of lower rank:
 // lifetime line < iteration in progress < start/end caps < calls <
-// iterations < events < scenario actions.
-func (v *view) bar(l *timeline.Lane) string {
+// iterations < events < scenario actions. It returns the cells and the
+// rank of the layer that drew each (0 for blank).
+func (v *view) bar(l *timeline.Lane) ([]rune, []int) {
 	g, w := v.g, v.barW
 	cells := []rune(strings.Repeat(" ", w))
 	rank := make([]int, w)
@@ -252,7 +357,7 @@ func (v *view) bar(l *timeline.Lane) string {
 
 	s, e := off(l.Start), off(l.End)
 	if e < v.from || s > v.to {
-		return string(cells)
+		return cells, rank
 	}
 	cs, ce := at(max(s, v.from)), at(min(e, v.to))
 	for c := cs; c <= ce; c++ {
@@ -328,53 +433,63 @@ func (v *view) bar(l *timeline.Lane) string {
 			set(at(t), g.event, rankEvent)
 		}
 	}
-	return string(cells)
+	return cells, rank
 }
 
-func (v *view) legend() []string {
+func (v *view) legend() []line {
 	g := v.g
-	glyph := func(r rune, text string) string { return string(r) + " " + text }
-	items := []string{
-		glyph(g.start, "start"), glyph(g.end, "end"),
-		glyph(g.open, "still running at the end"),
-		glyph(g.short, "lived within one column"),
-		glyph(g.iter, "iteration"), "2-9 " + string(g.many) + " iterations per column",
-		glyph(g.busy, "iteration running"),
-		glyph(g.call, "call"), glyph(g.event, "event"), glyph(g.action, "scenario action"),
+	glyph := func(r rune, st style, text string) line {
+		return line{text: string(r) + " " + text, styled: paint(string(r), st) + " " + text}
+	}
+	items := []line{
+		glyph(g.start, plain, "start"), glyph(g.end, plain, "end"),
+		glyph(g.open, styleOpen, "still running at the end"),
+		glyph(g.short, plain, "lived within one column"),
+		glyph(g.iter, styleIter, "iteration"),
+		{text: "2-9 " + string(g.many) + " iterations per column", styled: paint("2-9 "+string(g.many), styleIter) + " iterations per column"},
+		glyph(g.busy, styleIter, "iteration running"),
+		glyph(g.call, styleCall, "call"), glyph(g.event, styleEvent, "event"), glyph(g.action, styleAction, "scenario action"),
 	}
 	scale := roundDuration((v.to - v.from) / time.Duration(v.barW))
 	approx := v.g.approx + " "
 	if scale*time.Duration(v.barW) == v.to-v.from {
 		approx = "= "
 	}
-	items = append(items, "1 column "+approx+formatDuration(scale, v.ascii))
+	items = append(items, line{text: "1 column " + approx + formatDuration(scale, v.ascii)})
 	if v.periodW > 0 {
-		items = append(items, "after a label: loop period")
+		items = append(items, line{text: "after a label: loop period", styled: "after a label: " + paint("loop period", stylePeriod)})
 	}
 	if v.width < 60 { // too narrow to indent the items after "legend: "
-		return append([]string{"legend:"}, wrap("  ", items, v.width)...)
+		return append([]line{{text: "legend:"}}, wrap("  ", items, v.width)...)
 	}
 	return wrap("legend: ", items, v.width)
 }
 
 // wrap lays out items separated by two spaces in lines of at most width
 // runes, the first line starting with lead and the others indented as far.
-func wrap(lead string, items []string, width int) []string {
+func wrap(lead string, items []line, width int) []line {
 	pad := strings.Repeat(" ", utf8.RuneCountInString(lead))
-	var lines []string
-	cur, n := lead, utf8.RuneCountInString(lead)
+	var lines []line
+	cur := line{text: lead, styled: lead}
+	n := utf8.RuneCountInString(lead)
 	fresh := true
 	for _, it := range items {
-		k := utf8.RuneCountInString(it)
+		k := utf8.RuneCountInString(it.text)
 		if !fresh && n+2+k > width {
 			lines = append(lines, cur)
-			cur, n, fresh = pad, len(pad), true
+			cur, n, fresh = line{text: pad, styled: pad}, len(pad), true
 		}
 		if !fresh {
-			cur += "  "
+			cur.text += "  "
+			cur.styled += "  "
 			n += 2
 		}
-		cur += it
+		cur.text += it.text
+		if it.styled != "" {
+			cur.styled += it.styled
+		} else {
+			cur.styled += it.text
+		}
 		n += k
 		fresh = false
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -53,25 +54,36 @@ func TestGolden(t *testing.T) {
 		{"long.w80.txt", "long", termview.Options{Width: 80}},
 		{"long.w200.txt", "long", termview.Options{Width: 200}},
 		{"long.window.w100.txt", "long", termview.Options{Width: 100, From: 4 * time.Minute}},
+		{"basic.w80.color.txt", "basic", termview.Options{Width: 80, Color: true}},
+		{"truncated.w80.color.txt", "truncated", termview.Options{Width: 80, Color: true}},
+		{"startup.filtered.w100.txt", "startup", termview.Options{Width: 100,
+			Filter: timeline.Filter{Instances: []string{"kubelet"}, Goroutines: []string{"*gc", "pleg*", "main"}}}},
+		{"long.filtered.window.w80.txt", "long", termview.Options{Width: 80, From: 2 * time.Minute, To: 6 * time.Minute,
+			Filter: timeline.Filter{Instances: []string{"node-1?"}, Goroutines: []string{"kubelet/image-*"}}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
-			got := render(t, tc.fixture, tc.opt)
-			path := filepath.Join("testdata", tc.file)
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run `go test ./traces/termview -update` to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("output differs from %s (-update rewrites it)\ngot:\n%s\nwant:\n%s", path, got, want)
-			}
+			golden(t, tc.file, render(t, tc.fixture, tc.opt))
 		})
+	}
+}
+
+// golden compares got with testdata/file, or rewrites the file with -update.
+func golden(t *testing.T, file, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", file)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run `go test ./traces/termview -update` to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (-update rewrites it)\ngot:\n%s\nwant:\n%s", path, got, want)
 	}
 }
 
@@ -210,6 +222,35 @@ func TestTerminalWidth(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
 		if utf8.RuneCountInString(line) > 45 {
 			t.Errorf("line wider than $COLUMNS=45: %q", line)
+		}
+	}
+}
+
+var sgr = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// TestColorAddsOnlyEscapes: with colour, the output is the same text with
+// escape sequences around parts of it, so widths and goldens hold.
+func TestColorAddsOnlyEscapes(t *testing.T) {
+	for name := range fixtures {
+		for _, width := range []int{termview.MinWidth, 80, 200} {
+			for _, ascii := range []bool{false, true} {
+				opt := termview.Options{Width: width, ASCII: ascii}
+				plain := render(t, name, opt)
+				opt.Color = true
+				colored := render(t, name, opt)
+				if !strings.Contains(colored, "\x1b[") {
+					t.Errorf("%s width %d: no colour", name, width)
+				}
+				if got := sgr.ReplaceAllString(colored, ""); got != plain {
+					t.Errorf("%s width %d ascii %v: colour changed the text:\n%s\nwant:\n%s", name, width, ascii, got, plain)
+				}
+				opt.Color = false
+				plainSum := summary(t, name, opt)
+				opt.Color = true
+				if got := sgr.ReplaceAllString(summary(t, name, opt), ""); got != plainSum {
+					t.Errorf("%s: colour changed the summary:\n%s\nwant:\n%s", name, got, plainSum)
+				}
+			}
 		}
 	}
 }

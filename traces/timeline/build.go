@@ -4,8 +4,11 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"reflect"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
@@ -72,70 +75,120 @@ func Build(spans []traces.Span) *Timeline {
 	if len(spans) == 0 {
 		return tl
 	}
-	// Work in a canonical order so that the result does not depend on the
-	// order of the file (the exporter writes spans as they end).
-	order := make([]int, len(spans))
-	for i := range order {
-		order[i] = i
+	// What Build needs of each span's maps, read once (on all CPUs for a
+	// large recording), so that the passes below touch no map.
+	info := make([]spanInfo, len(spans))
+	parts := make([]summaryPart, workers(len(spans)))
+	parallel(len(spans), len(parts), func(w, lo, hi int) {
+		var res resourceCache
+		p := summaryPart{scenario: -1, start: -1, end: -1}
+		for i := lo; i < hi; i++ {
+			p.links += info[i].read(&spans[i], &res)
+			p.add(spans, i)
+		}
+		parts[w] = p
+	})
+	// The scenario of the first span in the canonical order that has one,
+	// the earliest start and the latest end (of spans that tie, the first
+	// in that order's).
+	all := summaryPart{scenario: -1, start: -1, end: -1}
+	for _, p := range parts {
+		all.merge(spans, p)
 	}
-	slices.SortFunc(order, func(a, b int) int { return compareSpans(&spans[a], &spans[b]) })
-
-	index := make(map[spanKey]int, len(spans))
-	for _, i := range order {
-		s := &spans[i]
-		k := spanKey{s.TraceID, s.SpanID}
-		if _, dup := index[k]; !dup {
-			index[k] = i
-		}
-		if tl.Scenario == "" {
-			tl.Scenario = s.Resource.String(catalog.AttrScenario)
-		}
-		if !s.Start.IsZero() && (tl.Start.IsZero() || s.Start.Before(tl.Start)) {
-			tl.Start = s.Start
-		}
-		if end := spanEnd(s); end.After(tl.End) {
-			tl.End = end
-		}
-		for _, l := range s.Links {
-			if l.Attributes.String(catalog.AttrLink) == catalog.LinkCause {
-				tl.Links++
-			}
-		}
+	tl.Links = all.links
+	if all.scenario >= 0 {
+		tl.Scenario = spans[all.scenario].Resource.String(catalog.AttrScenario)
+	}
+	if all.start >= 0 {
+		tl.Start = spans[all.start].Start
+	}
+	if all.end >= 0 {
+		tl.End = spanEnd(&spans[all.end])
 	}
 	if tl.End.Before(tl.Start) {
 		tl.End = tl.Start
 	}
 
+	// The parent of each span. Of spans that share an ID the first in the
+	// canonical order stands for them, as if the index were built in that
+	// order. The index is sharded by span ID, a shard per goroutine.
+	shards := make([]*spanIndex, workers(len(spans)))
+	parallelShards(len(shards), func(sh int) {
+		shards[sh] = newSpanIndex(spans, info, sh, len(shards))
+	})
+	parallel(len(spans), workers(len(spans)), func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			in := &info[i]
+			in.parent = noParent
+			if p := spans[i].ParentSpanID; p != "" {
+				in.parent = missingParent
+				if j, ok := shards[shardOf(in.parentID, len(shards))].find(spans, spans[i].TraceID, p, in.parentID); ok {
+					in.parent = j
+				}
+			}
+		}
+	})
+	shards = nil
+
+	// Work in a canonical order so that the result does not depend on the
+	// order of the file (the exporter writes spans as they end).
+	order := canonicalOrder(spans)
+
+	// Lanes of a lifetime span are found by its index, the others by key.
+	byLifetime := map[int32]*laneAcc{}
 	lanes := map[laneKey]*laneAcc{}
 	var laneOrder []*laneAcc
 	for _, i := range order {
-		key, name, ok := resolve(spans, index, i)
+		key, name, lifetime, ok := resolve(spans, info, i)
 		if !ok {
 			tl.Orphans++
 			continue
 		}
-		acc := lanes[key]
-		if acc == nil {
-			acc = &laneAcc{key: key, name: name, lifetime: -1}
-			lanes[key] = acc
-			laneOrder = append(laneOrder, acc)
-		}
-		if key.span == spans[i].SpanID && key.trace == spans[i].TraceID && isLifetime(&spans[i]) {
-			acc.lifetime = i
+		var acc *laneAcc
+		if lifetime >= 0 {
+			acc = byLifetime[lifetime]
 		} else {
-			acc.members = append(acc.members, i)
+			acc = lanes[key]
+		}
+		if acc == nil {
+			// Lifetime spans that share their IDs share a lane.
+			if acc = lanes[key]; acc == nil {
+				acc = &laneAcc{key: key, name: name, lifetime: -1}
+				lanes[key] = acc
+				laneOrder = append(laneOrder, acc)
+			}
+			if lifetime >= 0 {
+				byLifetime[lifetime] = acc
+			}
+		}
+		if lifetime == i {
+			acc.lifetime = int(i)
+		} else {
+			acc.members = append(acc.members, int(i))
 		}
 	}
 
+	// Lanes are independent of one another: build them in parallel.
+	built := make([]*Lane, len(laneOrder))
+	work := make(chan int, len(laneOrder))
+	for i := range laneOrder {
+		work <- i
+	}
+	close(work)
+	parallelShards(workers(len(spans)), func(int) {
+		for i := range work {
+			built[i] = buildLane(tl, spans, info, laneOrder[i])
+		}
+	})
 	instances := map[instKey]*Instance{}
-	for _, acc := range laneOrder {
+	for i, acc := range laneOrder {
 		in := instances[acc.key.inst]
 		if in == nil {
 			in = &Instance{Service: acc.key.inst.service, ID: acc.key.inst.id}
 			instances[acc.key.inst] = in
 			tl.Instances = append(tl.Instances, in)
 		}
-		in.Lanes = append(in.Lanes, buildLane(tl, spans, acc))
+		in.Lanes = append(in.Lanes, built[i])
 	}
 	slices.SortFunc(tl.Instances, func(a, b *Instance) int {
 		if c := naturalCompare(a.Service, b.Service); c != 0 {
@@ -155,40 +208,402 @@ func Build(spans []traces.Span) *Timeline {
 	return tl
 }
 
-// resolve finds the lane of span i and the goroutine name for it.
-func resolve(spans []traces.Span, index map[spanKey]int, i int) (laneKey, string, bool) {
-	inst := instanceOf(&spans[i])
+// Parents that are not span indexes (spanInfo.parent).
+const (
+	noParent      = -1 // a root span
+	missingParent = -2 // the parent is not in the recording
+)
+
+// spanInfo is what Build reads from a span's maps.
+type spanInfo struct {
+	inst      instKey
+	goroutine string // goroutine.name
+	lifetime  bool   // a goroutine's lifetime span: it has goroutine.kind
+	hasIter   bool
+	iter      int64 // iteration
+	skipped   int64 // kubeloom.skipped_iterations
+	parent    int32 // the parent's index, noParent or missingParent
+	// The span ID and the parent's as numbers (0 if not 16 hex digits).
+	id, parentID uint64
+}
+
+// read fills in i from s and returns the number of s's causal links.
+func (i *spanInfo) read(s *traces.Span, res *resourceCache) int {
+	i.inst = res.instance(s.Resource)
+	// One pass over the attributes rather than a lookup for each key: the
+	// same values as isLifetime, iteration and the Attributes methods give.
+	var name, kind, iter, skipped any
+	for k, v := range s.Attributes {
+		switch k {
+		case catalog.AttrGoroutineName:
+			name = v
+		case catalog.AttrGoroutineKind:
+			kind = v
+		case catalog.AttrIteration:
+			iter = v
+		case catalog.AttrSkipped:
+			skipped = v
+		}
+	}
+	i.goroutine, _ = name.(string)
+	k, _ := kind.(string)
+	i.lifetime = k != ""
+	switch n := iter.(type) {
+	case int64:
+		i.iter, i.hasIter = n, true
+	case float64:
+		i.iter, i.hasIter = int64(n), true
+	}
+	if i.hasIter {
+		i.skipped, _ = skipped.(int64)
+	}
+	i.id, _ = hexID(s.SpanID)
+	i.parentID, _ = hexID(s.ParentSpanID)
+	n := 0
+	for _, l := range s.Links {
+		if l.Attributes.String(catalog.AttrLink) == catalog.LinkCause {
+			n++
+		}
+	}
+	return n
+}
+
+// resourceCache remembers the instance of the last Resource map seen:
+// spans read from one file share the map of their resource.
+type resourceCache struct {
+	last traces.Attributes
+	inst instKey
+}
+
+func (c *resourceCache) instance(res traces.Attributes) instKey {
+	if res != nil && c.last != nil && reflect.ValueOf(res).UnsafePointer() == reflect.ValueOf(c.last).UnsafePointer() {
+		return c.inst
+	}
+	c.last = res
+	c.inst = instKey{res.String(catalog.AttrServiceName), res.String(catalog.AttrServiceInstanceID)}
+	return c.inst
+}
+
+// spanIndex finds spans by trace and span ID. Span IDs are 16 hex digits:
+// most are found by their value in a hash table of integers, much faster
+// than a map of strings; IDs that are not hex, or that spans of different
+// traces share, are found by (trace, span) in a map. Of spans with the same
+// IDs, the first in the canonical order (compareSpans) stands for them.
+type spanIndex struct {
+	ids   idTable
+	other map[spanKey]int32
+}
+
+const sharedID = -1
+
+// newSpanIndex indexes the spans of shard sh of n.
+func newSpanIndex(spans []traces.Span, info []spanInfo, sh, n int) *spanIndex {
+	x := &spanIndex{ids: newIDTable(len(spans)/n + 1), other: map[spanKey]int32{}}
+	addOther := func(i int32) {
+		k := spanKey{spans[i].TraceID, spans[i].SpanID}
+		if j, dup := x.other[k]; !dup || compareSpans(&spans[i], &spans[j]) < 0 {
+			x.other[k] = i
+		}
+	}
+	for i := range spans {
+		id := info[i].id
+		if shardOf(id, n) != sh {
+			continue
+		}
+		if id == 0 {
+			addOther(int32(i))
+			continue
+		}
+		v, dup := x.ids.put(id)
+		j := *v
+		switch {
+		case !dup:
+			*v = int32(i)
+		case j == sharedID:
+			addOther(int32(i))
+		case spans[j].TraceID != spans[i].TraceID:
+			// The same span ID in two traces: both go to the map.
+			*v = sharedID
+			addOther(j)
+			addOther(int32(i))
+		case compareSpans(&spans[i], &spans[j]) < 0:
+			*v = int32(i)
+		}
+	}
+	return x
+}
+
+// find returns the span with the IDs; id is spanID's value, or 0.
+func (x *spanIndex) find(spans []traces.Span, traceID, spanID string, id uint64) (int32, bool) {
+	if id != 0 {
+		j, found := x.ids.get(id)
+		switch {
+		case !found:
+			return 0, false
+		case j != sharedID:
+			return j, spans[j].TraceID == traceID
+		}
+	}
+	j, ok := x.other[spanKey{traceID, spanID}]
+	return j, ok
+}
+
+// shardOf is the shard of a span ID's value.
+func shardOf(id uint64, shards int) int {
+	if shards == 1 {
+		return 0
+	}
+	return int(mix(id) % uint64(shards))
+}
+
+func mix(id uint64) uint64 { return id * 0x9e3779b97f4a7c15 }
+
+// idTable is an open-addressing hash table from span ID values (never 0)
+// to span indexes.
+type idTable struct {
+	keys  []uint64
+	vals  []int32
+	shift uint
+}
+
+func newIDTable(n int) idTable {
+	bits := uint(1)
+	for 1<<bits < 2*n {
+		bits++
+	}
+	return idTable{keys: make([]uint64, 1<<bits), vals: make([]int32, 1<<bits), shift: 64 - bits}
+}
+
+// put returns the value slot of id, and whether id was there already.
+func (t *idTable) put(id uint64) (*int32, bool) {
+	mask := uint64(len(t.keys) - 1)
+	for i := mix(id) >> t.shift; ; i = (i + 1) & mask {
+		switch t.keys[i] {
+		case id:
+			return &t.vals[i], true
+		case 0:
+			t.keys[i] = id
+			return &t.vals[i], false
+		}
+	}
+}
+
+func (t *idTable) get(id uint64) (int32, bool) {
+	mask := uint64(len(t.keys) - 1)
+	for i := mix(id) >> t.shift; ; i = (i + 1) & mask {
+		switch t.keys[i] {
+		case id:
+			return t.vals[i], true
+		case 0:
+			return 0, false
+		}
+	}
+}
+
+// hexID is the value of a span ID of 16 lower-case hex digits, or false.
+func hexID(s string) (uint64, bool) {
+	if len(s) != 16 {
+		return 0, false
+	}
+	var v uint64
+	for i := 0; i < 16; i++ {
+		c := s[i]
+		switch {
+		case '0' <= c && c <= '9':
+			v = v<<4 | uint64(c-'0')
+		case 'a' <= c && c <= 'f':
+			v = v<<4 | uint64(c-'a'+10)
+		default:
+			return 0, false
+		}
+	}
+	return v, true
+}
+
+// canonicalOrder returns the indexes of spans sorted by compareSpans
+// (parts sorted in parallel, then merged, for a large recording).
+func canonicalOrder(spans []traces.Span) []int32 {
+	order := make([]int32, len(spans))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	if len(spans) >= parallelMin {
+		return sortedByKey(spans, order)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return compareSpans(&spans[a], &spans[b]) })
+	return order
+}
+
+// sortKey orders spans by start cheaply: comparing two integers is
+// faster than compareSpans, which only settles ties.
+type sortKey struct {
+	sec  int64
+	nsec int32
+	i    int32
+}
+
+// sortedByKey sorts order (0..n-1) as canonicalOrder does, on all CPUs.
+func sortedByKey(spans []traces.Span, order []int32) []int32 {
+	keys := make([]sortKey, len(spans))
+	parallel(len(spans), workers(len(spans)), func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			t := spans[i].Start
+			keys[i] = sortKey{t.Unix(), int32(t.Nanosecond()), int32(i)}
+		}
+	})
+	cmpKeys := func(a, b sortKey) int {
+		if a.sec != b.sec {
+			return cmp.Compare(a.sec, b.sec)
+		}
+		if a.nsec != b.nsec {
+			return cmp.Compare(a.nsec, b.nsec)
+		}
+		return compareSpans(&spans[a.i], &spans[b.i])
+	}
+	// Sort parts in parallel, then merge them.
+	w := workers(len(spans))
+	parallel(len(keys), w, func(_, lo, hi int) { slices.SortFunc(keys[lo:hi], cmpKeys) })
+	for width := 1; width < w; width *= 2 {
+		merged := make([]sortKey, 0, len(keys))
+		for p := 0; p < w; p += 2 * width {
+			lo, mid, hi := len(keys)*p/w, len(keys)*min(p+width, w)/w, len(keys)*min(p+2*width, w)/w
+			a, b := keys[lo:mid], keys[mid:hi]
+			for len(a) > 0 && len(b) > 0 {
+				if cmpKeys(b[0], a[0]) < 0 {
+					merged, b = append(merged, b[0]), b[1:]
+				} else {
+					merged, a = append(merged, a[0]), a[1:]
+				}
+			}
+			merged = append(append(merged, a...), b...)
+		}
+		keys = merged
+	}
+	for i, k := range keys {
+		order[i] = k.i
+	}
+	return order
+}
+
+// parallelShards calls f(0), ..., f(n-1), each on its own goroutine.
+func parallelShards(n int, f func(shard int)) {
+	if n <= 1 {
+		f(0)
+		return
+	}
+	var wg sync.WaitGroup
+	for sh := 1; sh < n; sh++ {
+		wg.Go(func() { f(sh) })
+	}
+	f(0)
+	wg.Wait()
+}
+
+// parallelMin is the fewest spans worth another goroutine (a variable
+// for tests).
+var parallelMin = 32 << 10
+
+// workers is how many goroutines to give n spans.
+func workers(n int) int {
+	return max(1, min(runtime.GOMAXPROCS(0), n/parallelMin))
+}
+
+// parallel calls f(w, lo, hi) for w workers, on ranges that split [0, n).
+func parallel(n, workers int, f func(w, lo, hi int)) {
+	parallelShards(workers, func(w int) { f(w, n*w/workers, n*(w+1)/workers) })
+}
+
+// summaryPart is what Build learns of the recording as a whole from a part
+// of the spans: the number of causal links, and the indexes (or -1) of the
+// first span in the canonical order that has a scenario, of the earliest
+// start and of the latest end.
+type summaryPart struct {
+	links                int
+	scenario, start, end int
+}
+
+func (p *summaryPart) add(spans []traces.Span, i int) {
+	s := &spans[i]
+	if s.Resource.String(catalog.AttrScenario) != "" && (p.scenario < 0 || compareSpans(s, &spans[p.scenario]) < 0) {
+		p.scenario = i
+	}
+	if !s.Start.IsZero() && (p.start < 0 || earlier(spans, i, p.start, spans[i].Start, spans[p.start].Start)) {
+		p.start = i
+	}
+	if p.end < 0 || later(spans, i, p.end) {
+		p.end = i
+	}
+}
+
+func (p *summaryPart) merge(spans []traces.Span, q summaryPart) {
+	p.links += q.links
+	if q.scenario >= 0 && (p.scenario < 0 || compareSpans(&spans[q.scenario], &spans[p.scenario]) < 0) {
+		p.scenario = q.scenario
+	}
+	if q.start >= 0 && (p.start < 0 || earlier(spans, q.start, p.start, spans[q.start].Start, spans[p.start].Start)) {
+		p.start = q.start
+	}
+	if q.end >= 0 && (p.end < 0 || later(spans, q.end, p.end)) {
+		p.end = q.end
+	}
+}
+
+// earlier reports whether time a (of span i) comes before time b (of span
+// j), or at the same instant with i first in the canonical order.
+func earlier(spans []traces.Span, i, j int, a, b time.Time) bool {
+	if c := a.Compare(b); c != 0 {
+		return c < 0
+	}
+	return compareSpans(&spans[i], &spans[j]) < 0
+}
+
+// later reports whether span i ends after span j, or at the same instant
+// with i first in the canonical order.
+func later(spans []traces.Span, i, j int) bool {
+	if c := spanEnd(&spans[i]).Compare(spanEnd(&spans[j])); c != 0 {
+		return c > 0
+	}
+	return compareSpans(&spans[i], &spans[j]) < 0
+}
+
+// resolve finds the lane of span i, the goroutine name for it, and the
+// index of its lifetime span (-1 for a lane of no lifetime span).
+func resolve(spans []traces.Span, info []spanInfo, i int32) (laneKey, string, int32, bool) {
+	inst := info[i].inst
 	name := ""
 	cur := i
 	for range len(spans) + 1 { // bounded: a cycle of parents is an orphan
-		s := &spans[cur]
+		in := &info[cur]
 		if name == "" {
-			name = s.Attributes.String(catalog.AttrGoroutineName)
+			name = in.goroutine
 		}
-		if isLifetime(s) {
+		if in.lifetime {
+			s := &spans[cur]
 			if name == "" {
 				name = s.Name
 			}
-			return laneKey{inst: inst, trace: s.TraceID, span: s.SpanID}, name, true
+			return laneKey{inst: inst, trace: s.TraceID, span: s.SpanID}, name, cur, true
 		}
-		if s.ParentSpanID == "" {
-			return rootLane(inst, name)
-		}
-		p, ok := index[spanKey{s.TraceID, s.ParentSpanID}]
-		if !ok {
+		switch in.parent {
+		case noParent:
+			key, name, ok := rootLane(inst, name)
+			return key, name, -1, ok
+		case missingParent:
 			if name == "" {
-				return laneKey{}, "", false
+				return laneKey{}, "", -1, false
 			}
-			return laneKey{inst: inst, trace: s.TraceID, span: s.ParentSpanID}, name, true
+			s := &spans[cur]
+			return laneKey{inst: inst, trace: s.TraceID, span: s.ParentSpanID}, name, -1, true
 		}
-		if instanceOf(&spans[p]) != inst {
+		if info[in.parent].inst != inst {
 			// Context propagated from another component: here the span
 			// runs outside any goroutine we know of.
-			return rootLane(inst, name)
+			key, name, ok := rootLane(inst, name)
+			return key, name, -1, ok
 		}
-		cur = p
+		cur = in.parent
 	}
-	return laneKey{}, "", false
+	return laneKey{}, "", -1, false
 }
 
 func rootLane(inst instKey, name string) (laneKey, string, bool) {
@@ -198,7 +613,7 @@ func rootLane(inst instKey, name string) (laneKey, string, bool) {
 	return laneKey{inst: inst, name: name}, name, true
 }
 
-func buildLane(tl *Timeline, spans []traces.Span, acc *laneAcc) *Lane {
+func buildLane(tl *Timeline, spans []traces.Span, info []spanInfo, acc *laneAcc) *Lane {
 	l := &Lane{Goroutine: acc.name}
 	members := acc.members
 	if acc.lifetime >= 0 {
@@ -213,7 +628,7 @@ func buildLane(tl *Timeline, spans []traces.Span, acc *laneAcc) *Lane {
 		for _, i := range members {
 			// Only spans of the goroutine itself (iterations carry
 			// goroutine.name) describe it; a call's k8s.object.key does not.
-			if spans[i].Attributes.String(catalog.AttrGoroutineName) == "" {
+			if info[i].goroutine == "" {
 				continue
 			}
 			for _, k := range goroutineAttrs {
@@ -243,17 +658,31 @@ func buildLane(tl *Timeline, spans []traces.Span, acc *laneAcc) *Lane {
 	if p, ok := l.Attributes.Float(catalog.AttrGoroutinePeriod); ok && p > 0 {
 		l.Period = time.Duration(math.Round(p * float64(time.Second)))
 	}
+	iterations := 0
+	for _, i := range members {
+		if info[i].hasIter {
+			iterations++
+		}
+	}
+	l.Iterations = make([]Mark, 0, iterations)
+	l.Calls = make([]Mark, 0, len(members)-iterations)
 	for _, i := range members {
 		s := &spans[i]
 		m := Mark{Name: s.Name, Start: s.Start, End: spanEnd(s), SpanID: s.SpanID, Attributes: s.Attributes}
-		if n, ok := iteration(s); ok {
-			m.Iteration = n
-			m.Skipped, _ = s.Attributes.Int(catalog.AttrSkipped)
+		if in := &info[i]; in.hasIter {
+			m.Iteration = in.iter
+			m.Skipped = in.skipped
 			l.Iterations = append(l.Iterations, m)
 		} else {
 			l.Calls = append(l.Calls, m)
 		}
 		l.Events = appendEvents(l.Events, s)
+	}
+	if len(l.Iterations) == 0 {
+		l.Iterations = nil
+	}
+	if len(l.Calls) == 0 {
+		l.Calls = nil
 	}
 	sortMarks(l.Iterations)
 	sortMarks(l.Calls)
@@ -360,7 +789,7 @@ func compareSpans(a, b *traces.Span) int {
 }
 
 func sortMarks(m []Mark) {
-	slices.SortStableFunc(m, func(a, b Mark) int {
+	compare := func(a, b Mark) int {
 		if c := a.Start.Compare(b.Start); c != 0 {
 			return c
 		}
@@ -368,7 +797,12 @@ func sortMarks(m []Mark) {
 			return c
 		}
 		return cmp.Compare(a.Name, b.Name)
-	})
+	}
+	// Marks come in the canonical order, sorted by start: often there is
+	// nothing to do.
+	if !slices.IsSortedFunc(m, compare) {
+		slices.SortStableFunc(m, compare)
+	}
 }
 
 // naturalCompare orders strings with their digit runs compared as numbers,

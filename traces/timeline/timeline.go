@@ -1,6 +1,9 @@
 package timeline
 
 import (
+	"fmt"
+	"path"
+	"strings"
 	"time"
 
 	"github.com/kubeloom/kubeloom/traces"
@@ -111,3 +114,78 @@ func (in *Instance) Lane(label string) *Lane {
 	}
 	return nil
 }
+
+// Filter selects instances and lanes of a timeline, as `kubeloom replay
+// --instance` and `--goroutine` do. The zero Filter selects everything.
+type Filter struct {
+	// Instances selects instances by name: a name matches an instance if
+	// it matches the instance's ID, its service, or its Name ("service
+	// id"). A name may be a path.Match pattern ("node-*").
+	Instances []string
+	// Goroutines selects lanes with path.Match patterns, matched against
+	// the lane's label and its goroutine name, and also, for a pattern
+	// without a '/', against both without their component prefix: "pleg*"
+	// selects kubelet/pleg-relist, "informer/listener-*" every listener,
+	// "main" the main lanes. A '*' does not match a '/'.
+	Goroutines []string
+}
+
+// IsZero reports whether f selects everything.
+func (f Filter) IsZero() bool { return len(f.Instances) == 0 && len(f.Goroutines) == 0 }
+
+// Validate reports a malformed pattern.
+func (f Filter) Validate() error {
+	for _, list := range []struct {
+		flag     string
+		patterns []string
+	}{{"--instance", f.Instances}, {"--goroutine", f.Goroutines}} {
+		for _, p := range list.patterns {
+			if _, err := path.Match(p, ""); err != nil {
+				return fmt.Errorf("%s %q: %w: see `go doc path.Match` for the syntax (*, ?, [a-z], \\ to escape)", list.flag, p, err)
+			}
+		}
+	}
+	return nil
+}
+
+// MatchInstance reports whether the filter keeps in.
+func (f Filter) MatchInstance(in *Instance) bool {
+	if len(f.Instances) == 0 {
+		return true
+	}
+	for _, p := range f.Instances {
+		for _, name := range []string{in.ID, in.Service, in.Name(), in.Service + " " + in.ID} {
+			if ok, _ := path.Match(p, name); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// MatchLane reports whether the filter keeps lane l (of an instance it keeps).
+func (f Filter) MatchLane(l *Lane) bool {
+	if len(f.Goroutines) == 0 {
+		return true
+	}
+	names := []string{l.Label, l.Goroutine}
+	for _, p := range f.Goroutines {
+		for _, name := range names {
+			if ok, _ := path.Match(p, name); ok {
+				return true
+			}
+			if strings.Contains(p, "/") {
+				continue
+			}
+			if i := strings.IndexByte(name, '/'); i >= 0 {
+				if ok, _ := path.Match(p, name[i+1:]); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// Match reports whether the filter keeps lane l of instance in.
+func (f Filter) Match(in *Instance, l *Lane) bool { return f.MatchInstance(in) && f.MatchLane(l) }

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kubeloom/kubeloom/traces"
+	"github.com/kubeloom/kubeloom/traces/export"
+	"github.com/kubeloom/kubeloom/traces/htmlview"
+	"github.com/kubeloom/kubeloom/traces/timeline"
+)
+
+// exportFormats are the formats of `kubeloom export`, with the file
+// suffix each gets by default.
+var exportFormats = map[string]string{
+	"html":   ".html",
+	"jaeger": ".jaeger.json",
+	"chrome": ".chrome.json",
+}
+
+type exportOptions struct {
+	file, format, out string
+}
+
+func newExportCmd(s streams) *cobra.Command {
+	o := &exportOptions{}
+	cmd := &cobra.Command{
+		Use:   "export FILE --format html|jaeger|chrome [-o OUT]",
+		Short: "Write a recording as a self-contained HTML timeline, Jaeger JSON or a Chrome/Perfetto trace",
+		Long: `Write a recording in another format:
+
+  html    one self-contained page (no network): the lanes on a canvas, zoom and
+          pan, details on hover, and a step-through with each goroutine's story
+          in English or 中文. Open it in any browser.
+  jaeger  Jaeger JSON (the shape of Jaeger's /api/traces), which Jaeger UI's
+          "Upload JSON" opens.
+  chrome  Chrome trace JSON for ui.perfetto.dev or chrome://tracing: goroutines
+          as threads, iterations as slices, causal links as flows.
+
+Lines of the recording that cannot be read are reported; the rest is exported.`,
+		Example: `  kubeloom export run.jsonl --format html -o timeline.html
+  kubeloom export run.jsonl --format jaeger        # writes run.jaeger.json
+  kubeloom export run.jsonl --format chrome -o -   # to stdout`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.file = args[0]
+			return runExport(s, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.format, "format", "", "html, jaeger or chrome (required)")
+	f.StringVarP(&o.out, "out", "o", "", "output file, - for stdout (default: FILE with the format's suffix: .html, .jaeger.json, .chrome.json)")
+	return cmd
+}
+
+func runExport(s streams, o *exportOptions) error {
+	suffix, ok := exportFormats[o.format]
+	if !ok {
+		return fmt.Errorf("--format %q: expected html, jaeger or chrome", o.format)
+	}
+	spans, readErr := traces.ReadFile(o.file)
+	if len(spans) == 0 {
+		if readErr != nil {
+			return readErr
+		}
+		return fmt.Errorf("%s: no spans in the recording", o.file)
+	}
+	if readErr != nil {
+		fmt.Fprintf(s.err, "warning: some lines of %s could not be read; exporting the rest:\n%v\n", o.file, readErr)
+	}
+	write := func(w io.Writer) error {
+		switch o.format {
+		case "jaeger":
+			return export.Jaeger(w, spans)
+		case "chrome":
+			return export.Chrome(w, spans)
+		}
+		return htmlview.Write(w, timeline.Build(spans))
+	}
+	if o.out == "-" {
+		return write(s.out)
+	}
+	out := o.out
+	if out == "" {
+		out = strings.TrimSuffix(o.file, filepath.Ext(o.file)) + suffix
+	}
+	// Written beside the target and renamed, so that a failed export never
+	// leaves half a file where a good one was.
+	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
+	if err != nil {
+		return fmt.Errorf("failed to create %s: %w", out, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("failed to export %s as %s: %w", o.file, o.format, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("failed to write %s: %w", out, err)
+	}
+	if err := os.Rename(tmp.Name(), out); err != nil {
+		return fmt.Errorf("failed to write %s: %w", out, err)
+	}
+	fmt.Fprintf(s.out, "wrote %s (%s, %d spans)\n", out, o.format, len(spans))
+	return nil
+}

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestExportFormats(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "run.jsonl")
+	if _, _, err := execute(t, "run", "informer-basics", "--duration", "10s", "--speed", "500", "--out", rec, "-q"); err != nil {
+		t.Fatal(err)
+	}
+	for format, file := range map[string]string{"html": "run.html", "jaeger": "run.jaeger.json", "chrome": "run.chrome.json"} {
+		out, _, err := execute(t, "export", rec, "--format", format)
+		if err != nil || !strings.Contains(out, "wrote "+filepath.Join(dir, file)) {
+			t.Errorf("export --format %s: %v %q", format, err, out)
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch format {
+		case "html":
+			if !strings.Contains(string(data), "<html") || strings.Contains(string(data), "http://") && strings.Contains(string(data), "<script src=") {
+				t.Errorf("the HTML export is not a self-contained page")
+			}
+		default:
+			if !json.Valid(data) {
+				t.Errorf("%s export is not valid JSON", format)
+			}
+		}
+	}
+	if _, _, err := execute(t, "export", rec, "--format", "svg"); err == nil || !strings.Contains(err.Error(), "expected html, jaeger or chrome") {
+		t.Errorf("a bad format: %v", err)
+	}
+}

@@ -1,0 +1,229 @@
+package termview
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/kubeloom/kubeloom/traces/timeline"
+)
+
+// LaneSummary is what Summary reports for one lane.
+type LaneSummary struct {
+	Instance *timeline.Instance
+	Lane     *timeline.Lane
+	// Iterations counts the loop's iterations, recorded or not; Skipped
+	// how many of them the recorder sampled out (idle iterations of loops
+	// of 1s or less), which are not in the recording.
+	Iterations, Skipped int64
+	// Spans counts the lane's spans: its lifetime span, iterations and
+	// other calls.
+	Spans int
+}
+
+// Summarize counts each lane's iterations and spans, for the lanes that
+// match opt's filter and overlap its window. With a window (opt.From,
+// opt.To) only what starts inside it is counted: iterations (the skipped
+// ones put back one period apart, as the timeline draws them) and spans.
+func Summarize(tl *timeline.Timeline, opt Options) ([]LaneSummary, error) {
+	if tl == nil {
+		return nil, fmt.Errorf("termview: no timeline to summarize")
+	}
+	if err := opt.Filter.Validate(); err != nil {
+		return nil, err
+	}
+	v := &view{tl: tl, filter: opt.Filter, ascii: opt.ASCII}
+	if err := v.checkFilter(); err != nil {
+		return nil, err
+	}
+	if len(tl.Instances) == 0 {
+		return nil, nil
+	}
+	if err := v.setWindow(opt.From, opt.To); err != nil {
+		return nil, err
+	}
+	return v.summarize(), nil
+}
+
+func (v *view) summarize() []LaneSummary {
+	var rows []LaneSummary
+	in := func(t time.Time) bool {
+		o := v.tl.Offset(t)
+		return !v.windowed || o >= v.from && o <= v.to
+	}
+	for _, inst := range v.tl.Instances {
+		for _, l := range inst.Lanes {
+			if !v.visible(inst, l) {
+				continue
+			}
+			r := LaneSummary{Instance: inst, Lane: l}
+			if l.SpanID != "" && in(l.Start) {
+				r.Spans++
+			}
+			for _, m := range l.Iterations {
+				if in(m.Start) {
+					r.Iterations++
+					r.Spans++
+				}
+				switch {
+				case !v.windowed:
+					r.Iterations += m.Skipped
+					r.Skipped += m.Skipped
+				case l.Period > 0:
+					// The skipped ones ran one period apart before this one.
+					for i := int64(1); i <= m.Skipped; i++ {
+						t := m.Start.Add(-time.Duration(i) * l.Period)
+						if t.Before(l.Start) {
+							break
+						}
+						if in(t) {
+							r.Iterations++
+							r.Skipped++
+						}
+					}
+				}
+			}
+			for _, m := range l.Calls {
+				if in(m.Start) {
+					r.Spans++
+				}
+			}
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
+// summaryColumns are the table's headings; the numeric ones are right-aligned.
+var summaryColumns = []struct {
+	name  string
+	right bool
+}{
+	{"INSTANCE", false}, {"GOROUTINE", false}, {"KIND", false}, {"PERIOD", true},
+	{"ITERATIONS", true}, {"SKIPPED", true}, {"SPANS", true}, {"START", true}, {"END", true},
+}
+
+// Summary writes a table of tl's lanes to w: per lane, its instance, label,
+// goroutine kind, loop period, iterations (recorded and sampled out) and
+// how many of them were sampled out, spans, and when it started and ended
+// (offsets from the start of the recording, "running" for a goroutine
+// still running when the recording stopped), then a line of totals. It
+// takes opt's filter and window as Summarize does; the recording's title
+// above the table wraps at opt.Width, the table itself is never cut.
+func Summary(w io.Writer, tl *timeline.Timeline, opt Options) error {
+	v, err := newView(w, tl, opt)
+	if err != nil {
+		return err
+	}
+	if len(tl.Instances) == 0 {
+		return v.write(w, append(plainLines(v.title(0)), line{text: "no spans to show: the recording is empty"}))
+	}
+	if err := v.setWindow(opt.From, opt.To); err != nil {
+		return err
+	}
+	rows := v.summarize()
+
+	cells := make([][]string, 0, len(rows)+2)
+	styles := make([][]style, 0, len(rows)+2)
+	header := make([]string, len(summaryColumns))
+	headerStyles := make([]style, len(summaryColumns))
+	for i, c := range summaryColumns {
+		header[i], headerStyles[i] = c.name, styleHeader
+	}
+	cells = append(cells, header)
+	styles = append(styles, headerStyles)
+	var iters, skipped int64
+	spans := 0
+	for _, r := range rows {
+		l := r.Lane
+		kind, period, end := "-", "-", v.offset(l.End)
+		if l.Kind != "" {
+			kind = l.Kind
+		}
+		if l.Period > 0 {
+			period = formatDuration(l.Period, v.ascii)
+		}
+		if l.Open {
+			end = "running"
+		}
+		label := styleLabel
+		if l.Goroutine == timeline.MainLane {
+			label = styleMain
+		}
+		endStyle := plain
+		if l.Open {
+			endStyle = styleOpen
+		}
+		cells = append(cells, []string{
+			r.Instance.Name(), l.Label, kind, period,
+			strconv.FormatInt(r.Iterations, 10), strconv.FormatInt(r.Skipped, 10), strconv.Itoa(r.Spans),
+			v.offset(l.Start), end,
+		})
+		periodStyle := stylePeriod
+		if l.Period <= 0 {
+			periodStyle = plain
+		}
+		styles = append(styles, []style{plain, label, plain, periodStyle, styleIter, plain, plain, plain, endStyle})
+		iters += r.Iterations
+		skipped += r.Skipped
+		spans += r.Spans
+	}
+	cells = append(cells, []string{"total", plural(len(rows), "lane"), "", "",
+		strconv.FormatInt(iters, 10), strconv.FormatInt(skipped, 10), strconv.Itoa(spans), "", ""})
+	styles = append(styles, []style{styleBold, styleBold, plain, plain, styleBold, styleBold, styleBold, plain, plain})
+
+	widths := make([]int, len(summaryColumns))
+	for _, row := range cells {
+		for i, c := range row {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	lines := plainLines(v.title(len(rows)))
+	for r, row := range cells {
+		var text, styled strings.Builder
+		for i, c := range row {
+			if i > 0 {
+				text.WriteString("  ")
+				styled.WriteString("  ")
+			}
+			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
+			if summaryColumns[i].right {
+				text.WriteString(pad + c)
+				styled.WriteString(pad + paint(c, styles[r][i]))
+			} else {
+				text.WriteString(c + pad)
+				styled.WriteString(paint(c, styles[r][i]) + pad)
+			}
+		}
+		lines = append(lines, line{text: strings.TrimRight(text.String(), " "), styled: strings.TrimRight(styled.String(), " ")})
+	}
+	if n := v.tl.Orphans; n > 0 {
+		lines = append(lines, line{text: fmt.Sprintf("%s not counted: %s parent is missing (the recording was cut short?)",
+			plural(n, "span"), map[bool]string{true: "its", false: "their"}[n == 1])})
+	}
+	// The table is never cut to the width: write it as it is.
+	v.width = maxLineWidth(lines, v.width)
+	return v.write(w, lines)
+}
+
+// offset formats a time as an offset from the start of the recording,
+// rounded to the millisecond (to the microsecond below one).
+func (v *view) offset(t time.Time) string {
+	d := v.tl.Offset(t)
+	if d >= time.Millisecond || d <= -time.Millisecond {
+		d = d.Round(time.Millisecond)
+	} else {
+		d = d.Round(time.Microsecond)
+	}
+	return formatDuration(d, v.ascii)
+}
+
+func maxLineWidth(lines []line, atLeast int) int {
+	for _, l := range lines {
+		atLeast = max(atLeast, utf8.RuneCountInString(l.text))
+	}
+	return atLeast
+}

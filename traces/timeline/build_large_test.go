@@ -1,0 +1,110 @@
+package timeline
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/traces"
+	tt "github.com/kubeloom/kubeloom/traces/timeline/timelinetest"
+)
+
+// randomRecording is a recording with what makes Build's work hard: many
+// instances and goroutines, iterations, calls, events and links, spans that
+// start at the same instant, zero times, spans that share their IDs (in
+// one trace and across traces), IDs that are not hex, and parents lost to a
+// recording cut short.
+func randomRecording(seed uint64, n int) []traces.Span {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	r := tt.New("random")
+	for len(r.Spans()) < n {
+		r.Instance([]string{"kubelet", "kube-controller-manager", "informers"}[rng.IntN(3)], fmt.Sprintf("node-%d", rng.IntN(4)))
+		run := r.Span("", "run", 0, 100)
+		for range 3 {
+			name := fmt.Sprintf("g/%d", rng.IntN(6))
+			from := float64(rng.IntN(50))
+			g := r.Goroutine(run, name, catalog.KindUntil, from, 100, catalog.AttrGoroutinePeriod, 1.0, catalog.AttrHandler, fmt.Sprint(rng.IntN(2)))
+			for it := range 20 {
+				at := from + float64(it)*float64(rng.IntN(3)) // repeats: same start times
+				i := r.Iteration(g, name, "tick", it+1, at, at+0.5, catalog.AttrSkipped, rng.IntN(3))
+				c := r.Span(i, "call", at, at+0.1, catalog.AttrObjectKey, "default/x")
+				if rng.IntN(4) == 0 {
+					r.Event(c, "e", at+0.05)
+				}
+				if rng.IntN(3) == 0 {
+					r.Link(c, run)
+				}
+			}
+		}
+	}
+	spans := r.Spans()
+	for i := range spans {
+		switch rng.IntN(40) {
+		case 0:
+			spans[i].TraceID = "ffffffffffffffffffffffffffffffff" // an ID in two traces
+		case 1:
+			spans[i].SpanID = fmt.Sprintf("x%015d", i) // not hex
+		case 2:
+			spans[i].ParentSpanID = "0000000000000abc" // lost
+		case 3:
+			spans[i].Start, spans[i].End = time.Time{}, time.Time{}
+		case 4:
+			spans[i].Start = spans[i].Start.In(time.FixedZone("X", 3600)) // the same instant elsewhere
+		}
+	}
+	// Exact duplicates.
+	for range n / 50 {
+		spans = append(spans, spans[rng.IntN(len(spans))])
+	}
+	rng.Shuffle(len(spans), func(i, j int) { spans[i], spans[j] = spans[j], spans[i] })
+	return spans
+}
+
+// TestBuildLargeSameAsSmall: the paths Build takes for large recordings
+// (on several goroutines, with the integer index and the keyed sort) give
+// what the simple ones give.
+func TestBuildLargeSameAsSmall(t *testing.T) {
+	defer func(n int) { parallelMin = n }(parallelMin)
+	for seed := range uint64(4) {
+		spans := randomRecording(seed, 3000)
+		parallelMin = 1 << 30
+		want := Build(slices.Clone(spans))
+		for _, min := range []int{1, 100, 700} {
+			parallelMin = min
+			if got := Build(slices.Clone(spans)); !reflect.DeepEqual(got, want) {
+				t.Errorf("seed %d, parallelMin %d: Build differs from the simple path", seed, min)
+			}
+		}
+	}
+}
+
+func TestIDTable(t *testing.T) {
+	x := newIDTable(3)
+	for _, id := range []uint64{1, 2, 1 << 63, 42, 7, 9, 11} {
+		v, dup := x.put(id)
+		if dup {
+			t.Fatalf("%d already there", id)
+		}
+		*v = int32(id % 1000)
+	}
+	for _, id := range []uint64{1, 2, 1 << 63, 42, 7, 9, 11} {
+		if v, ok := x.get(id); !ok || v != int32(id%1000) {
+			t.Errorf("get(%d) = %d, %v", id, v, ok)
+		}
+	}
+	if _, ok := x.get(5); ok {
+		t.Error("get(5) found something")
+	}
+	if id, ok := hexID("00000000000000ff"); !ok || id != 255 {
+		t.Errorf("hexID = %d, %v", id, ok)
+	}
+	for _, bad := range []string{"", "ff", "00000000000000FF", "0000000000000x00"} {
+		if _, ok := hexID(bad); ok {
+			t.Errorf("hexID(%q) ok", bad)
+		}
+	}
+}
