@@ -335,32 +335,10 @@ func TestCMLeaderFailover(t *testing.T) {
 // the startup steps also have distinct timestamps, so their order shows.
 func TestCMInRealTime(t *testing.T) {
 	sc := builtin(t, "cm-startup")
-	var mu sync.Mutex
-	got := map[string]string{}
-	var wg sync.WaitGroup
+	ask := newAsker()
 	var rec bytes.Buffer
-	_, err := Run(context.Background(), Options{Scenario: sc, Recording: &rec, Speed: 100, Duration: 60 * time.Second,
-		Serving: func(instance, addr string, _ []string) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for _, path := range []string{"/healthz", "/configz", "/metrics", "/debug/pprof/"} {
-					resp, err := http.Get("http://" + addr + path)
-					body := ""
-					if err != nil {
-						body = "error: " + err.Error()
-					} else {
-						b, _ := io.ReadAll(resp.Body)
-						resp.Body.Close()
-						body = fmt.Sprintf("%d %s", resp.StatusCode, b)
-					}
-					mu.Lock()
-					got[path] = body
-					mu.Unlock()
-				}
-			}()
-		}})
-	wg.Wait()
+	_, err := Run(context.Background(), Options{Scenario: sc, Recording: &rec, Speed: 100, Duration: 60 * time.Second, Serving: ask.serving})
+	got := ask.answers("cm-0 ")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -387,4 +365,48 @@ func TestCMInRealTime(t *testing.T) {
 			t.Errorf("%s = %.300q…, want 200 with %s", path, got[path], want)
 		}
 	}
+}
+
+// asker asks every server a run reports (Options.Serving) for each of its
+// paths, as a user with curl would, on a goroutine of its own.
+type asker struct {
+	mu  sync.Mutex
+	wg  sync.WaitGroup
+	got map[string]string // "instance path" → "status body" or "error: …"
+}
+
+func newAsker() *asker { return &asker{got: map[string]string{}} }
+
+func (a *asker) serving(instance, addr string, paths []string) {
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		for _, path := range paths {
+			body := ""
+			resp, err := http.Get("http://" + addr + path)
+			if err != nil {
+				body = "error: " + err.Error()
+			} else {
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				body = fmt.Sprintf("%d %s", resp.StatusCode, b)
+			}
+			a.mu.Lock()
+			a.got[instance+" "+path] = body
+			a.mu.Unlock()
+		}
+	}()
+}
+
+// answers waits for every question and returns the answers whose key
+// starts with prefix, keyed by the rest.
+func (a *asker) answers(prefix string) map[string]string {
+	a.wg.Wait()
+	out := map[string]string{}
+	for k, v := range a.got {
+		if rest, ok := strings.CutPrefix(k, prefix); ok {
+			out[rest] = v
+		}
+	}
+	return out
 }

@@ -3,13 +3,9 @@ package engine
 import (
 	"bytes"
 	"context"
-	"fmt"
-	"io"
-	"net/http"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -355,32 +351,10 @@ spec:
 // the startup steps have distinct timestamps, so their order shows.
 func TestKubeletInRealTime(t *testing.T) {
 	sc := builtin(t, "kubelet-startup")
-	var mu sync.Mutex
-	got := map[string]string{}
-	var wg sync.WaitGroup
+	ask := newAsker()
 	var rec bytes.Buffer
-	_, err := Run(context.Background(), Options{Scenario: sc, Recording: &rec, Speed: 100, Duration: 40 * time.Second,
-		Serving: func(instance, addr string, paths []string) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for _, path := range paths {
-					resp, err := http.Get("http://" + addr + path)
-					body := ""
-					if err != nil {
-						body = "error: " + err.Error()
-					} else {
-						b, _ := io.ReadAll(resp.Body)
-						resp.Body.Close()
-						body = fmt.Sprintf("%d %s", resp.StatusCode, b)
-					}
-					mu.Lock()
-					got[instance+" "+path] = body
-					mu.Unlock()
-				}
-			}()
-		}})
-	wg.Wait()
+	_, err := Run(context.Background(), Options{Scenario: sc, Recording: &rec, Speed: 100, Duration: 40 * time.Second, Serving: ask.serving})
+	got := ask.answers("")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -116,22 +116,21 @@ func (k *Kubelet) handleConfig(ctx context.Context, u podUpdate) {
 	}
 }
 
+// handlePodAdditions is HandlePodAdditions: each new pod goes to the pod
+// manager and a worker, and gets its probe workers.
 func (k *Kubelet) handlePodAdditions(ctx context.Context, pods []*corev1.Pod, cause trace.SpanContext) {
-	ctx, sp := goroutine.Start(ctx, "HandlePodAdditions", podNames(pods))
-	defer sp.End()
-	for _, p := range pods {
-		k.pods.update(p)
-		if isMirror(p) {
-			k.handleMirrorPod(ctx, p, cause)
-			continue
-		}
-		k.dispatchWork(ctx, p, "create", cause)
-		k.probes.addPod(ctx, p)
-	}
+	k.handlePods(ctx, "HandlePodAdditions", "create", pods, cause)
 }
 
+// handlePodUpdates is HandlePodUpdates.
 func (k *Kubelet) handlePodUpdates(ctx context.Context, pods []*corev1.Pod, cause trace.SpanContext) {
-	ctx, sp := goroutine.Start(ctx, "HandlePodUpdates", podNames(pods))
+	k.handlePods(ctx, "HandlePodUpdates", "update", pods, cause)
+}
+
+// handlePods stores each pod and dispatches it to its worker; a mirror pod
+// instead syncs its static pod. A created pod also gets its probe workers.
+func (k *Kubelet) handlePods(ctx context.Context, name, updateType string, pods []*corev1.Pod, cause trace.SpanContext) {
+	ctx, sp := goroutine.Start(ctx, name, podNames(pods))
 	defer sp.End()
 	for _, p := range pods {
 		k.pods.update(p)
@@ -139,7 +138,10 @@ func (k *Kubelet) handlePodUpdates(ctx context.Context, pods []*corev1.Pod, caus
 			k.handleMirrorPod(ctx, p, cause)
 			continue
 		}
-		k.dispatchWork(ctx, p, "update", cause)
+		k.dispatchWork(ctx, p, updateType, cause)
+		if updateType == "create" {
+			k.probes.addPod(ctx, p)
+		}
 	}
 }
 
