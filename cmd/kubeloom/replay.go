@@ -42,8 +42,8 @@ without its component prefix: "pleg*" keeps kubelet/pleg-relist.
 period, iterations (including those the recorder sampled out), spans, and
 when it started and ended.
 
-Colours are used when the output is a terminal, unless NO_COLOR is set
-(https://no-color.org) or --color says otherwise.`,
+Colours are used when the output is a terminal, unless NO_COLOR is set to a
+non-empty value (https://no-color.org) or --color says otherwise.`,
 		Example: `  kubeloom replay traces/informer-basics-20261202-101500.jsonl
   kubeloom replay run.jsonl --width 160 --from 18s --to 25s
   kubeloom replay kubelet.jsonl --instance node-1 --goroutine 'pleg*' --goroutine 'kubelet/*-gc'
@@ -63,7 +63,7 @@ Colours are used when the output is a terminal, unless NO_COLOR is set
 	f.StringSliceVar(&o.instances, "instance", nil, `show only this instance: an ID, a service or "service id"; a pattern; repeatable`)
 	f.StringSliceVar(&o.goroutines, "goroutine", nil, "show only lanes whose label or goroutine name matches this pattern; repeatable")
 	f.BoolVar(&o.summary, "summary", false, "print a table of the lanes (kind, period, iterations, spans, start, end) instead of the timeline")
-	f.Var(&o.color, "color", "colour the output: auto (when it is a terminal and NO_COLOR is unset), always or never")
+	f.Var(&o.color, "color", "colour the output: auto (when it is a terminal and NO_COLOR is unset or empty), always or never")
 	return cmd
 }
 

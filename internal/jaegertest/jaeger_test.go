@@ -42,6 +42,9 @@ func TestARunAndItsPushLookTheSameInJaeger(t *testing.T) {
 	}
 	t.Logf("the run recorded %d spans", len(spans))
 	checkJaegerHolds(t, live, spans)
+	t.Run("export --format jaeger", func(t *testing.T) {
+		checkExportMatchesJaeger(t, live, rawQuery(spans), spans)
+	})
 
 	t.Run("push", func(t *testing.T) {
 		fresh := jaegertest.Start(t)
@@ -54,20 +57,28 @@ func TestARunAndItsPushLookTheSameInJaeger(t *testing.T) {
 	})
 }
 
-// checkJaegerHolds checks that Jaeger holds exactly the recorded spans.
-func checkJaegerHolds(t *testing.T, j *jaegertest.Jaeger, spans []traces.Span) {
-	t.Helper()
-	byID := map[string]traces.Span{}
+// rawQuery asks for every trace of spans as stored (Raw), so that
+// timestamps compare exactly.
+func rawQuery(spans []traces.Span) jaegertest.Query {
 	var minStart, maxStart time.Time
-	parents, links := 0, 0
 	for _, s := range spans {
-		byID[s.SpanID] = s
 		if minStart.IsZero() || s.Start.Before(minStart) {
 			minStart = s.Start
 		}
 		if s.Start.After(maxStart) {
 			maxStart = s.Start
 		}
+	}
+	return jaegertest.Query{Start: minStart.Add(-time.Minute), End: maxStart.Add(time.Minute), Raw: true}
+}
+
+// checkJaegerHolds checks that Jaeger holds exactly the recorded spans.
+func checkJaegerHolds(t *testing.T, j *jaegertest.Jaeger, spans []traces.Span) {
+	t.Helper()
+	byID := map[string]traces.Span{}
+	parents, links := 0, 0
+	for _, s := range spans {
+		byID[s.SpanID] = s
 		if s.ParentSpanID != "" {
 			parents++
 		}
@@ -76,8 +87,7 @@ func checkJaegerHolds(t *testing.T, j *jaegertest.Jaeger, spans []traces.Span) {
 	if parents == 0 || links == 0 {
 		t.Fatalf("the recording has %d parented spans and %d links: nothing to check", parents, links)
 	}
-	// Raw: as stored, so that timestamps compare exactly.
-	q := jaegertest.Query{Start: minStart.Add(-time.Minute), End: maxStart.Add(time.Minute), Raw: true}
+	q := rawQuery(spans)
 
 	t.Run("api/traces", func(t *testing.T) {
 		got := j.WaitSpans(t, q, len(spans))

@@ -140,13 +140,23 @@ func (j *Jaeger) Services(ctx context.Context) ([]string, error) {
 // Traces queries /api/traces?service=NAME&start=...&end=...&limit=....
 // With q.Service "", it queries every service and merges the traces.
 func (j *Jaeger) Traces(ctx context.Context, q Query) ([]Trace, error) {
+	return tracesAs(ctx, j, q, func(t Trace) string { return t.TraceID })
+}
+
+// TracesJSON is Traces as generic JSON (maps, slices, float64), to
+// compare the shape of other JSON with the one Jaeger serves.
+func (j *Jaeger) TracesJSON(ctx context.Context, q Query) ([]map[string]any, error) {
+	return tracesAs(ctx, j, q, func(t map[string]any) string { id, _ := t["traceID"].(string); return id })
+}
+
+func tracesAs[T any](ctx context.Context, j *Jaeger, q Query, traceID func(T) string) ([]T, error) {
 	services, err := j.servicesOf(ctx, q)
 	if err != nil {
 		return nil, err
 	}
 	start, end := q.window()
 	seen := map[string]bool{}
-	var out []Trace
+	var out []T
 	for _, svc := range services {
 		v := url.Values{
 			"service": {svc},
@@ -158,7 +168,7 @@ func (j *Jaeger) Traces(ctx context.Context, q Query) ([]Trace, error) {
 			v.Set("raw", "true")
 		}
 		var resp struct {
-			Data   []Trace `json:"data"`
+			Data   []T `json:"data"`
 			Errors []struct {
 				Msg string `json:"msg"`
 			} `json:"errors"`
@@ -170,8 +180,8 @@ func (j *Jaeger) Traces(ctx context.Context, q Query) ([]Trace, error) {
 			return nil, fmt.Errorf("/api/traces?%s: %s", v.Encode(), resp.Errors[0].Msg)
 		}
 		for _, tr := range resp.Data {
-			if !seen[ID(tr.TraceID, 32)] {
-				seen[ID(tr.TraceID, 32)] = true
+			if id := ID(traceID(tr), 32); !seen[id] {
+				seen[id] = true
 				out = append(out, tr)
 			}
 		}

@@ -38,7 +38,7 @@ type JaegerTrace struct {
 type JaegerSpan struct {
 	TraceID       string            `json:"traceID"`
 	SpanID        string            `json:"spanID"`
-	Flags         int               `json:"flags"`
+	Flags         int               `json:"flags,omitempty"`
 	OperationName string            `json:"operationName"`
 	References    []JaegerReference `json:"references"`
 	StartTime     int64             `json:"startTime"`
@@ -99,7 +99,9 @@ type JaegerProcess struct {
 // whose "event" field is the event's name; the parent becomes the first
 // reference, CHILD_OF, and each link a FOLLOWS_FROM reference (Jaeger's
 // model has no place for a link's attributes). Times are whole
-// microseconds, truncated, as Jaeger stores them.
+// microseconds, truncated, as Jaeger stores them. Like Jaeger 2 serving
+// OTLP spans, it writes no flags. internal/jaegertest compares the output
+// with what a real Jaeger serves for the same spans, key by key.
 //
 // Traces are ordered by their first span, spans within a trace by start
 // time, so the output does not depend on the order of spans.
@@ -216,7 +218,6 @@ func jaegerSpan(s *traces.Span, pid string) JaegerSpan {
 	js := JaegerSpan{
 		TraceID:       s.TraceID,
 		SpanID:        s.SpanID,
-		Flags:         1, // sampled: a recording holds only sampled spans
 		OperationName: s.Name,
 		References:    []JaegerReference{},
 		StartTime:     s.Start.UnixMicro(),

@@ -57,7 +57,7 @@ func TestJaegerShape(t *testing.T) {
 		}
 	}
 	span := first["spans"].([]any)[0].(map[string]any)
-	want := []string{"traceID", "spanID", "flags", "operationName", "references", "startTime", "duration", "tags", "logs", "processID", "warnings"}
+	want := []string{"traceID", "spanID", "operationName", "references", "startTime", "duration", "tags", "logs", "processID", "warnings"}
 	for _, k := range want {
 		if _, ok := span[k]; !ok {
 			t.Errorf("span lacks %q: %v", k, span)

@@ -5,6 +5,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"image/color"
+	"image/png"
 	"net"
 	"net/url"
 	"os"
@@ -201,11 +203,15 @@ func TestBrowser(t *testing.T) {
 	if !strings.Contains(s.Details, steps[known].Name()) || !strings.Contains(s.Details, "+") {
 		t.Errorf("hovering over %s at (%.0f, %.0f) shows:\n%s", steps[known].Name(), pos.X, pos.Y, s.Details)
 	}
+	// The screenshot for the docs: taken and checked on every run, written
+	// into docs/ only with -update.
+	shot, err := chromedp.Run(b.Ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	vp := eval[struct{ W, H int }](t, b, `({W: window.innerWidth, H: window.innerHeight})`)
+	checkScreenshot(t, shot, vp.W, vp.H)
 	if *update {
-		shot, err := chromedp.Run(b.Ctx, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatal(err)
-		}
 		if err := os.WriteFile(screenshotPath, shot, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -247,6 +253,30 @@ func TestBrowser(t *testing.T) {
 	}
 	if n := eval[int](t, b, `performance.getEntriesByType('resource').length`); n != 0 {
 		t.Errorf("the page loaded %d resources, want none", n)
+	}
+}
+
+// checkScreenshot fails unless shot is a w×h PNG that shows a drawing: a
+// blank or half-drawn page has only a few colours.
+func checkScreenshot(t *testing.T, shot []byte, w, h int) {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatalf("the screenshot is not a PNG: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() != w || b.Dy() != h {
+		t.Errorf("the screenshot is %dx%d, want the viewport, %dx%d", b.Dx(), b.Dy(), w, h)
+	}
+	colours := map[color.Color]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 3 {
+		for x := b.Min.X; x < b.Max.X; x += 3 {
+			colours[img.At(x, y)] = true
+		}
+	}
+	t.Logf("screenshot: %d colours", len(colours))
+	if len(colours) < 16 {
+		t.Errorf("the screenshot has %d colours; the page did not draw its lanes", len(colours))
 	}
 }
 
