@@ -15,9 +15,7 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	// Export failures of the optional exporters are reported once in the run
-	// summary; the SDK's default handler would log each one mid-progress.
-	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(error) {}))
+	quietOTel()
 	cmd := newRootCmd(streams{in: os.Stdin, out: os.Stdout, err: os.Stderr})
 	err := cmd.ExecuteContext(ctx)
 	if err != nil {
@@ -27,6 +25,11 @@ func main() {
 	stop()
 	os.Exit(exitCode(err, interrupted))
 }
+
+// quietOTel silences the OpenTelemetry SDK's global error handler: export
+// failures are reported once, in the run's summary, and the default handler
+// would log each failed batch in the middle of the progress line.
+func quietOTel() { otel.SetErrorHandler(otel.ErrorHandlerFunc(func(error) {})) }
 
 // exitCode is 130 after Ctrl-C (128 + SIGINT, as shells report it), even
 // when the interrupted command finished cleanly (run writes a complete

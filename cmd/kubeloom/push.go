@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeloom/kubeloom/traces"
+	"github.com/kubeloom/kubeloom/traces/otlp"
 	"github.com/kubeloom/kubeloom/traces/push"
 )
 
@@ -42,8 +43,8 @@ A recording with unreadable lines is not pushed: the error names them.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
-			if !cmd.Flags().Changed("otlp-endpoint") && push.EnvEndpointURL() != "" {
-				o.endpoint = push.EnvEndpoint
+			if !cmd.Flags().Changed("otlp-endpoint") && otlp.EnvEndpointURL() != "" {
+				o.endpoint = otlp.EnvEndpoint
 			}
 			return runPush(cmd.Context(), s, o)
 		},
@@ -70,7 +71,7 @@ func runPush(ctx context.Context, s streams, o *pushOptions) error {
 		return err
 	}
 	sum := summarizePush(spans)
-	fmt.Fprintf(s.out, "pushed %d spans (%d traces) from %s to %s\n", len(spans), sum.traces, o.file, push.Describe(o.endpoint))
+	fmt.Fprintf(s.out, "pushed %d spans (%d traces) from %s to %s\n", len(spans), sum.traces, o.file, otlp.Describe(o.endpoint))
 	fmt.Fprintf(s.out, "  services: %s\n", strings.Join(sum.services, ", "))
 	fmt.Fprintf(s.out, "  spans start between %s and %s (the run's simulated clock): search that range\n",
 		sum.first.Local().Format(time.DateTime), sum.last.Local().Format(time.DateTime))

@@ -114,13 +114,15 @@ func TestPushHonoursTheOTLPEnvironment(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "")
 			t.Setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "")
+			t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "")
+			t.Setenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "")
 			srv, received := otlpReceiver(t)
 			t.Setenv(tc.variable, srv.URL+tc.path)
 			out, err := executePush(t, pushRecording(t))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := "to " + srv.URL + tc.path + " (from OTEL_EXPORTER_OTLP_*)"; !strings.Contains(out, want) {
+			if want := "to " + srv.URL + tc.path + " (http/protobuf, from OTEL_EXPORTER_OTLP_*)"; !strings.Contains(out, want) {
 				t.Errorf("output lacks %q:\n%s", want, out)
 			}
 			if n := received(); n != 2 {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/kubeloom/kubeloom/scenarios"
 	"github.com/kubeloom/kubeloom/sim/engine"
+	"github.com/kubeloom/kubeloom/traces/otlp"
 )
 
 type runOptions struct {
@@ -29,6 +30,7 @@ type runOptions struct {
 	era           string
 	stdout        bool
 	otlpEndpoint  string
+	otlpTimeout   time.Duration
 	goTrace       string
 	allIterations bool
 	quiet         bool
@@ -43,16 +45,25 @@ func newRunCmd(s streams) *cobra.Command {
 show progress, write the recording (JSON Lines, one span per line) and print a
 summary of the goroutines that ran.
 
-The OTLP exporter also honours the standard OTEL_EXPORTER_OTLP_* variables:
---otlp-endpoint env uses them as they are.`,
+--otlp-endpoint also sends every span, as it ends, to an OpenTelemetry
+collector or Jaeger. Without the flag, OTEL_EXPORTER_OTLP_ENDPOINT (or
+OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) turns the export on; the other standard
+OTEL_EXPORTER_OTLP_* variables (protocol, headers, certificates) apply with
+--otlp-endpoint env. A collector that is down or does not answer costs at
+most --otlp-timeout (5 s) and one warning; the recording is complete either
+way.
+
+--go-trace also writes a Go execution trace in which every simulated
+goroutine's work is a region named by its goroutine.name: open it with
+'go tool trace FILE'.`,
 		Example: `  kubeloom run informer-basics
   kubeloom run informer-eras --speed 30 --out eras.jsonl
   kubeloom run my-scenario.yaml --otlp-endpoint http://127.0.0.1:4318`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.scenario = args[0]
-			if !cmd.Flags().Changed("otlp-endpoint") && os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" {
-				o.otlpEndpoint = "env"
+			if !cmd.Flags().Changed("otlp-endpoint") && otlp.EnvEndpointURL() != "" {
+				o.otlpEndpoint = otlp.EnvEndpoint
 			}
 			return runRun(cmd.Context(), s, o)
 		},
@@ -65,6 +76,7 @@ The OTLP exporter also honours the standard OTEL_EXPORTER_OTLP_* variables:
 	f.StringVar(&o.era, "era", "", "run in this era only: classic (the v1.5 code the articles read) or modern (today's client-go) (default: the scenario's spec.era or spec.eras)")
 	f.BoolVar(&o.stdout, "stdout", false, "also print every span to stdout (OpenTelemetry stdouttrace format)")
 	f.StringVar(&o.otlpEndpoint, "otlp-endpoint", "", "also push spans over OTLP: http://127.0.0.1:4318 (HTTP) or grpc://127.0.0.1:4317 (gRPC)")
+	f.DurationVar(&o.otlpTimeout, "otlp-timeout", 5*time.Second, "give up on an OTLP export, and on the final flush, after this long (0: 5s)")
 	f.StringVar(&o.goTrace, "go-trace", "", "write a Go execution trace of the run to this file (go tool trace FILE)")
 	f.BoolVar(&o.allIterations, "all-iterations", false, "record every iteration of loops of 1s or less (default: idle ones are sampled)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress, only the summary")
@@ -79,6 +91,9 @@ func runRun(ctx context.Context, s streams, o *runOptions) error {
 	if o.speed < 0 || o.duration < 0 {
 		return errors.New("--speed and --duration must not be negative")
 	}
+	if o.otlpTimeout < 0 {
+		return errors.New("--otlp-timeout must not be negative")
+	}
 	if o.era != "" {
 		era, err := scenarios.ParseEra(o.era)
 		if err != nil {
@@ -88,6 +103,14 @@ func runRun(ctx context.Context, s streams, o *runOptions) error {
 	}
 	if err := engine.Check(sc); err != nil {
 		return err
+	}
+	if o.otlpEndpoint != "" {
+		if err := otlp.Check(o.otlpEndpoint); err != nil {
+			if o.otlpEndpoint == otlp.EnvEndpoint {
+				return err
+			}
+			return fmt.Errorf("--otlp-endpoint: %w", err)
+		}
 	}
 	out := o.out
 	if out == "" {
@@ -116,7 +139,7 @@ func runRun(ctx context.Context, s streams, o *runOptions) error {
 
 	opts := engine.Options{
 		Scenario: sc, Recording: file, Speed: o.speed, Duration: o.duration, Seed: o.seed,
-		AllIterations: o.allIterations, OTLPEndpoint: o.otlpEndpoint,
+		AllIterations: o.allIterations, OTLPEndpoint: o.otlpEndpoint, OTLPTimeout: o.otlpTimeout,
 	}
 	if o.stdout {
 		opts.Stdout = s.out
@@ -207,7 +230,7 @@ func printSummary(w io.Writer, sum *engine.Summary, out string, real time.Durati
 		fmt.Fprintf(w, "  LEFTOVER goroutines still running after the grace period: %s\n", strings.Join(names, ", "))
 	}
 	if sum.ExportErr != nil {
-		fmt.Fprintf(w, "  the OTLP/stdout exporter failed (the recording is complete): %v\n", sum.ExportErr)
+		fmt.Fprintf(w, "warning: %v\n  the recording is complete; 'kubeloom push %s --otlp-endpoint URL' sends it later\n", sum.ExportErr, out)
 	}
 	fmt.Fprintf(w, "recording: %s\nreplay it:  kubeloom replay %s\n", out, out)
 }

@@ -32,6 +32,7 @@ type Options struct {
 	AllIterations bool          // record every iteration of fast loops
 	Stdout        io.Writer     // also print spans here (stdouttrace)
 	OTLPEndpoint  string        // also push spans here
+	OTLPTimeout   time.Duration // bounds each OTLP export and the final flush (default 5s)
 	// Grace is how long (simulated) goroutines get to stop at the end
 	// before they are reported as leftovers. Default 10s.
 	Grace time.Duration
@@ -114,7 +115,7 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 		return nil, err
 	}
 	defer cleanup()
-	tr, err := tracing.New(ctx, tracing.Options{Recording: o.Recording, Stdout: o.Stdout, OTLPEndpoint: o.OTLPEndpoint})
+	tr, err := tracing.New(ctx, tracing.Options{Recording: o.Recording, Stdout: o.Stdout, OTLPEndpoint: o.OTLPEndpoint, ExportTimeout: o.OTLPTimeout})
 	if err != nil {
 		return nil, err
 	}

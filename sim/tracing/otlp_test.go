@@ -89,8 +89,9 @@ func TestOTLPHTTPReachesARealReceiver(t *testing.T) {
 	}
 }
 
-func TestOTLPGRPCReachesARealReceiver(t *testing.T) {
-	got := &received{names: map[string]int{}}
+// grpcReceiver serves OTLP/gRPC on a loopback port until the test ends.
+func grpcReceiver(t *testing.T) (addr string, got *received) {
+	got = &received{names: map[string]int{}}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -99,8 +100,25 @@ func TestOTLPGRPCReachesARealReceiver(t *testing.T) {
 	collectortrace.RegisterTraceServiceServer(srv, traceService{got: got})
 	done := make(chan struct{})
 	go func() { srv.Serve(l); close(done) }()
-	defer func() { srv.Stop(); <-done }()
-	emit(t, "grpc://"+l.Addr().String())
+	t.Cleanup(func() { srv.Stop(); <-done })
+	return l.Addr().String(), got
+}
+
+func TestOTLPGRPCReachesARealReceiver(t *testing.T) {
+	addr, got := grpcReceiver(t)
+	emit(t, "grpc://"+addr)
+	if got.names["pods.List"] != 1 || got.names["OnAdd"] != 1 {
+		t.Errorf("receiver got %v", got.names)
+	}
+}
+
+// TestOTLPFromTheEnvironment: "env" follows OTEL_EXPORTER_OTLP_ENDPOINT and
+// OTEL_EXPORTER_OTLP_PROTOCOL, gRPC included.
+func TestOTLPFromTheEnvironment(t *testing.T) {
+	addr, got := grpcReceiver(t)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+addr)
+	t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
+	emit(t, "env")
 	if got.names["pods.List"] != 1 || got.names["OnAdd"] != 1 {
 		t.Errorf("receiver got %v", got.names)
 	}

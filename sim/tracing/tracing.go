@@ -5,20 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/kubeloom/kubeloom/traces"
+	"github.com/kubeloom/kubeloom/traces/otlp"
 )
 
 // ScopeName is the instrumentation scope of every kubeloom span.
@@ -32,7 +32,7 @@ type Options struct {
 	Stdout io.Writer
 	// OTLPEndpoint, if set, is a collector or Jaeger: "http://127.0.0.1:4318"
 	// (OTLP/HTTP) or "grpc://127.0.0.1:4317" (OTLP/gRPC). "env" uses the
-	// standard OTEL_EXPORTER_OTLP_* variables with OTLP/HTTP.
+	// standard OTEL_EXPORTER_OTLP_* variables (see otlp.NewExporter).
 	OTLPEndpoint string
 	// ExportTimeout bounds each OTLP export and the final flush (default 5s),
 	// so that an endpoint that never answers cannot hang the end of a run.
@@ -42,7 +42,7 @@ type Options struct {
 // Tracing owns the processors and the per-instance providers.
 type Tracing struct {
 	recorder   *traces.Recorder
-	processors []sdktrace.SpanProcessor // real ones, shut down last
+	processors []processor              // real ones, shut down last
 	shared     []sdktrace.SpanProcessor // what the providers see
 	timeout    time.Duration
 
@@ -64,59 +64,43 @@ func New(ctx context.Context, o Options) (*Tracing, error) {
 	}
 	// Optional exporters are built before any processor starts, so that a
 	// bad option leaves nothing running.
-	var stdout, otlp sdktrace.SpanExporter
+	var stdout, otlpExp sdktrace.SpanExporter
 	if o.Stdout != nil {
 		exp, err := stdouttrace.New(stdouttrace.WithWriter(o.Stdout))
 		if err != nil {
 			return nil, fmt.Errorf("failed to set up the stdout exporter: %w", err)
 		}
-		stdout = exp
+		stdout = &errorKeeper{SpanExporter: exp, t: t, what: "the stdout exporter"}
 	}
 	if o.OTLPEndpoint != "" {
-		exp, err := newOTLP(ctx, o.OTLPEndpoint, t.timeout)
+		exp, err := otlp.NewExporter(ctx, o.OTLPEndpoint, t.timeout)
 		if err != nil {
 			return nil, err
 		}
-		otlp = &errorKeeper{SpanExporter: exp, t: t}
+		otlpExp = &errorKeeper{SpanExporter: exp, t: t, what: "the OTLP export to " + otlp.Describe(o.OTLPEndpoint)}
 	}
 	t.recorder = traces.NewRecorder(o.Recording)
 	// The recording never drops a span: see collector.
-	t.add(newCollector(t.recorder))
+	t.add(newCollector(t.recorder), "")
 	if stdout != nil {
-		t.add(sdktrace.NewBatchSpanProcessor(stdout))
+		t.add(sdktrace.NewBatchSpanProcessor(stdout), "the stdout exporter")
 	}
-	if otlp != nil {
-		t.add(sdktrace.NewBatchSpanProcessor(otlp, sdktrace.WithExportTimeout(t.timeout)))
+	if otlpExp != nil {
+		t.add(sdktrace.NewBatchSpanProcessor(otlpExp, sdktrace.WithExportTimeout(t.timeout)), otlpExp.(*errorKeeper).what)
 	}
 	return t, nil
 }
 
-func (t *Tracing) add(p sdktrace.SpanProcessor) {
-	t.processors = append(t.processors, p)
+// add adds a span processor. optional names an exporter whose failure
+// must not fail the run ("" for the recording).
+func (t *Tracing) add(p sdktrace.SpanProcessor, optional string) {
+	t.processors = append(t.processors, processor{p, optional})
 	t.shared = append(t.shared, unshared{p})
 }
 
-func newOTLP(ctx context.Context, endpoint string, timeout time.Duration) (sdktrace.SpanExporter, error) {
-	if endpoint == "env" {
-		return otlptracehttp.New(ctx, otlptracehttp.WithTimeout(timeout))
-	}
-	u, err := url.Parse(endpoint)
-	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("invalid --otlp-endpoint %q: expected a URL like http://127.0.0.1:4318 or grpc://127.0.0.1:4317", endpoint)
-	}
-	switch u.Scheme {
-	case "http", "https":
-		opts := []otlptracehttp.Option{otlptracehttp.WithEndpointURL(endpoint), otlptracehttp.WithTimeout(timeout)}
-		if u.Path == "" || u.Path == "/" {
-			opts = append(opts, otlptracehttp.WithURLPath("/v1/traces"))
-		}
-		return otlptracehttp.New(ctx, opts...)
-	case "grpc":
-		return otlptracegrpc.New(ctx, otlptracegrpc.WithEndpoint(u.Host), otlptracegrpc.WithInsecure(), otlptracegrpc.WithTimeout(timeout))
-	case "grpcs":
-		return otlptracegrpc.New(ctx, otlptracegrpc.WithEndpoint(u.Host), otlptracegrpc.WithTimeout(timeout))
-	}
-	return nil, fmt.Errorf("invalid --otlp-endpoint %q: the scheme must be http, https, grpc or grpcs", endpoint)
+type processor struct {
+	sdktrace.SpanProcessor
+	optional string
 }
 
 // Provider returns a new TracerProvider for one instance, its resource built
@@ -152,7 +136,9 @@ func (t *Tracing) Spans() int64 { return t.recorder.Spans() }
 // within the batch processor's delay.
 func (t *Tracing) Ended() int64 { return t.ended.n.Load() }
 
-// ExportError is the first error an optional exporter reported, if any.
+// ExportError is the first error an optional exporter reported, if any,
+// naming the exporter: "the OTLP export to URL failed: ...". Spans that
+// could not be exported are still in the recording.
 func (t *Tracing) ExportError() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -169,14 +155,18 @@ func (t *Tracing) Shutdown(ctx context.Context) error {
 	for _, tp := range providers {
 		errs = append(errs, tp.Shutdown(ctx)) // processors are unshared: this only stops new spans
 	}
-	for i, p := range t.processors {
-		pctx := ctx
-		cancel := func() {}
-		if i > 0 {
-			pctx, cancel = context.WithTimeout(ctx, t.timeout)
+	for _, p := range t.processors {
+		if p.optional == "" {
+			if err := p.Shutdown(ctx); err != nil {
+				errs = append(errs, fmt.Errorf("failed to flush the recording: %w", err))
+			}
+			continue
 		}
+		// An optional exporter gets the export timeout; if it fails, the
+		// run still succeeds and the summary says so.
+		pctx, cancel := context.WithTimeout(ctx, t.timeout)
 		if err := p.Shutdown(pctx); err != nil {
-			errs = append(errs, fmt.Errorf("failed to flush exporter %d: %w", i, err))
+			t.keep(p.optional, err)
 		}
 		cancel()
 	}
@@ -189,20 +179,29 @@ type unshared struct{ sdktrace.SpanProcessor }
 
 func (unshared) Shutdown(context.Context) error { return nil }
 
+// keep remembers the first error of an optional exporter.
+func (t *Tracing) keep(what string, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.exportErr == nil {
+		if errors.Is(err, context.DeadlineExceeded) || status.Code(err) == codes.DeadlineExceeded {
+			err = fmt.Errorf("no answer within %s: %w", t.timeout, err)
+		}
+		t.exportErr = fmt.Errorf("%s failed: %w", what, err)
+	}
+}
+
 // errorKeeper remembers an optional exporter's first error for the summary.
 type errorKeeper struct {
 	sdktrace.SpanExporter
-	t *Tracing
+	t    *Tracing
+	what string // "the OTLP export to URL"
 }
 
 func (e *errorKeeper) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
 	err := e.SpanExporter.ExportSpans(ctx, spans)
 	if err != nil {
-		e.t.mu.Lock()
-		if e.t.exportErr == nil {
-			e.t.exportErr = err
-		}
-		e.t.mu.Unlock()
+		e.t.keep(e.what, err)
 	}
 	return err
 }

@@ -3,7 +3,6 @@ package tracing
 import (
 	"bytes"
 	"context"
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -11,61 +10,21 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.uber.org/goleak"
 
+	"github.com/kubeloom/kubeloom/internal/deadend"
 	"github.com/kubeloom/kubeloom/traces"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// closedPort returns a loopback address nothing listens on.
-func closedPort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return addr
-}
-
-// silentPort returns a loopback address that accepts connections and
-// never answers, as a hung collector does.
-func silentPort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var conns []net.Conn
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			conns = append(conns, c)
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
-		<-done
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	return l.Addr().String()
-}
-
 func TestExporterFailureKeepsTheRecording(t *testing.T) {
 	for _, tc := range []struct {
 		name, scheme string
-		addr         func(*testing.T) string
-	}{{"http refused", "http", closedPort}, {"grpc refused", "grpc", closedPort}, {"http silent", "http", silentPort}, {"grpc silent", "grpc", silentPort}} {
+		addr         func(testing.TB) string
+	}{{"http refused", "http", deadend.Refused}, {"grpc refused", "grpc", deadend.Refused}, {"http silent", "http", deadend.Hung}, {"grpc silent", "grpc", deadend.Hung}} {
 		t.Run(tc.name, func(t *testing.T) {
 			var rec, out bytes.Buffer
-			tr, err := New(context.Background(), Options{Recording: &rec, Stdout: &out, OTLPEndpoint: tc.scheme + "://" + tc.addr(t), ExportTimeout: 300 * time.Millisecond})
+			addr := tc.addr(t)
+			tr, err := New(context.Background(), Options{Recording: &rec, Stdout: &out, OTLPEndpoint: tc.scheme + "://" + addr, ExportTimeout: 300 * time.Millisecond})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -75,8 +34,13 @@ func TestExporterFailureKeepsTheRecording(t *testing.T) {
 				_, sp := tracer.Start(context.Background(), "work")
 				sp.End()
 			}
-			if err := tr.Shutdown(context.Background()); err == nil && tr.ExportError() == nil {
-				t.Errorf("no error from an OTLP endpoint that refuses connections")
+			endpoint := tc.scheme + "://" + addr
+			if err := tr.Shutdown(context.Background()); err != nil {
+				t.Errorf("Shutdown failed although the recording is complete: %v", err)
+			}
+			want := "the OTLP export to " + endpoint + " failed: "
+			if err := tr.ExportError(); err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("ExportError() = %v, want one that starts with %q", err, want)
 			}
 			spans, err := traces.Read(&rec, "rec.jsonl")
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/kubeloom/kubeloom/traces"
+	"github.com/kubeloom/kubeloom/traces/otlp"
 )
 
 // Defaults of Push.
@@ -52,7 +53,7 @@ func WithBatchSize(n int) Option {
 	}
 }
 
-// Push sends spans to an OTLP endpoint (see NewExporter for the forms it
+// Push sends spans to an OTLP endpoint (see otlp.NewExporter for the forms it
 // takes) with their original IDs, parents, timestamps, attributes, events,
 // links, resources and scope. Spans go in requests of one resource each, in
 // the order of the recording; Push returns when the endpoint has accepted
@@ -70,7 +71,7 @@ func Push(ctx context.Context, spans []traces.Span, endpoint string, opts ...Opt
 	if len(stubs) == 0 {
 		return nil
 	}
-	exp, err := NewExporter(ctx, endpoint, c.timeout)
+	exp, err := otlp.NewExporter(ctx, endpoint, c.timeout)
 	if err != nil {
 		if ctx.Err() != nil {
 			return exportError(ctx, endpoint, c.timeout, 0, len(stubs), err)
@@ -100,7 +101,7 @@ func Push(ctx context.Context, spans []traces.Span, endpoint string, opts ...Opt
 }
 
 func exportError(ctx context.Context, endpoint string, timeout time.Duration, sent, total int, err error) error {
-	endpoint = Describe(endpoint)
+	endpoint = otlp.Describe(endpoint)
 	if ctx.Err() != nil {
 		return fmt.Errorf("push to %s interrupted after %d of %d spans: %w", endpoint, sent, total, err)
 	}
@@ -109,18 +110,6 @@ func exportError(ctx context.Context, endpoint string, timeout time.Duration, se
 		hint = fmt.Sprintf("gave up after %s; %s", timeout, hint)
 	}
 	return fmt.Errorf("failed to push to %s after %d of %d spans: %w; %s", endpoint, sent, total, err, hint)
-}
-
-// Describe names an endpoint for messages: "env" becomes the URL the
-// OTEL_EXPORTER_OTLP_* variables give.
-func Describe(endpoint string) string {
-	if endpoint != EnvEndpoint {
-		return endpoint
-	}
-	if u := EnvEndpointURL(); u != "" {
-		return u + " (from OTEL_EXPORTER_OTLP_*)"
-	}
-	return "the OTLP default http://localhost:4318 (no OTEL_EXPORTER_OTLP_ENDPOINT set)"
 }
 
 // batches groups stubs by resource, in the order each resource first

@@ -25,6 +25,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/kubeloom/kubeloom/internal/deadend"
 	"github.com/kubeloom/kubeloom/traces"
 )
 
@@ -378,48 +379,13 @@ func equalInts(a, b []int) bool {
 
 func TestPushAnUnreachableEndpointFailsWithinTheTimeout(t *testing.T) {
 	spans := recording(t)
-	// A port nothing listens on: the connection is refused.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := l.Addr().String()
-	l.Close()
-	// A port that accepts connections and never answers: the kernel
-	// completes the handshake, nobody reads.
-	silent, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { silent.Close() })
-	var (
-		connsMu sync.Mutex
-		conns   []net.Conn
-	)
-	go func() {
-		for {
-			c, err := silent.Accept()
-			if err != nil {
-				return
-			}
-			connsMu.Lock()
-			conns = append(conns, c)
-			connsMu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		connsMu.Lock()
-		defer connsMu.Unlock()
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-
+	closed, silent := deadend.Refused(t), deadend.Hung(t)
+	const timeout = 500 * time.Millisecond
 	cases := []struct{ name, endpoint string }{
 		{"http closed port", "http://" + closed},
 		{"grpc closed port", "grpc://" + closed},
-		{"http never answers", "http://" + silent.Addr().String()},
-		{"grpc never answers", "grpc://" + silent.Addr().String()},
+		{"http never answers", "http://" + silent},
+		{"grpc never answers", "grpc://" + silent},
 	}
 	// All at once (t.Parallel would run only GOMAXPROCS of them at a time).
 	type result struct {
@@ -431,7 +397,7 @@ func TestPushAnUnreachableEndpointFailsWithinTheTimeout(t *testing.T) {
 	for i, tc := range cases {
 		wg.Go(func() {
 			start := time.Now()
-			err := Push(context.Background(), spans, tc.endpoint)
+			err := Push(context.Background(), spans, tc.endpoint, WithTimeout(timeout))
 			results[i] = result{err, time.Since(start)}
 		})
 	}
@@ -443,10 +409,10 @@ func TestPushAnUnreachableEndpointFailsWithinTheTimeout(t *testing.T) {
 				t.Fatal("Push succeeded")
 			}
 			t.Logf("after %s: %v", r.took.Round(time.Millisecond), r.err)
-			// The bound is the 5s timeout; the rest is a margin for a
-			// loaded machine.
-			if r.took > DefaultTimeout+2*time.Second {
-				t.Errorf("Push took %s, want at most about %s", r.took, DefaultTimeout)
+			// The bound is the timeout (and a second to close the
+			// connection); the rest is a margin for a loaded machine.
+			if r.took > timeout+time.Second+2*time.Second {
+				t.Errorf("Push took %s, want at most about %s", r.took, timeout+time.Second)
 			}
 			for _, want := range []string{tc.endpoint, "0 of 3 spans", "make jaeger"} {
 				if !strings.Contains(r.err.Error(), want) {

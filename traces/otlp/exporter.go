@@ -1,4 +1,4 @@
-package push
+package otlp
 
 import (
 	"context"
@@ -29,22 +29,19 @@ const EnvEndpoint = "env"
 //     OTEL_EXPORTER_OTLP_TRACES_PROTOCOL or OTEL_EXPORTER_OTLP_PROTOCOL is
 //     "grpc", else over HTTP.
 //
-// These are the endpoints `kubeloom run --otlp-endpoint` accepts.
+// These are the endpoints `kubeloom run --otlp-endpoint` and `kubeloom
+// push --otlp-endpoint` accept.
 func NewExporter(ctx context.Context, endpoint string, timeout time.Duration) (sdktrace.SpanExporter, error) {
+	if err := Check(endpoint); err != nil {
+		return nil, err
+	}
 	if endpoint == EnvEndpoint {
-		switch p := envProtocol(); p {
-		case "grpc":
+		if envProtocol() == "grpc" {
 			return otlptracegrpc.New(ctx, otlptracegrpc.WithTimeout(timeout))
-		case "", "http/protobuf":
-			return otlptracehttp.New(ctx, otlptracehttp.WithTimeout(timeout))
-		default:
-			return nil, fmt.Errorf("unsupported OTLP protocol %q in the environment: use grpc or http/protobuf", p)
 		}
+		return otlptracehttp.New(ctx, otlptracehttp.WithTimeout(timeout))
 	}
-	u, err := url.Parse(endpoint)
-	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("invalid OTLP endpoint %q: expected a URL like http://127.0.0.1:4318 or grpc://127.0.0.1:4317", endpoint)
-	}
+	u, _ := url.Parse(endpoint)
 	switch u.Scheme {
 	case "http", "https":
 		// An own transport, so that Shutdown can close its idle
@@ -68,7 +65,33 @@ func NewExporter(ctx context.Context, endpoint string, timeout time.Duration) (s
 	case "grpcs":
 		return otlptracegrpc.New(ctx, otlptracegrpc.WithEndpoint(u.Host), otlptracegrpc.WithTimeout(timeout))
 	}
-	return nil, fmt.Errorf("invalid OTLP endpoint %q: the scheme must be http, https, grpc or grpcs", endpoint)
+	panic("unreachable: Check accepted " + endpoint)
+}
+
+// Check says whether NewExporter would accept endpoint, without
+// connecting: a URL of a scheme it knows, or "env" with variables that
+// make sense. Commands check before they create any file.
+func Check(endpoint string) error {
+	if endpoint == EnvEndpoint {
+		if err := checkEnvEndpoint(); err != nil {
+			return err
+		}
+		switch p := envProtocol(); p {
+		case "", "grpc", "http/protobuf":
+			return nil
+		default:
+			return fmt.Errorf("unsupported OTLP protocol %q in the environment: use grpc or http/protobuf", p)
+		}
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("invalid OTLP endpoint %q: expected a URL like http://127.0.0.1:4318 or grpc://127.0.0.1:4317", endpoint)
+	}
+	switch u.Scheme {
+	case "http", "https", "grpc", "grpcs":
+		return nil
+	}
+	return fmt.Errorf("invalid OTLP endpoint %q: the scheme must be http, https, grpc or grpcs", endpoint)
 }
 
 // envProtocol is the OTLP protocol the environment asks for, the
@@ -82,13 +105,50 @@ func envProtocol() string {
 	return ""
 }
 
-// EnvEndpointURL is where the OTEL_EXPORTER_OTLP_* variables send traces,
-// for messages; "" when neither endpoint variable is set.
+// EnvEndpointURL is where the OTEL_EXPORTER_OTLP_* variables send traces;
+// "" when neither endpoint variable is set. A non-empty value makes
+// `kubeloom run` and `kubeloom push` export without --otlp-endpoint.
 func EnvEndpointURL() string {
-	if v := os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"); v != "" {
-		return v
+	_, v := envEndpoint()
+	return v
+}
+
+func envEndpoint() (name, value string) {
+	for _, k := range []string{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT"} {
+		if v := strings.TrimSpace(os.Getenv(k)); v != "" {
+			return k, v
+		}
 	}
-	return os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT")
+	return "", ""
+}
+
+// checkEnvEndpoint rejects an endpoint variable that is not a URL. The
+// OpenTelemetry exporters would silently fall back to localhost instead.
+func checkEnvEndpoint() error {
+	name, v := envEndpoint()
+	if v == "" {
+		return nil
+	}
+	if u, err := url.Parse(v); err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return fmt.Errorf("%s=%q is not a URL: expected one like http://127.0.0.1:4318 (the OpenTelemetry specification wants the scheme for gRPC too: http://127.0.0.1:4317 with OTEL_EXPORTER_OTLP_PROTOCOL=grpc)", name, v)
+	}
+	return nil
+}
+
+// Describe names an endpoint for messages: "env" becomes the URL the
+// OTEL_EXPORTER_OTLP_* variables give.
+func Describe(endpoint string) string {
+	if endpoint != EnvEndpoint {
+		return endpoint
+	}
+	p := envProtocol()
+	if p == "" {
+		p = "http/protobuf"
+	}
+	if u := EnvEndpointURL(); u != "" {
+		return fmt.Sprintf("%s (%s, from OTEL_EXPORTER_OTLP_*)", u, p)
+	}
+	return fmt.Sprintf("the OTLP default for %s (no OTEL_EXPORTER_OTLP_ENDPOINT set)", p)
 }
 
 // closeIdle closes the exporter's own HTTP connections when it shuts down.

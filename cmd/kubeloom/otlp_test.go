@@ -1,0 +1,84 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kubeloom/kubeloom/internal/deadend"
+	"github.com/kubeloom/kubeloom/traces"
+)
+
+// TestRunWithADeadCollector: a collector that refuses or never answers
+// costs one warning; the run succeeds and its recording is complete.
+func TestRunWithADeadCollector(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		endpoint func(*testing.T) string
+		want     string
+	}{
+		{"refused over HTTP", func(t *testing.T) string { return "http://" + deadend.Refused(t) }, "connection refused"},
+		{"hung over HTTP", func(t *testing.T) string { return "http://" + deadend.Hung(t) }, "failed: no answer within 500ms"},
+		{"hung over gRPC", func(t *testing.T) string { return "grpc://" + deadend.Hung(t) }, "failed: no answer within 500ms"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			endpoint := tc.endpoint(t)
+			file := filepath.Join(t.TempDir(), "run.jsonl")
+			_, stderr, err := execute(t, "run", "informer-basics", "-q", "--duration", "10s", "--speed", "200", "--out", file, "--otlp-endpoint", endpoint, "--otlp-timeout", "500ms")
+			if err != nil {
+				t.Fatalf("the run failed: %v\n%s", err, stderr)
+			}
+			if n := strings.Count(stderr, "warning:"); n != 1 {
+				t.Errorf("%d warnings, want one:\n%s", n, stderr)
+			}
+			if want := "warning: the OTLP export to " + endpoint + " failed"; !strings.Contains(stderr, want) {
+				t.Errorf("the warning does not say %q:\n%s", want, stderr)
+			}
+			if !strings.Contains(stderr, tc.want) {
+				t.Errorf("the warning does not say %q:\n%s", tc.want, stderr)
+			}
+			if !strings.Contains(stderr, "the recording is complete") {
+				t.Errorf("the output does not say the recording is complete:\n%s", stderr)
+			}
+			f, err := os.Open(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			spans, err := traces.Read(f, file)
+			if err != nil || len(spans) == 0 {
+				t.Errorf("the recording: %d spans, %v", len(spans), err)
+			}
+		})
+	}
+}
+
+// TestRunChecksTheEndpointFirst: a bad endpoint, from the flag or the
+// environment, stops the run before it creates the recording.
+func TestRunChecksTheEndpointFirst(t *testing.T) {
+	for _, tc := range []struct {
+		name, flag, env, want string
+	}{
+		{"flag", "127.0.0.1:4318", "", `--otlp-endpoint: invalid OTLP endpoint "127.0.0.1:4318"`},
+		{"environment", "", "127.0.0.1:4318", `OTEL_EXPORTER_OTLP_ENDPOINT="127.0.0.1:4318" is not a URL`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "")
+			t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", tc.env)
+			file := filepath.Join(t.TempDir(), "run.jsonl")
+			args := []string{"run", "informer-basics", "-q", "--out", file}
+			if tc.flag != "" {
+				args = append(args, "--otlp-endpoint", tc.flag)
+			}
+			_, _, err := execute(t, args...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want one with %q", err, tc.want)
+			}
+			if _, err := os.Stat(file); !os.IsNotExist(err) {
+				t.Errorf("the failed run left %s behind (%v)", file, err)
+			}
+		})
+	}
+}
