@@ -21,8 +21,9 @@ test: ## every test, with the race detector (what CI runs)
 test-short: ## every test, without the race detector
 	$(GO) test -count=1 ./...
 
-bench: ## the performance benchmarks (cost per span, tracing overhead, one controller sync, cm-startup across speeds, kubelets per node-minute; ~1 min)
+bench: ## the performance benchmarks (cost per span, tracing overhead, one controller sync, cm-startup across speeds, kubelets per node-minute, HTML first paint at 100k spans, replay --summary of 1M spans; a few minutes, 1.3 GB in $TMPDIR)
 	$(GO) test -run '^$$' -bench . -benchmem ./sim/... ./traces/...
+	$(GO) test -run '^$$' -bench ReplaySummary1M -benchtime 1x ./cmd/kubeloom
 
 lint: ## gofmt and go vet must be clean
 	@test -z "$$(gofmt -l .)" || { echo "gofmt would change:"; gofmt -l .; exit 1; }

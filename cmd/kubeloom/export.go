@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/export"
 	"github.com/kubeloom/kubeloom/traces/htmlview"
 	"github.com/kubeloom/kubeloom/traces/timeline"
@@ -63,7 +62,8 @@ func runExport(s streams, o *exportOptions) error {
 	if !ok {
 		return fmt.Errorf("--format %q: expected html, jaeger or chrome", o.format)
 	}
-	spans, readErr := traces.ReadFile(o.file)
+	spans, done, readErr := readRecording(o.file)
+	defer done()
 	if len(spans) == 0 {
 		if readErr != nil {
 			return readErr

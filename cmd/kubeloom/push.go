@@ -59,7 +59,8 @@ func runPush(ctx context.Context, s streams, o *pushOptions) error {
 	if o.endpoint == "" {
 		return errors.New("no OTLP endpoint: give --otlp-endpoint http://127.0.0.1:4318 (or grpc://127.0.0.1:4317), or set OTEL_EXPORTER_OTLP_ENDPOINT; `make jaeger` starts a Jaeger there")
 	}
-	spans, err := traces.ReadFile(o.file)
+	spans, done, err := readRecording(o.file)
+	defer done()
 	if err != nil {
 		// Pushing part of a recording would show Jaeger traces with holes.
 		return fmt.Errorf("%w\nnothing was pushed", err)

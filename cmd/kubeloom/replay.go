@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/termview"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
@@ -72,7 +71,8 @@ func runReplay(s streams, o *replayOptions) error {
 	if err := filter.Validate(); err != nil {
 		return err // before reading what may be a large file
 	}
-	spans, readErr := traces.ReadFile(o.file)
+	spans, done, readErr := readRecording(o.file)
+	defer done()
 	if len(spans) == 0 {
 		if readErr != nil {
 			return readErr

@@ -57,7 +57,7 @@ func BenchmarkReplaySummary1M(b *testing.B) {
 	for b.Loop() {
 		// What runReplay does for --summary, phase by phase.
 		t0 := time.Now()
-		spans, err := traces.ReadFile(path)
+		spans, done, err := readRecording(path)
 		if err != nil || len(spans) != n {
 			b.Fatalf("read %d of %d spans: %v", len(spans), n, err)
 		}
@@ -67,6 +67,7 @@ func BenchmarkReplaySummary1M(b *testing.B) {
 		if err := termview.Summary(io.Discard, tl, termview.Options{Width: 120}); err != nil {
 			b.Fatal(err)
 		}
+		done()
 		read, build, render = read+t1.Sub(t0), build+t2.Sub(t1), render+time.Since(t2)
 	}
 	ops := float64(b.N)

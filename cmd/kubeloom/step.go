@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/stepview"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
@@ -58,7 +57,8 @@ func runStep(cmd *cobra.Command, s streams, o *stepOptions) error {
 	if o.lang != stepview.English && o.lang != stepview.Chinese {
 		return fmt.Errorf("--lang %q: expected en (English) or zh (中文)", o.lang)
 	}
-	spans, readErr := traces.ReadFile(o.file)
+	spans, done, readErr := readRecording(o.file)
+	defer done()
 	if len(spans) == 0 {
 		if readErr != nil {
 			return readErr
