@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 DEMO_OUT := recordings/demo-informer-basics.jsonl
 
-.PHONY: build demo test test-short bench lint fuzz clean jaeger jaeger-build
+.PHONY: build demo test test-short bench lint fuzz docs clean jaeger jaeger-build
 
 build: ## build bin/kubeloom
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/kubeloom
@@ -32,6 +32,9 @@ lint: ## gofmt and go vet must be clean
 fuzz: ## run the fuzz targets for a while each (minimizing is capped: the seeds are large)
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 2m -fuzzminimizetime 3s ./scenarios
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 1m -fuzzminimizetime 3s ./traces
+
+docs: ## regenerate the docs written from the code: docs/cli.md and docs/goroutines.md (and docs/zh/)
+	$(GO) test ./cmd/kubeloom -run 'TestGeneratedDocsAreUpToDate' -count=1 -args -update
 
 clean:
 	rm -rf bin

@@ -17,14 +17,15 @@ type pendingAction struct {
 	at   *field // the at field
 	verb *field // the verb field
 	node *field // the kubelet verbs (stopKubelet, startKubelet, …): the node field
-	inf  *field // addHandler: the informer field
+	inf  *field // addHandler, hangHandler: the informer field
+	hnd  *field // hangHandler: the handler field
 }
 
 // actions decodes spec.actions, checks each against the rest of the spec and returns them
 // sorted stably by time.
 func (d *decoder) actions(fl *field, sp *Spec, durationOK bool) []Action {
 	items, _ := d.sequence(fl.val, fl.path, "a list of actions, each with at and one verb")
-	var acts []Action
+	var pending []pendingAction
 	for i, item := range items {
 		path := index(fl.path, i)
 		item, ok := d.value(item, path)
@@ -33,9 +34,14 @@ func (d *decoder) actions(fl *field, sp *Spec, durationOK bool) []Action {
 		}
 		pa := d.action(item, path)
 		d.checkAction(sp, pa, durationOK)
+		pending = append(pending, pa)
+	}
+	slices.SortStableFunc(pending, func(a, b pendingAction) int { return cmp.Compare(a.At, b.At) })
+	d.checkHandlers(sp, pending)
+	var acts []Action
+	for _, pa := range pending {
 		acts = append(acts, pa.Action)
 	}
-	slices.SortStableFunc(acts, func(a, b Action) int { return cmp.Compare(a.At, b.At) })
 	return acts
 }
 
@@ -113,6 +119,28 @@ func (d *decoder) verb(pa *pendingAction, verb string, fl *field) bool {
 		}
 		name, inf, ok := d.requiredString(f, "informer", "the name of an informer in spec.informers")
 		pa.AddHandler, pa.inf = &AddHandler{Informer: name}, inf
+		return ok
+	case verbHangHandler:
+		f, ok := d.mapping(fl.val, fl.path, "a mapping with the informer and the number of its handler, such as {informer: pods, handler: 2}", hangHandlerFields)
+		if !ok {
+			return false
+		}
+		name, inf, ok := d.requiredString(f, "informer", "the name of an informer in spec.informers")
+		pa.HangHandler, pa.inf = &HangHandler{Informer: name}, inf
+		const want = "the number of one of the informer's handlers, 1 for the first"
+		if hf, has := f.get("handler"); has {
+			v, isInt := integer(hf.val)
+			if !isInt || v < 1 || v > MaxHandlers {
+				d.expected(hf.val, hf.path, want)
+				ok = false
+			}
+			pa.HangHandler.Handler, pa.hnd = int(v), hf
+		} else {
+			if !f.has("handler") {
+				d.required(f, "handler", want)
+			}
+			ok = false
+		}
 		return ok
 	case verbKillLeader:
 		if _, ok := d.mapping(fl.val, fl.path, "{} (killLeader has no fields)", nil); !ok {
@@ -365,19 +393,52 @@ func (d *decoder) checkAction(sp *Spec, pa pendingAction, durationOK bool) {
 			}
 			d.expected(pa.node.val, pa.node.path, want)
 		}
-	case pa.AddHandler != nil && pa.inf != nil:
+	case pa.inf != nil:
+		name := pa.informer()
 		var names []string
 		for _, inf := range sp.Informers {
-			if inf.Name == pa.AddHandler.Informer {
+			if inf.Name == name {
 				return
 			}
 			names = append(names, inf.Name)
 		}
 		if len(names) == 0 {
-			d.errorf(pa.inf.val, pa.inf.path, "no informer is named %s: spec.informers is empty; add an informer to add handlers to", quote(pa.AddHandler.Informer))
+			d.errorf(pa.inf.val, pa.inf.path, "no informer is named %s: spec.informers is empty; add an informer for %s to act on", quote(name), pa.Verb())
 			return
 		}
 		d.expected(pa.inf.val, pa.inf.path, "the name of an informer in spec.informers ("+strings.Join(names, ", ")+")")
+	}
+}
+
+// informer is the informer an addHandler or hangHandler action acts on.
+func (a Action) informer() string {
+	switch {
+	case a.AddHandler != nil:
+		return a.AddHandler.Informer
+	case a.HangHandler != nil:
+		return a.HangHandler.Informer
+	}
+	return ""
+}
+
+// checkHandlers checks, in time order, that each hangHandler names a
+// handler its informer has by then: the spec's, then those addHandler
+// actions added.
+func (d *decoder) checkHandlers(sp *Spec, sorted []pendingAction) {
+	handlers := map[string]int{}
+	for _, inf := range sp.Informers {
+		handlers[inf.Name] = inf.Handlers
+	}
+	for _, pa := range sorted {
+		switch {
+		case pa.AddHandler != nil:
+			handlers[pa.AddHandler.Informer]++
+		case pa.HangHandler != nil && pa.hnd != nil:
+			n, known := handlers[pa.HangHandler.Informer]
+			if known && pa.HangHandler.Handler > n {
+				d.expected(pa.hnd.val, pa.hnd.path, fmt.Sprintf("a handler from 1 to %d: informer %s has %d handlers at %s", n, pa.HangHandler.Informer, n, pa.At))
+			}
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -38,6 +39,17 @@ func TestBuiltinsParse(t *testing.T) {
 		if sum.Description == "" || strings.HasPrefix(sum.Description, "(invalid") {
 			t.Errorf("%s: description %q", sum.Name, sum.Description)
 		}
+		// `kubeloom scenarios show` tells what to watch for, in both languages.
+		m := s.Metadata
+		if len(m.WatchFor) < 2 || m.ZH.Description == "" || len(m.ZH.WatchFor) != len(m.WatchFor) {
+			t.Errorf("%s: %d watchFor items, zh.description %q, %d zh.watchFor items; want at least 2 items, the same number in both languages",
+				sum.Name, len(m.WatchFor), m.ZH.Description, len(m.ZH.WatchFor))
+		}
+		for _, zh := range append([]string{m.ZH.Description}, m.ZH.WatchFor...) {
+			if zh != "" && !hasHan(zh) {
+				t.Errorf("%s: zh text without Chinese: %q", sum.Name, zh)
+			}
+		}
 		src, ok := BuiltinSource(sum.Name)
 		if !ok || !strings.Contains(string(src), "# ") {
 			t.Errorf("%s: BuiltinSource should return the commented file", sum.Name)
@@ -45,9 +57,19 @@ func TestBuiltinsParse(t *testing.T) {
 	}
 }
 
+// hasHan reports whether s has a Chinese character.
+func hasHan(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Han, r) {
+			return true
+		}
+	}
+	return false
+}
+
 func TestBuiltinUnknown(t *testing.T) {
 	_, err := Builtin("nope")
-	want := `unknown built-in scenario "nope"; the built-ins are cluster-basics, cm-leader-failover, cm-startup, informer-basics, informer-eras, kubelet-pod-lifecycle, kubelet-startup (kubeloom scenarios list describes them)`
+	want := `unknown built-in scenario "nope"; the built-ins are cluster-basics, cm-leader-failover, cm-startup, goroutine-leak, informer-basics, informer-eras, kubelet-pod-lifecycle, kubelet-startup (kubeloom scenarios list describes them)`
 	if err == nil || err.Error() != want {
 		t.Errorf("Builtin(nope) error = %v\nwant %s", err, want)
 	}
@@ -212,7 +234,7 @@ func TestResolve(t *testing.T) {
 		t.Errorf("Resolve(missing.yaml) error = %v", err)
 	}
 	_, err = Resolve("informer-basix")
-	want := `unknown scenario "informer-basix": no such file, and no built-in of that name; the built-ins are cluster-basics, cm-leader-failover, cm-startup, informer-basics, informer-eras, kubelet-pod-lifecycle, kubelet-startup (kubeloom scenarios list describes them)`
+	want := `unknown scenario "informer-basix": no such file, and no built-in of that name; the built-ins are cluster-basics, cm-leader-failover, cm-startup, goroutine-leak, informer-basics, informer-eras, kubelet-pod-lifecycle, kubelet-startup (kubeloom scenarios list describes them)`
 	if err == nil || err.Error() != want {
 		t.Errorf("Resolve(informer-basix) error = %v", err)
 	}

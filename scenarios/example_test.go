@@ -45,6 +45,7 @@ func ExampleBuiltins() {
 	// cluster-basics
 	// cm-leader-failover
 	// cm-startup
+	// goroutine-leak
 	// informer-basics
 	// informer-eras
 	// kubelet-pod-lifecycle

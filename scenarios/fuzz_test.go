@@ -79,7 +79,7 @@ func checkInvariants(t *testing.T, s *Scenario) {
 		}
 		n := 0
 		for _, set := range []bool{a.Create != nil, a.Update != nil, a.Delete != nil, a.BreakWatches != nil, a.AddHandler != nil,
-			a.KillLeader != nil, a.StopKubelet != nil, a.StartKubelet != nil, a.SetImageFSUsage != nil, a.InjectOOM != nil, a.TakePort != nil} {
+			a.HangHandler != nil, a.KillLeader != nil, a.StopKubelet != nil, a.StartKubelet != nil, a.SetImageFSUsage != nil, a.InjectOOM != nil, a.TakePort != nil} {
 			if set {
 				n++
 			}
@@ -90,6 +90,8 @@ func checkInvariants(t *testing.T, s *Scenario) {
 		switch {
 		case a.AddHandler != nil && !informers[a.AddHandler.Informer]:
 			t.Fatalf("addHandler to unknown informer %q", a.AddHandler.Informer)
+		case a.HangHandler != nil && (!informers[a.HangHandler.Informer] || a.HangHandler.Handler < 1):
+			t.Fatalf("hangHandler of unknown informer or handler %+v", a.HangHandler)
 		case a.KillLeader != nil && (sp.ControllerManager == nil || !sp.ControllerManager.LeaderElect):
 			t.Fatal("killLeader without a leader")
 		case a.StopKubelet != nil && (sp.Kubelets == nil || !validNode(a.StopKubelet.Node, sp.Kubelets.Count)):

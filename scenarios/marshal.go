@@ -10,13 +10,26 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
+// marshalText writes the description and watchFor of metadata or metadata.zh.
+func marshalText(description string, watchFor []string) yaml.MapSlice {
+	var m yaml.MapSlice
+	if description != "" {
+		m = append(m, yaml.MapItem{Key: "description", Value: description})
+	}
+	if len(watchFor) > 0 {
+		m = append(m, yaml.MapItem{Key: "watchFor", Value: watchFor})
+	}
+	return m
+}
+
 // Marshal writes s in the scenario file format, every default written out: what the simulator
 // will actually run. Parsing the result gives back the same scenario, apart from positions and
 // Source. Comments of the original file are not kept; BuiltinSource has those.
 func Marshal(s *Scenario) ([]byte, error) {
 	metadata := yaml.MapSlice{{Key: "name", Value: s.Metadata.Name}}
-	if s.Metadata.Description != "" {
-		metadata = append(metadata, yaml.MapItem{Key: "description", Value: s.Metadata.Description})
+	metadata = append(metadata, marshalText(s.Metadata.Description, s.Metadata.WatchFor)...)
+	if zh := marshalText(s.Metadata.ZH.Description, s.Metadata.ZH.WatchFor); len(zh) > 0 {
+		metadata = append(metadata, yaml.MapItem{Key: "zh", Value: zh})
 	}
 	sp := &s.Spec
 	spec := yaml.MapSlice{
@@ -130,6 +143,8 @@ func actionArgs(a Action) (any, error) {
 		return yaml.MapSlice{{Key: "resource", Value: a.BreakWatches.Resource.String()}}, nil
 	case a.AddHandler != nil:
 		return yaml.MapSlice{{Key: "informer", Value: a.AddHandler.Informer}}, nil
+	case a.HangHandler != nil:
+		return yaml.MapSlice{{Key: "informer", Value: a.HangHandler.Informer}, {Key: "handler", Value: a.HangHandler.Handler}}, nil
 	case a.KillLeader != nil:
 		return map[string]any{}, nil
 	case a.StopKubelet != nil:

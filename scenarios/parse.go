@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -15,7 +16,8 @@ import (
 // The fields each mapping of a scenario file may have, in the order the documentation lists them.
 var (
 	topFields             = []string{"apiVersion", "kind", "metadata", "spec"}
-	metadataFields        = []string{"name", "description"}
+	metadataFields        = []string{"name", "description", "watchFor", "zh"}
+	textFields            = []string{"description", "watchFor"}
 	specFields            = []string{"duration", "speed", "seed", "era", "eras", "apiServer", "controllerManager", "kubelets", "informers", "objects", "actions"}
 	apiServerFields       = []string{"runtimeConfig"}
 	controllerMgrFields   = []string{"replicas", "leaderElect", "controllers", "flags"}
@@ -25,6 +27,7 @@ var (
 	deleteFields          = []string{"apiVersion", "kind", "namespace", "name"}
 	breakWatchesFields    = []string{"resource"}
 	addHandlerFields      = []string{"informer"}
+	hangHandlerFields     = []string{"informer", "handler"}
 	stopKubeletFields     = []string{"node"}
 	startKubeletFields    = []string{"node"}
 	setImageFSUsageFields = []string{"node", "percent"}
@@ -155,14 +158,39 @@ func (d *decoder) metadata(fl *field) Metadata {
 	} else if !f.has("name") {
 		d.required(f, "name", nameWant)
 	}
+	t := d.text(f)
+	m.Description, m.WatchFor = t.Description, t.WatchFor
+	if fl, ok := f.get("zh"); ok {
+		if zf, ok := d.mapping(fl.val, fl.path, "a mapping with the description and watchFor in Chinese", textFields); ok {
+			m.ZH = d.text(zf)
+		}
+	}
+	return m
+}
+
+// text decodes description and watchFor of metadata or metadata.zh.
+func (d *decoder) text(f *fields) Text {
+	var t Text
 	if fl, ok := f.get("description"); ok {
 		v, ok := str(fl.val)
 		if !ok {
 			d.expected(fl.val, fl.path, "a string")
 		}
-		m.Description = v
+		t.Description = v
 	}
-	return m
+	if fl, ok := f.get("watchFor"); ok {
+		const want = "a list of sentences, each a thing to look at in the recording"
+		items, _ := d.sequence(fl.val, fl.path, want)
+		for i, item := range items {
+			v, ok := str(item)
+			if !ok || strings.TrimSpace(v) == "" {
+				d.expected(item, index(fl.path, i), "a non-empty sentence, a thing to look at in the recording")
+				continue
+			}
+			t.WatchFor = append(t.WatchFor, v)
+		}
+	}
+	return t
 }
 
 // spec decodes the spec mapping, then checks what depends on several fields (action times

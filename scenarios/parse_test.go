@@ -90,7 +90,17 @@ func TestParseErrors(t *testing.T) {
 			want: []string{
 				`t.yaml:3:11: metadata.name: required field is missing; expected a name of lower-case letters, digits and '-', at most 63 characters, such as informer-basics`,
 				`t.yaml:3:25: metadata.description: expected a string, got 5`,
-				`t.yaml:3:28: metadata.title: unknown field; expected one of name, description`,
+				`t.yaml:3:28: metadata.title: unknown field; expected one of name, description, watchFor, zh`,
+			},
+		},
+		{
+			name:  "watchFor and zh",
+			input: "apiVersion: kubeloom.dev/v1\nkind: Scenario\nmetadata:\n  name: x\n  watchFor: one\n  zh:\n    watchFor: [ok, 3, \"\"]\n    summary: x\nspec: {duration: 1s}\n",
+			want: []string{
+				`t.yaml:5:13: metadata.watchFor: expected a list of sentences, each a thing to look at in the recording, got "one"`,
+				`t.yaml:7:20: metadata.zh.watchFor[1]: expected a non-empty sentence, a thing to look at in the recording, got 3`,
+				`t.yaml:7:23: metadata.zh.watchFor[2]: expected a non-empty sentence, a thing to look at in the recording, got ""`,
+				`t.yaml:8:5: metadata.zh.summary: unknown field; expected one of description, watchFor`,
 			},
 		},
 		{
@@ -272,7 +282,7 @@ func TestParseErrors(t *testing.T) {
 			want: []string{
 				`t.yaml:6:14: spec.informers: expected a list of informers, such as [{resource: pods}], got a mapping`,
 				`t.yaml:7:12: spec.objects: expected a list of Kubernetes objects, each with apiVersion, kind and metadata, got an empty mapping`,
-				`t.yaml:8:13: spec.actions[0]: expected an action: a mapping with at and one verb (create, update, delete, breakWatches, addHandler, killLeader, stopKubelet, startKubelet, setImageFSUsage, injectOOM, takePort), got 1`,
+				`t.yaml:8:13: spec.actions[0]: expected an action: a mapping with at and one verb (create, update, delete, breakWatches, addHandler, hangHandler, killLeader, stopKubelet, startKubelet, setImageFSUsage, injectOOM, takePort), got 1`,
 			},
 		},
 		{
@@ -307,11 +317,11 @@ func TestParseErrors(t *testing.T) {
 			want: []string{
 				`t.yaml:7:11: spec.actions[0].at: expected a time ≤ spec.duration (30s), got "40s"`,
 				`t.yaml:11:7: spec.actions[1].delete: an action has exactly one verb and this one already has create; split it into two actions`,
-				`t.yaml:12:7: spec.actions[2]: an action needs a verb; expected one of create, update, delete, breakWatches, addHandler, killLeader, stopKubelet, startKubelet, setImageFSUsage, injectOOM, takePort`,
+				`t.yaml:12:7: spec.actions[2]: an action needs a verb; expected one of create, update, delete, breakWatches, addHandler, hangHandler, killLeader, stopKubelet, startKubelet, setImageFSUsage, injectOOM, takePort`,
 				`t.yaml:13:7: spec.actions[3].at: required field is missing; expected a time ≥ 0 since the start, such as 5s or 1m30s`,
 				`t.yaml:14:11: spec.actions[4].at: expected a time ≥ 0 since the start, such as 5s or 1m30s, got "-1s"`,
 				`t.yaml:15:7: spec.actions[4].killLeader: needs spec.controllerManager: there is no controller-manager whose leader could stop`,
-				`t.yaml:16:7: spec.actions[4].explode: unknown field; expected one of at, create, update, delete, breakWatches, addHandler, killLeader, stopKubelet, startKubelet, setImageFSUsage, injectOOM, takePort`,
+				`t.yaml:16:7: spec.actions[4].explode: unknown field; expected one of at, create, update, delete, breakWatches, addHandler, hangHandler, killLeader, stopKubelet, startKubelet, setImageFSUsage, injectOOM, takePort`,
 			},
 		},
 		{
@@ -326,7 +336,7 @@ func TestParseErrors(t *testing.T) {
 				"    setImageFSUsage: {node: node-1, percent: 101}",
 			),
 			want: []string{
-				`t.yaml:8:30: spec.actions[0].addHandler.informer: no informer is named "pods": spec.informers is empty; add an informer to add handlers to`,
+				`t.yaml:8:30: spec.actions[0].addHandler.informer: no informer is named "pods": spec.informers is empty; add an informer for addHandler to act on`,
 				`t.yaml:10:7: spec.actions[1].stopKubelet: needs spec.kubelets: there is no kubelet on any node`,
 				`t.yaml:12:48: spec.actions[2].setImageFSUsage.percent: expected an integer percentage from 0 to 100, got 101`,
 			},
@@ -628,6 +638,44 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// TestParseMetadataText: metadata.watchFor and metadata.zh, and
+// Metadata.Text's fallback to English field by field.
+func TestParseMetadataText(t *testing.T) {
+	s, err := Parse("t.yaml", []byte(`apiVersion: kubeloom.dev/v1
+kind: Scenario
+metadata:
+  name: x
+  description: One informer.
+  watchFor:
+    - the reflector lists once
+    - then it watches
+  zh:
+    watchFor: [反射器先 LIST 一次]
+spec: {duration: 1s}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	en, zh := s.Metadata.Text("en"), s.Metadata.Text("zh")
+	if en.Description != "One informer." || len(en.WatchFor) != 2 || en.WatchFor[1] != "then it watches" {
+		t.Errorf("English: %+v", en)
+	}
+	if zh.Description != "One informer." || len(zh.WatchFor) != 1 || zh.WatchFor[0] != "反射器先 LIST 一次" {
+		t.Errorf("Chinese (description falls back to English): %+v", zh)
+	}
+	out, err := Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse("back.yaml", out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !reflect.DeepEqual(back.Metadata, s.Metadata) {
+		t.Errorf("Marshal lost metadata: %+v, want %+v", back.Metadata, s.Metadata)
+	}
+}
+
 func TestParseDefaults(t *testing.T) {
 	s, err := Parse("min.yaml", []byte(head+"spec: {duration: 1m}\n"))
 	if err != nil {
@@ -840,6 +888,7 @@ func TestVerb(t *testing.T) {
 		{Action{Delete: &ObjectRef{}}, "delete"},
 		{Action{BreakWatches: &BreakWatches{}}, "breakWatches"},
 		{Action{AddHandler: &AddHandler{}}, "addHandler"},
+		{Action{HangHandler: &HangHandler{}}, "hangHandler"},
 		{Action{KillLeader: &KillLeader{}}, "killLeader"},
 		{Action{StopKubelet: &StopKubelet{}}, "stopKubelet"},
 		{Action{StartKubelet: &StartKubelet{}}, "startKubelet"},

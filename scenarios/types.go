@@ -40,8 +40,32 @@ type Scenario struct {
 
 // Metadata names and describes a scenario.
 type Metadata struct {
-	Name        string // a DNS-1123 label: lower-case letters, digits and '-'
-	Description string // optional, one line for `kubeloom scenarios list`
+	Name        string   // a DNS-1123 label: lower-case letters, digits and '-'
+	Description string   // optional, one line for `kubeloom scenarios list`
+	WatchFor    []string // optional: what to look at in the recording, for `kubeloom scenarios show`
+	ZH          Text     // optional: the description and what to watch for in Chinese (metadata.zh)
+}
+
+// Text is what a scenario says of itself in one language.
+type Text struct {
+	Description string
+	WatchFor    []string
+}
+
+// Text is the scenario's description and what to watch for in lang ("en"
+// or "zh"). Chinese falls back to English, field by field, where the
+// scenario has no Chinese.
+func (m Metadata) Text(lang string) Text {
+	t := Text{Description: m.Description, WatchFor: m.WatchFor}
+	if lang == "zh" {
+		if m.ZH.Description != "" {
+			t.Description = m.ZH.Description
+		}
+		if len(m.ZH.WatchFor) > 0 {
+			t.WatchFor = m.ZH.WatchFor
+		}
+	}
+	return t
 }
 
 // Era selects which generation of Kubernetes behaviour the simulation follows.
@@ -192,6 +216,7 @@ type Action struct {
 	Delete          *ObjectRef       // delete the object
 	BreakWatches    *BreakWatches    // end every open watch of a resource with 410 Gone
 	AddHandler      *AddHandler      // add an event handler to a running informer
+	HangHandler     *HangHandler     // make a handler of a running informer block forever
 	KillLeader      *KillLeader      // stop the controller-manager leader
 	StopKubelet     *StopKubelet     // stop one kubelet
 	StartKubelet    *StartKubelet    // start a stopped kubelet again
@@ -201,7 +226,7 @@ type Action struct {
 }
 
 // Verb returns the action's verb as written in the file: "create", "update", "delete",
-// "breakWatches", "addHandler", "killLeader", "stopKubelet", "startKubelet", "setImageFSUsage",
+// "breakWatches", "addHandler", "hangHandler", "killLeader", "stopKubelet", "startKubelet", "setImageFSUsage",
 // "injectOOM" or "takePort".
 func (a Action) Verb() string {
 	switch {
@@ -215,6 +240,8 @@ func (a Action) Verb() string {
 		return verbBreakWatches
 	case a.AddHandler != nil:
 		return verbAddHandler
+	case a.HangHandler != nil:
+		return verbHangHandler
 	case a.KillLeader != nil:
 		return verbKillLeader
 	case a.StopKubelet != nil:
@@ -241,6 +268,18 @@ type BreakWatches struct {
 // handler an add notification for every object already in the cache.
 type AddHandler struct {
 	Informer string // an Informer's Name
+}
+
+// HangHandler makes one event handler of a running informer block forever in its next call,
+// as a handler stuck on a channel nobody sends to or a lock nobody releases. The handler's
+// informer/listener-run goroutine is stuck with it: notifications pile up in its
+// listener-pop's buffer, and when the informer stops, listener-run cannot. That is a
+// goroutine leak, which the run's summary reports.
+type HangHandler struct {
+	Informer string // an Informer's Name
+	// Handler is 1 for the informer's first handler: spec.informers[].handlers count first,
+	// then the handlers addHandler actions add, in order.
+	Handler int
 }
 
 // KillLeader stops the controller-manager replica that holds the leader lock.
@@ -300,6 +339,7 @@ const (
 	verbDelete          = "delete"
 	verbBreakWatches    = "breakWatches"
 	verbAddHandler      = "addHandler"
+	verbHangHandler     = "hangHandler"
 	verbKillLeader      = "killLeader"
 	verbStopKubelet     = "stopKubelet"
 	verbStartKubelet    = "startKubelet"
@@ -308,8 +348,11 @@ const (
 	verbTakePort        = "takePort"
 )
 
-var verbs = []string{verbCreate, verbUpdate, verbDelete, verbBreakWatches, verbAddHandler,
+var verbs = []string{verbCreate, verbUpdate, verbDelete, verbBreakWatches, verbAddHandler, verbHangHandler,
 	verbKillLeader, verbStopKubelet, verbStartKubelet, verbSetImageFSUsage, verbInjectOOM, verbTakePort}
+
+// Verbs lists every action verb, in the order the documentation presents them.
+func Verbs() []string { return slices.Clone(verbs) }
 
 // Summary describes a built-in scenario.
 type Summary struct {

@@ -11,11 +11,30 @@ import (
 
 func newGoroutinesCmd(s streams) *cobra.Command {
 	var long bool
+	var format, lang string
 	cmd := &cobra.Command{
 		Use:   "goroutines",
 		Short: "List the goroutine catalog as this kubeloom knows it",
-		Args:  cobra.NoArgs,
+		Long: `List every goroutine kubeloom can start: its catalog name, mechanism, period
+and Kubernetes source. --long adds what it does (English and 中文), the
+article's words and how today's Kubernetes differs. --format markdown writes
+the whole catalog as the reference page docs/goroutines.md (--lang zh:
+docs/zh/goroutines.md).`,
+		Example: `  kubeloom goroutines
+  kubeloom goroutines --long
+  kubeloom goroutines --format markdown --lang zh > docs/zh/goroutines.md`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkLang(lang); err != nil {
+				return err
+			}
+			switch format {
+			case "text":
+			case "markdown":
+				return writeCatalogMarkdown(s.out, lang)
+			default:
+				return fmt.Errorf("--format %q: expected text or markdown", format)
+			}
 			if long {
 				for _, e := range catalog.All() {
 					fmt.Fprintf(s.out, "%s  (%s, %s)\n", e.Name, e.Kind, period(e))
@@ -43,6 +62,8 @@ func newGoroutinesCmd(s streams) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVarP(&long, "long", "l", false, "also print what each goroutine does (English and 中文), the article's words and today's differences")
+	cmd.Flags().StringVar(&format, "format", "text", "text, or markdown: the whole catalog as a reference page")
+	cmd.Flags().StringVar(&lang, "lang", "en", "language of --format markdown: en or zh (中文)")
 	return cmd
 }
 

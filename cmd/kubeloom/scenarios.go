@@ -2,12 +2,14 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kubeloom/kubeloom/scenarios"
 	"github.com/kubeloom/kubeloom/sim/engine"
+	"github.com/kubeloom/kubeloom/traces/stepview"
 )
 
 func newScenariosCmd(s streams) *cobra.Command {
@@ -15,32 +17,60 @@ func newScenariosCmd(s streams) *cobra.Command {
 		Use:   "scenarios",
 		Short: "List, show and validate scenarios",
 	}
-	cmd.AddCommand(&cobra.Command{
+	var listLang string
+	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the built-in scenarios",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkLang(listLang); err != nil {
+				return err
+			}
 			tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "NAME\tDESCRIPTION")
 			for _, b := range scenarios.Builtins() {
-				fmt.Fprintf(tw, "%s\t%s\n", b.Name, b.Description)
+				d := b.Description
+				if sc, err := scenarios.Builtin(b.Name); err == nil {
+					d = sc.Metadata.Text(listLang).Description
+				}
+				fmt.Fprintf(tw, "%s\t%s\n", b.Name, d)
 			}
 			return tw.Flush()
 		},
-	})
-	cmd.AddCommand(&cobra.Command{
+	}
+	list.Flags().StringVar(&listLang, "lang", "en", "language of the descriptions: en or zh (中文)")
+	cmd.AddCommand(list)
+
+	var showLang string
+	show := &cobra.Command{
 		Use:   "show NAME|FILE",
-		Short: "Print a scenario's YAML as written (a built-in's source, with its comments); the one run would run",
-		Args:  cobra.ExactArgs(1),
+		Short: "Print a scenario: its description, what to watch for, and its YAML as written (a built-in's source, with its comments)",
+		Long: `Print a scenario: what it shows, what to watch for in its recording and how
+to run it (in English, or in Chinese with --lang zh), then its YAML as written:
+for a built-in, its source with its comments, which is the file run would run.`,
+		Example: `  kubeloom scenarios show kubelet-startup
+  kubeloom scenarios show informer-basics --lang zh
+  kubeloom scenarios show my-scenario.yaml`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkLang(showLang); err != nil {
+				return err
+			}
+			sc, err := scenarios.Resolve(args[0])
+			if err != nil {
+				return err
+			}
 			src, err := scenarios.ResolveSource(args[0])
 			if err != nil {
 				return err
 			}
+			writeScenarioHeader(s.out, sc, args[0], showLang)
 			_, err = s.out.Write(src)
 			return err
 		},
-	})
+	}
+	show.Flags().StringVar(&showLang, "lang", "en", "language of the description and what to watch for: en or zh (中文)")
+	cmd.AddCommand(show)
 	cmd.AddCommand(&cobra.Command{
 		Use:   "validate FILE...",
 		Short: "Check scenario files as run would; errors name file:line:column",
@@ -68,4 +98,50 @@ func newScenariosCmd(s streams) *cobra.Command {
 		},
 	})
 	return cmd
+}
+
+// checkLang accepts the languages of the docs and the catalog.
+func checkLang(lang string) error {
+	if lang != "en" && lang != "zh" {
+		return fmt.Errorf("--lang %q: expected en (English) or zh (中文)", lang)
+	}
+	return nil
+}
+
+// writeScenarioHeader writes what show prints above the YAML: the
+// scenario's description, what to watch for and the commands to run it.
+// Every line starts with "# ", so that the whole output is still a
+// scenario file.
+func writeScenarioHeader(w io.Writer, sc *scenarios.Scenario, arg, lang string) {
+	t := sc.Metadata.Text(lang)
+	heading := map[string][3]string{
+		"en": {"What to watch for", "Run it", "then look at the recording"},
+		"zh": {"看点", "运行", "然后查看记录"},
+	}[lang]
+	title := sc.Metadata.Name
+	if t.Description != "" {
+		title += " — " + t.Description
+	}
+	for _, line := range stepview.Wrap(title, 94) {
+		fmt.Fprintln(w, "# "+line)
+	}
+	if len(t.WatchFor) > 0 {
+		fmt.Fprintf(w, "#\n# %s:\n", heading[0])
+		for _, item := range t.WatchFor {
+			for i, line := range stepview.Wrap(item, 92) {
+				prefix := "#   - "
+				if i > 0 {
+					prefix = "#     "
+				}
+				fmt.Fprintln(w, prefix+line)
+			}
+		}
+	}
+	out := "recordings/" + sc.Metadata.Name + ".jsonl"
+	fmt.Fprintf(w, "#\n# %s:\n#   kubeloom run %s --out %s\n", heading[1], arg, out)
+	step := "kubeloom step " + out
+	if lang != "en" {
+		step += " --lang " + lang
+	}
+	fmt.Fprintf(w, "# %s:\n#   kubeloom replay %s\n#   %s\n#\n", heading[2], out, step)
 }

@@ -19,6 +19,7 @@ type Entry struct {
 	SummaryZH string        // the same in Chinese
 	Quote     string        // the article's sentence, verbatim (Chinese)
 	Now       string        // how today's Kubernetes differs
+	NowZH     string        // Now in Chinese
 }
 
 var entries = map[string]Entry{}

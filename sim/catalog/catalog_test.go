@@ -3,6 +3,7 @@ package catalog
 import (
 	"strings"
 	"testing"
+	"unicode"
 )
 
 func TestEveryEntryExplainsItself(t *testing.T) {
@@ -22,6 +23,9 @@ func TestEveryEntryExplainsItself(t *testing.T) {
 		}
 		if e.Summary == "" || e.SummaryZH == "" {
 			t.Errorf("%s: needs a summary in English and Chinese", e.Name)
+		}
+		if e.Now != "" && !strings.ContainsFunc(e.NowZH, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
+			t.Errorf("%s: Now needs a Chinese NowZH (got %q)", e.Name, e.NowZH)
 		}
 		// wait.Until(f, 0, stop) and wait.Forever(f, 0) are back-to-back
 		// calls, so an until or forever loop may have period 0; a jittered

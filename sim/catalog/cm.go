@@ -17,6 +17,7 @@ func init() {
 				"把缓冲中的日志真正写出去，这样进程崩溃时最多丢失几秒的日志。它一直运行到进程退出；main 中 defer 的 logs.FlushLogs 会在最后再刷一次。",
 			Quote: "logs.InitLogs()defer logs.FlushLogs()",
 			Now:   "glog became klog, set up by k8s.io/component-base/logs; the flush loop remains and --log-flush-frequency is still 5s.",
+			NowZH: "glog 已改为 klog，由 k8s.io/component-base/logs 负责初始化；刷新循环依然存在，--log-flush-frequency 仍是 5 秒。",
 		},
 		Entry{
 			Name: "cm/http-server", Component: "kube-controller-manager", Kind: KindGo,
@@ -32,6 +33,7 @@ func init() {
 				"开启 --profiling（默认开启）时还有 /debug/pprof/；服务一旦返回，glog.Fatal 就让进程退出。kubeloom 把它绑定在 127.0.0.1 的临时端口上。",
 			Quote: "//开启服务go func() {mux := http.NewServeMux()healthz.InstallHandler(mux)",
 			Now:   "Today kube-controller-manager serves over HTTPS on the secure port 10257; the insecure port 10252 was removed (around 1.20).",
+			NowZH: "如今 kube-controller-manager 通过 HTTPS 在安全端口 10257 上提供服务；非安全端口 10252 已被移除（大约在 1.20）。",
 		},
 		Entry{
 			Name: "cm/event-broadcast-loop", Component: "kube-controller-manager", Kind: KindGo,
@@ -51,6 +53,8 @@ func init() {
 				"HPA、Disruption、PV、Service），用属性 event.component 区分；service 控制器（没有云厂商）和缺少 CA 文件时的 certificate 控制器随后启动失败，它们的这些协程就白白运行。kubeloom 使用 client-go 真实的 broadcaster，从外部记录它的生命周期：从启动到 Shutdown，每个事件一次迭代。",
 			Quote: "//事件播音员 Broadcaster发送事件到EventSink，EventSink存储事件eventBroadcaster := record.NewBroadcaster()",
 			Now:   "Same shape in client-go's tools/record (which gained Shutdown); an events.k8s.io/v1 broadcaster also exists in client-go/tools/events.",
+			NowZH: "client-go 的 tools/record 中结构相同（新增了 Shutdown）；" +
+				"client-go/tools/events 中还有一个 events.k8s.io/v1 的 broadcaster。",
 		},
 		Entry{
 			Name: "cm/event-log-watcher", Component: "kube-controller-manager", Kind: KindGo,
@@ -66,6 +70,7 @@ func init() {
 				"kubeloom 从 client-go 的 broadcaster 外部记录它，每个事件一次迭代。",
 			Quote: "eventBroadcaster.StartLogging(glog.Infof)",
 			Now:   "Still in client-go's tools/record, where StartStructuredLogging is the structured-logging form.",
+			NowZH: "仍在 client-go 的 tools/record 中，StartStructuredLogging 是它的结构化日志版本。",
 		},
 		Entry{
 			Name: "cm/event-sink-watcher", Component: "kube-controller-manager", Kind: KindGo,
@@ -81,6 +86,8 @@ func init() {
 				"每个管道都有一个；kubeloom 从 client-go 的 broadcaster 外部记录它，每个事件一次迭代。",
 			Quote: "eventBroadcaster.StartRecordingToSink(&unversionedcore.EventSinkImpl{Interface: kubeClient.Core().Events(\"\")})",
 			Now:   "Same in client-go's tools/record; the events.k8s.io/v1 broadcaster in client-go/tools/events is the newer alternative.",
+			NowZH: "client-go 的 tools/record 中依然如此；" +
+				"client-go/tools/events 中 events.k8s.io/v1 的 broadcaster 是较新的替代方案。",
 		},
 		Entry{
 			Name: "cm/leader-acquire", Component: "kube-controller-manager", Kind: KindMain, Period: 2 * time.Second,
@@ -100,6 +107,8 @@ func init() {
 			Quote: "//根据配置选举leader，以及选举 失败/成功对应的执行方法leaderelection.RunOrDie(leaderelection.LeaderElectionConfig{",
 			Now: "The lock is now a Lease (coordination.k8s.io), the default since 1.20; the Endpoints and ConfigMap locks were " +
 				"removed in 1.24, and candidates use the record's leaseDurationSeconds. The 15s/10s/2s timings and the 1.2 jitter are unchanged.",
+			NowZH: "锁现在是 Lease（coordination.k8s.io），自 1.20 起为默认；Endpoints 锁和 ConfigMap 锁已在 1.24 中移除，" +
+				"候选者会使用记录里的 leaseDurationSeconds。15 秒/10 秒/2 秒的时间参数和 1.2 倍的抖动都没有变。",
 		},
 		Entry{
 			Name: "cm/leader-renew", Component: "kube-controller-manager", Kind: KindMain, Period: 2 * time.Second,
@@ -119,6 +128,8 @@ func init() {
 			Quote: "//根据配置选举leader，以及选举 失败/成功对应的执行方法leaderelection.RunOrDie(leaderelection.LeaderElectionConfig{",
 			Now: "Renewal now updates a coordination.k8s.io Lease (the default since 1.20) instead of an Endpoints annotation; " +
 				"the 10s renew deadline and 2s retry period are unchanged.",
+			NowZH: "续约现在更新的是 coordination.k8s.io 的 Lease（自 1.20 起为默认），" +
+				"而不是 Endpoints 注解；10 秒的续约期限和 2 秒的重试周期都没有变。",
 		},
 		Entry{
 			Name: "cm/controllers-main", Component: "kube-controller-manager", Kind: KindGo,
@@ -135,6 +146,8 @@ func init() {
 			Quote: "OnStartedLeading: run；在run方法中实际上调用了sharedInformers",
 			Now: "Controllers are now started from an init-function map (selectable with --controllers), each as Run(ctx, workers), " +
 				"the shared informers are started after all of them, and OnStartedLeading receives a context.",
+			NowZH: "现在各控制器通过一个初始化函数表启动（可用 --controllers 选择），每个都以 Run(ctx, workers) 的形式运行，" +
+				"共享 informer 在所有控制器都启动之后才启动，OnStartedLeading 会收到一个 context。",
 		},
 	)
 }

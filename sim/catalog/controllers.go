@@ -24,6 +24,8 @@ func init() {
 			Quote: "EndpointController",
 			Now: "Now Run(ctx, workers), which waits for the pod, service and endpoints caches; the EndpointSlice and " +
 				"EndpointSliceMirroring controllers run beside it.",
+			NowZH: "现在是 Run(ctx, workers)，它会等待 pod、service 和 endpoints 缓存同步；" +
+				"EndpointSlice 和 EndpointSliceMirroring 控制器与它并列运行。",
 		},
 		Entry{
 			Name: "controller/endpoint/worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -39,6 +41,7 @@ func init() {
 				"失败的 key 以限速退避重新入队；worker 循环只在队列关闭时返回，返回后 wait.Until 会在 1 秒后重启它。",
 			Now: "Unchanged in shape: workers on the \"endpoint\" queue, now started with wait.UntilWithContext; EndpointSlices " +
 				"are kept by separate controllers.",
+			NowZH: "结构不变：仍是 \"endpoint\" 队列上的 worker，现在用 wait.UntilWithContext 启动；EndpointSlice 由单独的控制器维护。",
 		},
 		Entry{
 			Name: "controller/endpoint/check-leftover", Component: cm, Kind: KindGo,
@@ -51,6 +54,7 @@ func init() {
 				"这样在没有控制器运行期间被删除的 service 所遗留的 Endpoints 会被 worker 发现并删除。之后协程退出。",
 			Now: "Still a one-shot checkLeftoverEndpoints, but it now runs as soon as the caches (an Endpoints informer " +
 				"among them) have synced, without the 5-minute sleep.",
+			NowZH: "仍是一次性的 checkLeftoverEndpoints，但现在缓存（其中包括一个 Endpoints informer）一同步完成就运行，不再先睡 5 分钟。",
 		},
 
 		// ReplicationManager.
@@ -68,6 +72,8 @@ func init() {
 			Quote: "ReplicationManager",
 			Now: "The ReplicationManager is now just a wrapper around the ReplicaSet controller, treating RCs as an older " +
 				"ReplicaSet API, and it waits for its caches before starting workers.",
+			NowZH: "ReplicationManager 现在只是 ReplicaSet 控制器的一层包装，" +
+				"把 RC 当作旧版的 ReplicaSet API 来处理，并且会等缓存同步后才启动 worker。",
 		},
 		Entry{
 			Name: "controller/replicationcontroller/worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -81,7 +87,8 @@ func init() {
 			SummaryZH: "\"replicationmanager\" 队列上的 5 个 worker 之一。每次迭代同步一个 RC：先通过 owner reference 领养或释放 pod（PATCH），" +
 				"等之前同步所预期的创建和删除都已观察到后，再创建或删除 pod（每个一个协程，每次同步最多 500 个），直到数量等于 spec.replicas，" +
 				"最后 PUT RC 的 status。新 pod 命名为 <rc-name>-<5 个随机字符>，每次创建或删除都记录 SuccessfulCreate 或 SuccessfulDelete 事件。",
-			Now: "The same sync now runs in the ReplicaSet controller's code, which creates pods in slow-start batches instead of all at once.",
+			Now:   "The same sync now runs in the ReplicaSet controller's code, which creates pods in slow-start batches instead of all at once.",
+			NowZH: "同样的同步逻辑现在运行在 ReplicaSet 控制器的代码里，它按慢启动的批次创建 pod，而不是一次全部创建。",
 		},
 
 		// PodGCController.
@@ -96,6 +103,7 @@ func init() {
 				"它检查的 pod 直接从共享 Pods informer 的 store 中读取。",
 			Quote: "PodGCController",
 			Now:   "Run(ctx) now waits for the pod and node caches before starting the same 20s loop.",
+			NowZH: "Run(ctx) 现在会先等 pod 和节点缓存同步，再启动同样的 20 秒循环。",
 		},
 		Entry{
 			Name: "controller/podgc/gc", Component: cm, Kind: KindUntil, Period: 20 * time.Second,
@@ -110,6 +118,8 @@ func init() {
 				"删除时宽限期一律为 0。孤儿 pod 的清理在 1.5 中从 NodeController 挪到了这里。",
 			Now: "Still a 20s loop; nodes now come from a node informer, with a quarantine delay before a pod counts as " +
 				"orphaned, and a newer pass also removes terminating pods on out-of-service nodes.",
+			NowZH: "仍是 20 秒的循环；节点现在来自 node informer，pod 要经过一段隔离延迟才算作孤儿 pod，" +
+				"新增的一轮检查还会删除停止服务（out-of-service）节点上正在终止的 pod。",
 		},
 		Entry{
 			Name: "controller/podgc/delete-pod", Component: cm, Kind: KindGo,
@@ -122,6 +132,8 @@ func init() {
 				"本轮检查会等它们全部结束才返回。只有已终止 pod 这一步是并行删除的，孤儿 pod 和未调度 pod 在循环内直接删除。",
 			Now: "Still one goroutine per pod, also for the newer out-of-service pass; each now calls markFailedAndDeletePod, " +
 				"which marks the pod Failed before deleting it.",
+			NowZH: "仍是每个 pod 一个协程，新增的 out-of-service 检查也是如此；" +
+				"现在每个协程调用 markFailedAndDeletePod，先把 pod 标记为 Failed 再删除。",
 		},
 
 		// NodeController.
@@ -140,6 +152,8 @@ func init() {
 			Quote: "nodeController",
 			Now: "The NodeController is now split into node-ipam and node-lifecycle controllers; node-lifecycle's Run waits " +
 				"for its Lease, Node, Pod and DaemonSet caches itself.",
+			NowZH: "NodeController 现已拆分为 node-ipam 和 node-lifecycle 两个控制器；" +
+				"node-lifecycle 的 Run 自己等待 Lease、Node、Pod 和 DaemonSet 缓存同步。",
 		},
 		Entry{
 			Name: "controller/node/monitor", Component: cm, Kind: KindUntil, Period: 5 * time.Second,
@@ -155,6 +169,8 @@ func init() {
 				"未就绪超过 --pod-eviction-timeout（5 分钟）的节点被放进所在 zone 的驱逐队列，zone 的状态（Normal、PartialDisruption、FullDisruption）决定驱逐速度。",
 			Now: "The node-lifecycle controller still runs monitorNodeHealth every 5s, but it reads nodes from its cache, counts " +
 				"node Lease renewals as heartbeats and taints unhealthy nodes instead of queueing them for pod deletion.",
+			NowZH: "node-lifecycle 控制器仍每 5 秒运行一次 monitorNodeHealth，但它从缓存中读取节点，" +
+				"把节点 Lease 的续约算作心跳，并给不健康的节点打上污点，而不是把它们放进队列等待删除其上的 pod。",
 		},
 		Entry{
 			Name: "controller/node/pod-evictor", Component: cm, Kind: KindUntil, Period: 100 * time.Millisecond,
@@ -169,6 +185,7 @@ func init() {
 				"DaemonSet 的 pod 除外，好让它们的所有者在别处重建。驱逐失败的节点留在队列里。",
 			Now: "A 100ms pass now adds NoExecute taints to unhealthy nodes under the same rate limits, and the taint manager " +
 				"evicts the pods that do not tolerate them.",
+			NowZH: "现在由每 100 毫秒一轮的检查在同样的限速下给不健康的节点加上 NoExecute 污点，再由 taint manager 驱逐不容忍这些污点的 pod。",
 		},
 
 		// ResourceQuotaController.
@@ -187,6 +204,7 @@ func init() {
 			Quote: "resourceQuotaController",
 			Now: "A quota monitor now watches the counted resources through metadata informers, and Run waits for the caches " +
 				"before starting the same two worker pools and the resync loop.",
+			NowZH: "现在由一个 quota monitor 通过元数据 informer 监视被计量的资源，Run 会等缓存同步后，才启动同样的两组 worker 和重同步循环。",
 		},
 		Entry{
 			Name: "controller/resourcequota/worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -199,7 +217,8 @@ func init() {
 			SummaryZH: "主队列（\"resourcequota_primary\"）上的 5 个 worker 之一。每次迭代取一个 quota 重新计算用量：统计该 quota 所在 namespace 中" +
 				"相应的对象（pod、service、RC、PVC、secret、configmap），总数有变化时 PUT quota 的 status。" +
 				"每次重同步、以及补充 informer 看到对象被删除或修改时，quota 都会进入这个队列。",
-			Now: "Unchanged in shape: the same workers on the same queue, started with wait.UntilWithContext.",
+			Now:   "Unchanged in shape: the same workers on the same queue, started with wait.UntilWithContext.",
+			NowZH: "结构不变：同一队列上同样的 worker，用 wait.UntilWithContext 启动。",
 		},
 		Entry{
 			Name: "controller/resourcequota/priority-worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -212,7 +231,8 @@ func init() {
 			SummaryZH: "同样的 worker，跑在第二个队列 \"resourcequota_priority\"（missingUsageQueue）上。spec.hard 与 status 不一致、" +
 				"或某项受限资源还没有用量的 quota（例如新建的 quota）会进入这里，这样它的首次计算不必排在例行重算之后。" +
 				"它和 5 个主队列 worker 并列，也有 5 个。",
-			Now: "Unchanged: the missing-usage queue and its workers are still there.",
+			Now:   "Unchanged: the missing-usage queue and its workers are still there.",
+			NowZH: "没有变化：missing-usage 队列及其 worker 依然存在。",
 		},
 		Entry{
 			Name: "controller/resourcequota/resync", Component: cm, Kind: KindUntil, Period: 5 * time.Minute,
@@ -223,7 +243,8 @@ func init() {
 				"The private quota informer's own resync has the same 5m period.",
 			SummaryZH: "每隔 --resource-quota-sync-period（5 分钟），enqueueAll 把缓存中的所有 quota 放进主队列，" +
 				"即使没有事件提示变化也会重算用量，是事件驱动更新之外的兜底。私有 quota informer 自己的 resync 周期同样是 5 分钟。",
-			Now: "Unchanged: enqueueAll still runs every resync period (and is skipped when the period is 0).",
+			Now:   "Unchanged: enqueueAll still runs every resync period (and is skipped when the period is 0).",
+			NowZH: "没有变化：enqueueAll 仍在每个重同步周期运行一次（周期为 0 时跳过）。",
 		},
 
 		// NamespaceController.
@@ -241,6 +262,7 @@ func init() {
 				"它的构造函数已经做过一次 API 发现，失败则直接结束进程。",
 			Quote: "namespaceController",
 			Now:   "Run(ctx, workers) now waits for the namespace cache before starting the workers.",
+			NowZH: "Run(ctx, workers) 现在会先等 namespace 缓存同步，再启动 worker。",
 		},
 		Entry{
 			Name: "controller/namespace/worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -256,6 +278,8 @@ func init() {
 				"全部删完后去掉 \"kubernetes\" finalizer（PUT …/finalize）并删除 namespace；若还有残留内容，大约在剩余宽限时间的一半之后再处理一次。",
 			Now: "Same steps today (Terminating, delete all content, drop the kubernetes finalizer, delete), on workers started " +
 				"with wait.UntilWithContext.",
+			NowZH: "今天的步骤相同（置为 Terminating、删除全部内容、去掉 kubernetes finalizer、删除 namespace），" +
+				"运行在用 wait.UntilWithContext 启动的 worker 上。",
 		},
 
 		// HorizontalController.
@@ -276,6 +300,8 @@ func init() {
 			Quote: "orizontalController",
 			Now: "The HPA now has a workqueue with workers, waits for its HPA and Pod caches, re-queues every HPA each sync " +
 				"period (15s by default) and reads the metrics.k8s.io, custom and external metrics APIs instead of Heapster.",
+			NowZH: "HPA 现在有了 workqueue 和 worker，会等待 HPA 和 Pod 缓存同步，每个同步周期（默认 15 秒）把每个 HPA 重新入队，" +
+				"并从 metrics.k8s.io、自定义指标和外部指标 API 读取指标，而不再依赖 Heapster。",
 		},
 
 		// DaemonSetsController.
@@ -290,6 +316,7 @@ func init() {
 				"然后启动 2 个 worker（ConcurrentDaemonSetSyncs，1.5 中不是命令行参数）并永久阻塞。",
 			Quote: "DaemonSetsController",
 			Now:   "Same pattern, now Run(ctx, workers).",
+			NowZH: "模式相同，现在是 Run(ctx, workers)。",
 		},
 		Entry{
 			Name: "controller/daemonset/worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -302,7 +329,8 @@ func init() {
 			SummaryZH: "\"daemonset\" 队列上的 2 个 worker 之一。每次迭代同步一个 DaemonSet：对每个节点判断是否应运行 daemon pod" +
 				"（节点名、磁盘是否耗尽、调度器的通用 predicate），为缺少的节点直接创建已填好 spec.nodeName 的 pod，绕过调度器，" +
 				"并删除多余或放错位置的 pod（每个 pod 一个协程，最多 500 个）。最后 PUT DaemonSet 的 status（desired、current、misscheduled、ready）。",
-			Now: "Same worker pattern, started with wait.UntilWithContext.",
+			Now:   "Same worker pattern, started with wait.UntilWithContext.",
+			NowZH: "同样的 worker 模式，用 wait.UntilWithContext 启动。",
 		},
 
 		// JobController.
@@ -317,6 +345,7 @@ func init() {
 				"Job 对象来自 controller manager 传入的共享 Jobs informer。",
 			Quote: "obController",
 			Now:   "Run(ctx, workers) now waits for both the Pod and Job caches and also runs an orphan-pod worker beside the sync workers.",
+			NowZH: "Run(ctx, workers) 现在会等 Pod 和 Job 两个缓存都同步，并且在同步 worker 之外还运行一个处理孤儿 pod 的 worker。",
 		},
 		Entry{
 			Name: "controller/job/worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -329,7 +358,8 @@ func init() {
 			SummaryZH: "\"job\" 队列上的 5 个 worker 之一。每次迭代同步一个 Job：统计其活跃、成功、失败的 pod；超过 activeDeadlineSeconds 的 Job " +
 				"被判为失败（DeadlineExceeded）并删除其 pod；否则按仍需要的并行度创建 pod（命名为 <job-name>-<随机串>）或删除多余的，" +
 				"每个一个协程，成功的 pod 足够时把 Job 标为 Complete。有变化时 PUT Job 的 status。",
-			Now: "Unchanged in shape: workers on the \"job\" queue, started with wait.UntilWithContext.",
+			Now:   "Unchanged in shape: workers on the \"job\" queue, started with wait.UntilWithContext.",
+			NowZH: "结构不变：仍是 \"job\" 队列上的 worker，用 wait.UntilWithContext 启动。",
 		},
 
 		// DeploymentController.
@@ -345,6 +375,7 @@ func init() {
 				"然后启动 --concurrent-deployment-syncs（5）个 worker 并永久阻塞。",
 			Quote: "DeploymentController",
 			Now:   "Same pattern, now Run(ctx, workers).",
+			NowZH: "模式相同，现在是 Run(ctx, workers)。",
 		},
 		Entry{
 			Name: "controller/deployment/worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -357,7 +388,8 @@ func init() {
 			SummaryZH: "\"deployment\" 队列上的 5 个 worker 之一。每次迭代同步一个 Deployment：找到或创建名为 <deployment>-<pod-template-hash> " +
 				"的新 ReplicaSet（ScalingReplicaSet 事件），按 Recreate 或 RollingUpdate 策略伸缩新旧 ReplicaSet，处理暂停、回滚和 selector 重叠，" +
 				"删除超出 revisionHistoryLimit 的旧 ReplicaSet，并 PUT Deployment 的 status。pod 则由 ReplicaSet 控制器去创建。",
-			Now: "Same flow (a ReplicaSet per template hash, scale up and down, status), on workers started with wait.UntilWithContext.",
+			Now:   "Same flow (a ReplicaSet per template hash, scale up and down, status), on workers started with wait.UntilWithContext.",
+			NowZH: "流程相同（每个模板哈希一个 ReplicaSet、扩容和缩容、更新 status），运行在用 wait.UntilWithContext 启动的 worker 上。",
 		},
 
 		// ReplicaSetController.
@@ -372,6 +404,7 @@ func init() {
 				"然后启动 --concurrent-replicaset-syncs（5）个 worker 并永久阻塞。",
 			Quote: "ReplicaSetController",
 			Now:   "Same pattern, now Run(ctx, workers); the same code also runs the ReplicationController manager today.",
+			NowZH: "模式相同，现在是 Run(ctx, workers)；如今 ReplicationController manager 也由同一份代码运行。",
 		},
 		Entry{
 			Name: "controller/replicaset/worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -384,7 +417,8 @@ func init() {
 			SummaryZH: "\"replicaset\" 队列上的 5 个 worker 之一，算法与 replication manager 相同：领养或释放 pod，再创建或删除 pod" +
 				"（每个一个协程，每次同步最多 500 个）直到数量等于 spec.replicas，最后 PUT ReplicaSet 的 status。" +
 				"属于 Deployment 的 ReplicaSet 创建的 pod 命名为 <deployment>-<hash>-<5 个随机字符>。",
-			Now: "Pods are now created in slow-start batches instead of all at once.",
+			Now:   "Pods are now created in slow-start batches instead of all at once.",
+			NowZH: "现在按慢启动的批次创建 pod，而不是一次全部创建。",
 		},
 
 		// DisruptionController.
@@ -401,6 +435,7 @@ func init() {
 				"然后永久阻塞，不等待任何缓存。",
 			Quote: "DisruptionController",
 			Now:   "Run now waits for all its caches (StatefulSets included) and also runs a stale-pod-disruption worker.",
+			NowZH: "Run 现在会等待它所有的缓存（包括 StatefulSet）同步，并且还运行一个 stale-pod-disruption worker。",
 		},
 		Entry{
 			Name: "controller/disruption/worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -413,7 +448,8 @@ func init() {
 			SummaryZH: "\"disruption\" 队列上唯一的 worker。每次迭代同步一个 PodDisruptionBudget：列出与其 selector 匹配的 pod，" +
 				"根据它们所属控制器的 scale 算出期望数、应健康数和当前健康数，清掉 2 分钟前记下的已中断 pod，并 PUT PDB 的 status。" +
 				"驱逐（eviction）API 正是读这个 status 来决定能否驱逐某个 pod。",
-			Now: "Unchanged in shape: one worker on the same queue, started with wait.UntilWithContext.",
+			Now:   "Unchanged in shape: one worker on the same queue, started with wait.UntilWithContext.",
+			NowZH: "结构不变：同一队列上唯一的 worker，用 wait.UntilWithContext 启动。",
 		},
 		Entry{
 			Name: "controller/disruption/recheck-worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -424,7 +460,8 @@ func init() {
 				"queue (rate-limited) so the worker recomputes the budget.",
 			SummaryZH: "延迟队列 \"disruption-recheck\" 上唯一的 worker。当 PDB 的已中断 pod 列表中最早的一项到期时，PDB 会被放进这里等待复查；" +
 				"每次迭代只是把这个 key 移回主队列（限速），让 worker 重新计算预算。",
-			Now: "Unchanged.",
+			Now:   "Unchanged.",
+			NowZH: "没有变化。",
 		},
 
 		// StatefulSetController (PetSet).
@@ -441,6 +478,7 @@ func init() {
 				"和私有的 StatefulSet informer（resync 固定 30 秒，controller manager 传入的周期被忽略），启动唯一的 worker 后永久阻塞，不等待任何缓存。",
 			Quote: "PetSetController",
 			Now:   "StatefulSet is apps/v1 (GA in 1.9), and its controller's workers are started with a context.",
+			NowZH: "StatefulSet 已是 apps/v1（1.9 GA），其控制器的 worker 以 context 启动。",
 		},
 		Entry{
 			Name: "controller/statefulset/worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -453,7 +491,8 @@ func init() {
 			SummaryZH: "\"statefulset\" 队列上唯一的 worker。每次迭代按序号顺序同步一个 StatefulSet：只有在前面的 pod 都健康时，" +
 				"才为下一个序号创建缺少的 PVC 和 pod（pod 命名为 <set>-<序号>：web-0、web-1……），删除超出副本数的 pod，并 PUT status。" +
 				"正是因为要等每个 pod Running 且 Ready，StatefulSet 才会按顺序一个一个地启动。",
-			Now: "Same ordered sync by default; the worker is started with wait.UntilWithContext.",
+			Now:   "Same ordered sync by default; the worker is started with wait.UntilWithContext.",
+			NowZH: "默认仍按序号顺序同步；worker 用 wait.UntilWithContext 启动。",
 		},
 
 		// CronJobController (ScheduledJob).
@@ -471,6 +510,8 @@ func init() {
 			Quote: "ScheduledJobController",
 			Now: "CronJob is batch/v1 (GA in 1.21), and the rewritten controller (ControllerV2) uses informers and a workqueue, " +
 				"waiting for its Job and CronJob caches.",
+			NowZH: "CronJob 已是 batch/v1（1.21 GA），" +
+				"重写后的控制器（ControllerV2）使用 informer 和 workqueue，并等待 Job 和 CronJob 缓存同步。",
 		},
 		Entry{
 			Name: "controller/cronjob/sync-all", Component: cm, Kind: KindUntil, Period: 10 * time.Second,
@@ -484,6 +525,7 @@ func init() {
 				"计算是否已到某个调度时间，在遵守 suspend 和并发策略的前提下 POST 一个以 CronJob 名和调度时间命名的 Job，然后 PUT CronJob 的 status。",
 			Now: "Replaced by per-CronJob syncs on a workqueue: each CronJob is re-queued for its next schedule time instead of " +
 				"all of them being listed every 10s.",
+			NowZH: "已被 workqueue 上逐个 CronJob 的同步取代：每个 CronJob 按下一次调度时间重新入队，而不是每 10 秒把所有 CronJob 都 LIST 一遍。",
 		},
 
 		// AttachDetachController.
@@ -500,6 +542,7 @@ func init() {
 			Quote: "AttachDetachController",
 			Now: "Since 1.6/1.7 it waits for its caches and rebuilds the actual and desired states of the world before starting " +
 				"the same two loops.",
+			NowZH: "从 1.6/1.7 起，它会先等缓存同步，并重建实际状态和期望状态，然后才启动同样的两个循环。",
 		},
 		Entry{
 			Name: "controller/attachdetach/reconciler", Component: cm, Kind: KindUntil, Period: 100 * time.Millisecond,
@@ -511,7 +554,8 @@ func init() {
 				"sync-states check.",
 			SummaryZH: "每 100 毫秒做一轮期望状态与实际状态的比较：把不再需要的卷在卸载后（或 6 分钟后）detach，为 pod 所需的卷在其节点上 attach，" +
 				"每个操作都是按卷区分的操作协程，并 PATCH 节点的 status.volumesAttached。每 5 秒还会做一次状态同步检查。",
-			Now: "Unchanged in design: a reconciler loop over the desired and actual state of the world.",
+			Now:   "Unchanged in design: a reconciler loop over the desired and actual state of the world.",
+			NowZH: "设计不变：仍是一个在期望状态和实际状态之间协调的 reconciler 循环。",
 		},
 		Entry{
 			Name: "controller/attachdetach/dswp", Component: cm, Kind: KindUntil, Period: time.Minute,
@@ -522,7 +566,8 @@ func init() {
 				"attached forever. New pods are added by the controller's Pod handlers as they arrive; this loop only cleans up.",
 			SummaryZH: "期望状态填充器每分钟遍历它记录的 pod，把 pod 缓存中已不存在的移除（findAndRemoveDeletedPods），" +
 				"这样即使漏掉了 pod 删除事件，卷也不会永远保持 attach。新的 pod 由控制器的 Pod handler 随到随加，这个循环只负责清理。",
-			Now: "Same role today, as a periodic populator loop.",
+			Now:   "Same role today, as a periodic populator loop.",
+			NowZH: "今天作用相同，是一个周期性的填充器（populator）循环。",
 		},
 
 		// CertificateController.
@@ -540,6 +585,7 @@ func init() {
 				"（\"Failed to start certificate controller\"），于是只剩它的三个事件协程在白白运行。",
 			Quote: "CertificateController",
 			Now:   "The work is now split into the csrapproving, csrsigning and csrcleaner controllers on certificates.k8s.io/v1.",
+			NowZH: "这些工作现已拆分到基于 certificates.k8s.io/v1 的 csrapproving、csrsigning 和 csrcleaner 三个控制器中。",
 		},
 		Entry{
 			Name: "controller/certificatesigningrequests/worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -551,7 +597,8 @@ func init() {
 				"even when nothing changed.",
 			SummaryZH: "\"certificate\" 队列上唯一的 worker。每次迭代取一个 CSR：若 --insecure-experimental-approve-all-kubelet-csrs-for-group 指定的组" +
 				"在请求的组中，就自动批准；若已批准但尚未签发，就用集群 CA 签发；无论有无变化，都会 PUT CSR 的 status。",
-			Now: "Approval, signing and cleanup are now separate controllers, each with its own workers.",
+			Now:   "Approval, signing and cleanup are now separate controllers, each with its own workers.",
+			NowZH: "批准、签发和清理现在是各自独立的控制器，每个都有自己的 worker。",
 		},
 
 		// ServiceAccountsController.
@@ -566,6 +613,7 @@ func init() {
 				"启动一个 worker，然后阻塞直到 stop。",
 			Quote: "ServiceAccountsController",
 			Now:   "Run(ctx, workers) now waits for both the ServiceAccount and Namespace caches.",
+			NowZH: "Run(ctx, workers) 现在会等 ServiceAccount 和 Namespace 两个缓存都同步。",
 		},
 		Entry{
 			Name: "controller/serviceaccount/worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -578,7 +626,8 @@ func init() {
 			SummaryZH: "\"serviceaccount\" 队列上唯一的 worker，队列里的 key 是 namespace 名（namespace 新增或更新时入队，包括重同步，" +
 				"或其中某个 ServiceAccount 被删除时）。每次迭代确保一个活跃的 namespace 里有名为 default 的 ServiceAccount，缓存中没有就 POST 一个；" +
 				"它的 token secret 则归 TokensController 管。",
-			Now: "Unchanged: the controller still ensures a default ServiceAccount in every active namespace.",
+			Now:   "Unchanged: the controller still ensures a default ServiceAccount in every active namespace.",
+			NowZH: "没有变化：该控制器仍确保每个活跃的 namespace 中都有一个 default ServiceAccount。",
 		},
 
 		// GarbageCollector.
@@ -595,6 +644,8 @@ func init() {
 			Quote: "GarbageCollector",
 			Now: "A GraphBuilder now runs the monitors (metadata informers) and picks up new resource types from discovery " +
 				"over time; after the caches sync, Run starts attemptToDelete and attemptToOrphan workers.",
+			NowZH: "现在由 GraphBuilder 运行这些 monitor（元数据 informer），并随着时间推移从 API 发现中拾取新的资源类型；" +
+				"缓存同步后，Run 启动 attemptToDelete 和 attemptToOrphan 两类 worker。",
 		},
 		Entry{
 			Name: "controller/garbagecollector/propagator", Component: cm, Kind: KindUntil, Period: 0,
@@ -607,7 +658,8 @@ func init() {
 			SummaryZH: "唯一的依赖图构建者。每次调用从 monitor 的队列中取出一个 add、update 或 delete 事件，更新内存中的 owner reference 图：" +
 				"尚未见过的 owner 成为虚拟节点交给 worker 核查，被删除 owner 的依赖对象交给 worker，带着 \"orphan\" finalizer 正在删除的 owner 交给 orphan finalizer。" +
 				"周期为 0，wait.Until 立即再次调用它：事件一个接一个地处理。",
-			Now: "This is now the GraphBuilder's processGraphChanges loop, which feeds the attemptToDelete and attemptToOrphan queues.",
+			Now:   "This is now the GraphBuilder's processGraphChanges loop, which feeds the attemptToDelete and attemptToOrphan queues.",
+			NowZH: "它现在是 GraphBuilder 的 processGraphChanges 循环，为 attemptToDelete 和 attemptToOrphan 队列提供输入。",
 		},
 		Entry{
 			Name: "controller/garbagecollector/worker", Component: cm, Kind: KindUntil, Period: 0,
@@ -618,7 +670,8 @@ func init() {
 				"more it DELETEs the object. The period is 0, so the next item is taken at once, one item per call.",
 			SummaryZH: "dirty 队列上的 20 个 worker 之一。每次调用取一个对象执行 processItem：GET 该对象，再逐个 GET 它的 owner" +
 				"（已知不存在的 owner 跳过）；若所有 owner 都已不存在，就 DELETE 该对象。周期为 0，所以立即取下一个，每次调用处理一个。",
-			Now: "Now the attemptToDelete workers (runAttemptToDeleteWorker), restarted with a 1s period when they return.",
+			Now:   "Now the attemptToDelete workers (runAttemptToDeleteWorker), restarted with a 1s period when they return.",
+			NowZH: "现在是 attemptToDelete worker（runAttemptToDeleteWorker），返回后以 1 秒的周期重启。",
 		},
 		Entry{
 			Name: "controller/garbagecollector/orphan-finalizer", Component: cm, Kind: KindUntil, Period: 0,
@@ -630,7 +683,8 @@ func init() {
 				"is 0, one owner per call.",
 			SummaryZH: "orphan 队列上的 20 个协程之一。每次调用取一个带着 \"orphan\" finalizer 正在删除的 owner：先 PATCH 每个依赖对象、去掉指向它的 owner reference，" +
 				"再从 owner 上去掉这个 finalizer（PUT），好让 apiserver 完成删除；失败则把 owner 放回队列。周期为 0，每次调用处理一个 owner。",
-			Now: "Now the attemptToOrphan workers (runAttemptToOrphanWorker), restarted with a 1s period when they return.",
+			Now:   "Now the attemptToOrphan workers (runAttemptToOrphanWorker), restarted with a 1s period when they return.",
+			NowZH: "现在是 attemptToOrphan worker（runAttemptToOrphanWorker），返回后以 1 秒的周期重启。",
 		},
 	)
 }

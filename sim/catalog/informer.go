@@ -19,6 +19,7 @@ func init() {
 				"并把 add/update/delete 通知分发给每个 listener。processLoop 返回后每 1 秒重新进入；通常阻塞在 Pop 上。",
 			Quote: "go informer.Run(stopCh)；wait.Until(c.processLoop, time.Second, stopCh)",
 			Now:   "Same shape in client-go today; the queue is a RealFIFO (InOrderInformers) and the FIFO is closed when the context ends.",
+			NowZH: "今天 client-go 中结构相同；队列是 RealFIFO（InOrderInformers），context 结束时 FIFO 会被关闭。",
 		},
 		Entry{
 			Name: "informer/listener-pop", Component: "informer", Kind: KindGo,
@@ -31,6 +32,8 @@ func init() {
 				"慢的 handler 不会阻塞处理循环。",
 			Quote: "//当pendingNotifications为0时判断是否stop，是则推出，不是则返回pendingNotifications加入nextCh交给run处理go listener.pop(stopCh)",
 			Now:   "Still a pop goroutine per listener; pendingNotifications is a growing ring buffer. Handlers added after start use the same two goroutines and first get the cached objects.",
+			NowZH: "仍是每个 listener 一个 pop 协程；pendingNotifications 是一个可增长的环形缓冲区。" +
+				"启动之后才添加的 handler 同样使用这两个协程，并会先收到缓存中已有的对象。",
 		},
 		Entry{
 			Name: "informer/listener-run", Component: "informer", Kind: KindGo,
@@ -43,6 +46,7 @@ func init() {
 				"（控制器的 handler 通常把 key 放进自己的 workqueue）。",
 			Quote: "//开启goroutine 获取notification 做出OnUpdate  OnAdd  OnDelete操作go listener.run(stopCh)",
 			Now:   "Unchanged in spirit; handlers can now be removed (RemoveEventHandler) and have their own resync period.",
+			NowZH: "思路不变；handler 现在可以被移除（RemoveEventHandler），也可以有自己的 resync 周期。",
 		},
 		Entry{
 			Name: "reflector/list-watch", Component: "informer", Kind: KindUntil, Period: time.Second,
@@ -57,6 +61,7 @@ func init() {
 				"reflector 在周期（v1.5 为 1 秒）后重新 list。",
 			Quote: "go wait.Until(func() {if err := r.ListAndWatch(stopCh)…}, r.period, stopCh)；ListAndWatch先获取rsv 根据rsv监控；watchHandler保证rsv更新",
 			Now:   "The fixed 1s period became an exponential backoff (800ms doubling to 30s, jittered); lists are paginated and may be replaced by a streaming WatchList.",
+			NowZH: "固定的 1 秒周期变成了指数退避（从 800 毫秒翻倍到 30 秒，带抖动）；list 是分页的，并且可能被流式的 WatchList 取代。",
 		},
 		Entry{
 			Name: "reflector/resync-timer", Component: "informer", Kind: KindGo,
@@ -66,7 +71,8 @@ func init() {
 				"queue a Sync delta for every cached object; handlers due for resync get OnUpdate(old == new).",
 			SummaryZH: "每次 ListAndWatch 调用一个，仅当 resync 周期 > 0。每个周期让 FIFO 为每个缓存对象加入 Sync delta；" +
 				"到期的 handler 收到 OnUpdate(old == new)。",
-			Now: "startResync goroutine per watch, ShouldResync asks the processor which listeners are due.",
+			Now:   "startResync goroutine per watch, ShouldResync asks the processor which listeners are due.",
+			NowZH: "每个 watch 一个 startResync 协程，ShouldResync 向 processor 询问哪些 listener 到了 resync 时间。",
 		},
 		Entry{
 			Name: "watch/stream-receive", Component: "informer", Kind: KindGo,
@@ -78,6 +84,7 @@ func init() {
 				"在 kubeloom 中这个流来自 fake apiserver 的 watch。",
 			Quote: "ListAndWatch先获取rsv 根据rsv监控",
 			Now:   "Same; the decoder may now be protobuf or CBOR.",
+			NowZH: "相同；只是解码器现在也可以是 protobuf 或 CBOR。",
 		},
 		Entry{
 			Name: "informer/private", Component: "informer", Kind: KindUntil, Period: time.Second,
@@ -95,6 +102,8 @@ func init() {
 				"namespace、quota、HPA、disruption、StatefulSet、CSR、PV binder 控制器，以及垃圾回收器的每个 monitor 都用它。",
 			Now: "The same Controller.Run loop lives on in k8s.io/client-go/tools/cache; the garbage collector and the quota " +
 				"controller now watch through metadata informers.",
+			NowZH: "同样的 Controller.Run 循环仍保留在 k8s.io/client-go/tools/cache 中；" +
+				"垃圾回收器和 quota 控制器现在通过元数据 informer 来 watch。",
 		},
 		Entry{
 			Name: "informer/dummy-controller-run", Component: "informer", Kind: KindGo,
@@ -109,6 +118,8 @@ func init() {
 				"这条泳道说明调用确实存在但什么也不做；endpoint、replication、StatefulSet、disruption 控制器以及 pod 和 PVC 的配额补充都会出现它。",
 			Now: "client-go's sharedIndexInformer still returns a do-nothing dummyController from GetController; controllers " +
 				"written against the factory (already ReplicaSet, Deployment and DaemonSet in 1.5) never call its Run.",
+			NowZH: "client-go 的 sharedIndexInformer 的 GetController 仍返回一个什么也不做的 dummyController；" +
+				"基于工厂编写的控制器（1.5 中已有 ReplicaSet、Deployment 和 DaemonSet）从不调用它的 Run。",
 		},
 		Entry{
 			Name: "informer/cache-sync-poller", Component: "informer", Kind: KindUntil, Period: 100 * time.Millisecond,
@@ -123,6 +134,8 @@ func init() {
 				"kubeloom 为每次等待记录一条泳道，每次检查一次迭代。所有缓存都同步后泳道结束，调用者接着启动 worker。",
 			Now: "Still in client-go with the same 100ms syncedPollPeriod; almost every controller now waits this way " +
 				"(WaitForNamedCacheSync) before starting its workers.",
+			NowZH: "仍在 client-go 中，syncedPollPeriod 同样是 100 毫秒；" +
+				"如今几乎每个控制器在启动 worker 之前都这样等待（WaitForNamedCacheSync）。",
 		},
 	)
 }

@@ -24,6 +24,7 @@ func init() {
 				"\"长得吓人\"。它不调用 apiserver，一直运行到进程退出。",
 			Quote: "main函数中： util.InitLogs()；go wait.Until(glog.Flush, *logFlushFreq, wait.NeverStop)",
 			Now:   "glog became klog, set up by k8s.io/component-base/logs; the flush loop remains and --log-flush-frequency is still 5s.",
+			NowZH: "glog 已改为 klog，由 k8s.io/component-base/logs 负责初始化；刷新循环依然存在，--log-flush-frequency 仍是 5 秒。",
 		},
 		Entry{
 			Name: "kubelet/healthz-server", Component: kubelet, Kind: KindUntil, Period: 5 * time.Second,
@@ -42,6 +43,8 @@ func init() {
 			Quote: "err := http.ListenAndServe(net.JoinHostPort(s.HealthzBindAddress, strconv.Itoa(int(s.HealthzPort))), nil)；}, 5*time.Second, wait.NeverStop)",
 			Now: "Still started after RunKubelet and retried every 5s, now as go wait.UntilWithContext(ctx, …, 5*time.Second) " +
 				"on a dedicated ServeMux (healthz.InstallHandler) instead of the default one.",
+			NowZH: "仍在 RunKubelet 之后启动、每 5 秒重试，现在写作 go wait.UntilWithContext(ctx, …, 5*time.Second)，" +
+				"使用专门的 ServeMux（healthz.InstallHandler），而不是默认的 ServeMux。",
 		},
 		Entry{
 			Name: "kubelet/event-broadcast-loop", Component: kubelet, Kind: KindGo,
@@ -59,6 +62,8 @@ func init() {
 				"kubeloom 使用 client-go 真实的 broadcaster，从外部记录它的生命周期，每个事件一次迭代。",
 			Now: "Same three goroutines from client-go's tools/record, set up by makeEventRecorder with " +
 				"record.NewBroadcaster(record.WithContext(ctx)); the kubelet still writes core/v1 Events.",
+			NowZH: "仍是 client-go 的 tools/record 中的那三个协程，" +
+				"由 makeEventRecorder 通过 record.NewBroadcaster(record.WithContext(ctx)) 建立；kubelet 写的仍是 core/v1 的 Event。",
 		},
 		Entry{
 			Name: "kubelet/event-log-watcher", Component: kubelet, Kind: KindGo,
@@ -71,7 +76,8 @@ func init() {
 			SummaryZH: "由 RunKubelet 中的 StartLogging(glog.V(3).Infof) 启动：每次迭代从 kubelet 的 broadcaster 收到一个事件并写进日志，" +
 				"但只在日志级别不低于 3 时才输出，所以默认的 -v 下什么也不打印。它不调用 apiserver。" +
 				"kubeloom 从 client-go 的 broadcaster 外部记录它，每个事件一次迭代。",
-			Now: "Still in client-go's tools/record; the kubelet now calls StartStructuredLogging(3).",
+			Now:   "Still in client-go's tools/record; the kubelet now calls StartStructuredLogging(3).",
+			NowZH: "仍在 client-go 的 tools/record 中；kubelet 现在调用 StartStructuredLogging(3)。",
 		},
 		Entry{
 			Name: "kubelet/event-sink-watcher", Component: kubelet, Kind: KindGo,
@@ -86,7 +92,8 @@ func init() {
 				"\"No api server defined - no events will be sent to API server.\"）。每次迭代取一个事件，经过 EventCorrelator（聚合与防刷屏过滤）后写出：" +
 				"新事件用 POST，重复事件用 PATCH 增加计数，失败最多重试 12 次、每次间隔 10 秒。事件客户端有自己的限流：--event-qps 5、--event-burst 10。" +
 				"kubeloom 从 client-go 的 broadcaster 外部记录它，每个事件一次迭代。",
-			Now: "Same in client-go's tools/record; a separate event client with its own QPS and burst is still built.",
+			Now:   "Same in client-go's tools/record; a separate event client with its own QPS and burst is still built.",
+			NowZH: "client-go 的 tools/record 中依然如此；kubelet 仍会单独建一个有自己 QPS 和 burst 的事件客户端。",
 		},
 
 		// RunKubelet → CreateAndInitKubelet → makePodSourceConfig: the pod sources.
@@ -108,6 +115,7 @@ func init() {
 			Quote: "go wait.Until(config.run, period, wait.NeverStop)；调用链为run->\u00a0RunKubelet -> CreateAndInitKubelet ->makePodSourceConfig->NewSourceFile",
 			Now: "Still a 20s re-list (staticPodPath, fileCheckFrequency); on Linux the file source also watches the path " +
 				"with inotify, so changes arrive sooner.",
+			NowZH: "仍是每 20 秒重新读取一次（staticPodPath、fileCheckFrequency）；在 Linux 上文件源还会用 inotify 监视该路径，所以变化能更快到达。",
 		},
 		Entry{
 			Name: "kubelet/source-url", Component: kubelet, Kind: KindUntil, Period: 20 * time.Second,
@@ -123,6 +131,7 @@ func init() {
 				"它只访问这个 URL，从不访问 apiserver。kubeloom 自己在 127.0.0.1 上通过 HTTP 提供这些清单。",
 			Quote: "client: &http.Client{Timeout: 10 * time.Second},；调用链为run->\u00a0RunKubelet -> CreateAndInitKubelet ->makePodSourceConfig->NewSourceURL",
 			Now:   "Unchanged in shape: staticPodURL polled every httpCheckFrequency (20s).",
+			NowZH: "结构不变：每隔 httpCheckFrequency（20 秒）轮询一次 staticPodURL。",
 		},
 		Entry{
 			Name: "kubelet/source-apiserver", Component: kubelet, Kind: KindUntil, Period: time.Second,
@@ -142,6 +151,8 @@ func init() {
 			Quote: "cache.NewReflector(lw, &api.Pod{}, cache.NewUndeltaStore(send, cache.MetaNamespaceKeyFunc), 0).Run()；updates <- kubetypes.PodUpdate{Pods: pods, Op: kubetypes.SET, Source: kubetypes.ApiserverSource}",
 			Now: "Still a reflector on spec.nodeName feeding an UndeltaStore SET; it now backs off exponentially instead of " +
 				"re-listing after a fixed 1s, and starts only once the kubelet's node informer has synced.",
+			NowZH: "仍是一个按 spec.nodeName 过滤的 reflector，以 SET 更新喂给 UndeltaStore；" +
+				"现在失败后改为指数退避，而不是固定 1 秒后重新 list，并且要等 kubelet 的 node informer 同步完成才启动。",
 		},
 		Entry{
 			Name: "kubelet/config-mux", Component: kubelet, Kind: KindUntil,
@@ -157,7 +168,8 @@ func init() {
 				"调用 podStorage.Merge：与上次从该源看到的 pod 比较，把差异发到 kubelet 的 updates 通道（容量 50）：REMOVE、ADD、UPDATE、" +
 				"DELETE（优雅删除）和 RECONCILE（只有状态变化）。Merge 还会把该源标记为已见过，kubelet 的清理循环要等到这一点。" +
 				"listen 只有在通道关闭时才返回，所以周期 0 从来用不上。",
-			Now: "Mux.ChannelWithContext(ctx, source) starts the same listen goroutine; podStorage.Merge works as before.",
+			Now:   "Mux.ChannelWithContext(ctx, source) starts the same listen goroutine; podStorage.Merge works as before.",
+			NowZH: "Mux.ChannelWithContext(ctx, source) 启动同样的 listen 协程；podStorage.Merge 的工作方式和以前一样。",
 		},
 		// CreateAndInitKubelet: BirthCry, then StartGarbageCollection.
 		Entry{
@@ -178,6 +190,7 @@ func init() {
 			Quote: "在KubeletConfig\u00a0CreateAndInitKubelet函数中，调用k.StartGarbageCollection()启动；}, ContainerGCPeriod, wait.NeverStop)",
 			Now: "Same 1m loop started by StartGarbageCollection(ctx); with the CRI it removes dead containers and then " +
 				"dead pod sandboxes.",
+			NowZH: "同样是由 StartGarbageCollection(ctx) 启动的 1 分钟循环；使用 CRI 后，它先删除已退出的容器，再删除已退出的 pod sandbox。",
 		},
 		Entry{
 			Name: "kubelet/image-gc", Component: kubelet, Kind: KindUntil, Period: 5 * time.Minute,
@@ -197,6 +210,7 @@ func init() {
 			Quote: "if err := kl.imageManager.GarbageCollect(); err != nil {；}, ImageGCPeriod, wait.NeverStop)",
 			Now: "Same 5m loop; the default high threshold is now 85% (low still 80%), and newer releases can also delete " +
 				"images unused for longer than imageMaximumGCAge.",
+			NowZH: "同样是 5 分钟的循环；默认的高阈值现在是 85%（低阈值仍是 80%），较新的版本还能删除超过 imageMaximumGCAge 未被使用的镜像。",
 		},
 
 		// RunKubelet → startKubelet.
@@ -219,6 +233,8 @@ func init() {
 			Quote: "go wait.Until(func() { k.Run(podCfg.Updates()) }, 0, wait.NeverStop)；kl.syncLoop(updates, kl)",
 			Now: "startKubelet now runs a plain go k.Run(ctx, podCfg.Updates()); syncLoop keeps its config, PLEG, 1s sync " +
 				"and 2s housekeeping arms, and readiness and startup probe results became arms of it too.",
+			NowZH: "startKubelet 现在直接执行 go k.Run(ctx, podCfg.Updates())；" +
+				"syncLoop 保留了配置、PLEG、1 秒同步 tick 和 2 秒 housekeeping 这几个分支，就绪探针和启动探针的结果也成了它的分支。",
 		},
 		Entry{
 			Name: "kubelet/server", Component: kubelet, Kind: KindUntil,
@@ -239,6 +255,8 @@ func init() {
 			Quote: "该协程在Run函数的协程都启动完成之后启动；k.ListenAndServe(kc.Address, kc.Port, kc.TLSOptions, kc.Auth, kc.EnableDebuggingHandlers)",
 			Now: "A plain go k.ListenAndServe(ctx, …) without wait.Until, still on 10250 over TLS, usually with webhook " +
 				"authentication and authorization; startKubelet also starts the pod-resources gRPC server.",
+			NowZH: "直接 go k.ListenAndServe(ctx, …)，不再套 wait.Until，仍在 10250 端口上使用 TLS，" +
+				"通常开启 webhook 认证和授权；startKubelet 还会启动 pod-resources gRPC 服务。",
 		},
 		Entry{
 			Name: "kubelet/readonly-server", Component: kubelet, Kind: KindUntil,
@@ -254,6 +272,7 @@ func init() {
 				"kubeloom 把它绑定在 127.0.0.1 的临时端口上。",
 			Quote: "k.ListenAndServeReadOnly(kc.Address, kc.ReadOnlyPort)",
 			Now:   "A plain go k.ListenAndServeReadOnly(…); readOnlyPort defaults to 0 (off) in the KubeletConfiguration file format.",
+			NowZH: "直接 go k.ListenAndServeReadOnly(…)；在 KubeletConfiguration 配置文件格式中，readOnlyPort 默认为 0（关闭）。",
 		},
 
 		// Kubelet.Run → initializeModules.
@@ -271,6 +290,7 @@ func init() {
 				"第一次扫描发现的镜像，首次发现时间记为零值，就像它们一直都在。它不调用 apiserver。",
 			Quote: "k8s.io/kubernetes/pkg/kubelet.(*realImageManager).Start；if err := kl.imageManager.Start(); err != nil {",
 			Now:   "Same 5m detect loop in realImageGCManager.Start.",
+			NowZH: "realImageGCManager.Start 中仍是同样的 5 分钟检测循环。",
 		},
 		Entry{
 			Name: "kubelet/image-cache", Component: kubelet, Kind: KindUntil, Period: 30 * time.Second,
@@ -283,7 +303,8 @@ func init() {
 			SummaryZH: "镜像管理器 Start 的第二个协程，1.4 才加入，所以文章 v1.3 的 Start 里只有 image-detect。" +
 				"每 30 秒列出运行时中的镜像并缓存下来，node-status 把它作为节点的 status.images 上报，不必每次都询问运行时。" +
 				"它不调用 apiserver。kubeloom 只在 modern 时代运行它。",
-			Now: "Still a 30s image-list cache loop in realImageGCManager.Start.",
+			Now:   "Still a 30s image-list cache loop in realImageGCManager.Start.",
+			NowZH: "realImageGCManager.Start 中仍是 30 秒一次的镜像列表缓存循环。",
 		},
 		Entry{
 			Name: "kubelet/cm-ensure-state", Component: kubelet, Kind: KindUntil, Period: time.Minute,
@@ -302,6 +323,8 @@ func init() {
 			Quote: "k8s.io/kubernetes/pkg/kubelet/cm.(*containerManagerImpl).Start；if err := kl.containerManager.Start(); err != nil {",
 			Now: "The same conditional 1m loop, but the container manager now starts from initializeRuntimeDependentModules, " +
 				"after cAdvisor, instead of initializeModules.",
+			NowZH: "同样是有条件启动的 1 分钟循环，但容器管理器现在在 cAdvisor 之后由 initializeRuntimeDependentModules 启动，" +
+				"而不是由 initializeModules 启动。",
 		},
 		Entry{
 			Name: "kubelet/cm-periodic-tasks", Component: kubelet, Kind: KindUntil, Period: 5 * time.Minute,
@@ -318,6 +341,7 @@ func init() {
 				"这些名字会出现在统计摘要里。它不调用 apiserver；kubeloom 不模拟 cgroup。",
 			Quote: "k8s.io/kubernetes/pkg/kubelet/cm.(*containerManagerImpl).Start；if err := kl.containerManager.Start(); err != nil {",
 			Now:   "Still a conditional 5m loop; the docker task went with dockershim (removed in 1.24), the kubelet's own task remains.",
+			NowZH: "仍是有条件启动的 5 分钟循环；docker 的任务随 dockershim（1.24 移除）一起消失了，kubelet 自己的任务仍然保留。",
 		},
 		Entry{
 			Name: "kubelet/oom-watcher", Component: kubelet, Kind: KindGo,
@@ -335,6 +359,8 @@ func init() {
 			Quote: "k8s.io/kubernetes/pkg/kubelet.(*realOOMWatcher).Start；if err := kl.oomWatcher.Start(kl.nodeRef); err != nil {",
 			Now: "The OOM watcher reads kernel OOM messages from /dev/kmsg through cAdvisor's oomparser (a streaming goroutine " +
 				"plus this handler) and names the victim process in the event.",
+			NowZH: "OOM watcher 通过 cAdvisor 的 oomparser 从 /dev/kmsg 读取内核的 OOM 消息（一个流式读取协程加上这个处理协程），" +
+				"并在事件中写明被杀的进程。",
 		},
 		Entry{
 			Name: "kubelet/fs-volume-stats", Component: kubelet, Kind: KindForever, Period: time.Minute,
@@ -351,6 +377,8 @@ func init() {
 				"由后者按自己带抖动的周期测量，并停掉已删除 pod 的那些协程。它不调用 apiserver。",
 			Quote: "k8s.io/kubernetes/pkg/kubelet/server/stats.(*fsResourceAnalyzer).Start；kl.resourceAnalyzer.Start()",
 			Now:   "Same wait.Forever(updateCachedPodVolumeStats, volumeStatsAggPeriod) with per-pod volumeStatCalculator goroutines.",
+			NowZH: "仍是 wait.Forever(updateCachedPodVolumeStats, volumeStatsAggPeriod)，" +
+				"每个 pod 有自己的 volumeStatCalculator 协程。",
 		},
 
 		// Kubelet.Run.
@@ -369,6 +397,7 @@ func init() {
 			Quote: "go kl.volumeManager.Run(wait.NeverStop)",
 			Now: "Same shape: Run(ctx, sourcesReady) starts the populator and the reconciler (and, with an apiserver, the " +
 				"volume plugin manager's informers) and waits for the context to end.",
+			NowZH: "结构相同：Run(ctx, sourcesReady) 启动填充器和协调器（有 apiserver 时还会启动卷插件管理器的 informer），然后等待 context 结束。",
 		},
 		Entry{
 			Name: "kubelet/volume-dswp", Component: kubelet, Kind: KindUntil, Period: 100 * time.Millisecond,
@@ -383,6 +412,7 @@ func init() {
 				"其他卷不需要调用。",
 			Now: "The same 100ms populator loop; it also marks when every source's pods have been processed, which volume " +
 				"reconstruction after a restart waits for.",
+			NowZH: "同样是 100 毫秒的填充循环；它还会标记所有源的 pod 何时都已处理完毕，kubelet 重启后的卷重建要等这个标记。",
 		},
 		Entry{
 			Name: "kubelet/volume-reconciler", Component: kubelet, Kind: KindUntil, Period: 100 * time.Millisecond,
@@ -396,7 +426,8 @@ func init() {
 			SummaryZH: "卷协调器。每 100 毫秒比较期望状态与实际状态，启动缺少的操作：先卸载不再需要的卷，再挂接（只在关闭了控制器挂接/分离时）并挂载需要的卷，" +
 				"最后卸载设备并分离。每个操作在操作执行器（operation executor）自己的协程中运行，同一个卷同一时间只有一个操作。" +
 				"所有源都就绪后，每 3 分钟从磁盘重建一次状态。开启控制器挂接/分离（默认）时，它 GET 自己的 Node 来确认卷是否已挂接。",
-			Now: "The same 100ms reconcile loop; the reconstruction of volumes after a kubelet restart was reworked.",
+			Now:   "The same 100ms reconcile loop; the reconstruction of volumes after a kubelet restart was reworked.",
+			NowZH: "同样是 100 毫秒的协调循环；kubelet 重启后重建卷状态的逻辑经过了重写。",
 		},
 		Entry{
 			Name: "kubelet/node-status", Component: kubelet, Kind: KindUntil, Period: 10 * time.Second,
@@ -417,6 +448,9 @@ func init() {
 			Now: "wait.JitterUntil(syncNodeStatus, 10s, 0.04, …), status PATCHed and, when unchanged, only re-sent every " +
 				"nodeStatusReportFrequency (5m); the heartbeat is a Lease in kube-node-lease renewed by its own node-lease " +
 				"goroutine, plus a one-shot fastStatusUpdateOnce at start.",
+			NowZH: "wait.JitterUntil(syncNodeStatus, 10s, 0.04, …)，status 用 PATCH 更新，" +
+				"没有变化时只每隔 nodeStatusReportFrequency（5 分钟）重新发送一次；心跳是 kube-node-lease 中的 Lease，" +
+				"由单独的 node-lease 协程续约，启动时还有一次性的 fastStatusUpdateOnce。",
 		},
 		Entry{
 			Name: "kubelet/network-status", Component: kubelet, Kind: KindUntil, Period: 30 * time.Second,
@@ -430,6 +464,7 @@ func init() {
 				"不使用主机网络的 pod 也无法启动。它不调用 apiserver。kubeloom 只在 classic 时代运行它。",
 			Quote: "go wait.Until(kl.syncNetworkStatus, 30*time.Second, wait.NeverStop)",
 			Now:   "Gone: network readiness now comes from the CRI runtime's NetworkReady condition, read by runtime-up.",
+			NowZH: "已不存在：网络是否就绪现在来自 CRI 运行时的 NetworkReady 状况，由 runtime-up 读取。",
 		},
 		Entry{
 			Name: "kubelet/runtime-up", Component: kubelet, Kind: KindUntil, Period: 5 * time.Second,
@@ -447,6 +482,7 @@ func init() {
 			Quote: "go wait.Until(kl.updateRuntimeUp, 5*time.Second, wait.NeverStop)",
 			Now: "Still every 5s; it reads the CRI RuntimeReady and NetworkReady conditions, and the first success now also " +
 				"starts the container manager, the container log manager and the plugin manager.",
+			NowZH: "仍是每 5 秒一次；它读取 CRI 的 RuntimeReady 和 NetworkReady 状况，第一次成功时现在还会启动容器管理器、容器日志管理器和插件管理器。",
 		},
 		Entry{
 			Name: "kubelet/pod-killer", Component: kubelet, Kind: KindUntil, Period: time.Second,
@@ -463,6 +499,7 @@ func init() {
 				"对还没有在终止的 pod，它启动一个 kill-pod 协程，结束后再把该 pod 从记录中删掉。它不调用 apiserver。kubeloom 只在 classic 时代运行它。",
 			Quote: "go wait.Until(kl.podKiller, 1*time.Second, wait.NeverStop)",
 			Now:   "Removed in 1.22 (PR #102344): killing moved into the pod workers' terminating phase.",
+			NowZH: "已在 1.22 中移除（PR #102344）：终止 pod 的工作移到了 pod worker 的终止阶段。",
 		},
 		Entry{
 			Name: "kubelet/kill-pod", Component: kubelet, Kind: KindGo,
@@ -475,7 +512,8 @@ func init() {
 			SummaryZH: "短命的协程，podKiller 每收到一个要终止的 pod 就启动一个。它调用 killPod，通过容器运行时先停止 pod 的每个容器" +
 				"（在宽限期内执行 preStop 钩子），再停止它的基础设施容器，完成后把 pod 的 UID 报回给 podKiller。它不调用 apiserver。" +
 				"在 kubeloom 中，它在模拟的运行时里停止该 pod；只在 classic 时代。",
-			Now: "Gone with podKiller in 1.22: the pod's own worker runs the termination.",
+			Now:   "Gone with podKiller in 1.22: the pod's own worker runs the termination.",
+			NowZH: "随 podKiller 在 1.22 中一起消失：终止由 pod 自己的 worker 执行。",
 		},
 		Entry{
 			Name: "kubelet/status-manager", Component: kubelet, Kind: KindForever,
@@ -493,6 +531,7 @@ func init() {
 				"对于已终止且带有删除时间戳的 pod，以宽限期 0 和 UID 前置条件 DELETE 该 pod。",
 			Quote: "kl.statusManager.Start()",
 			Now:   "Still a 10s batch plus change-driven syncs, but a change now only triggers syncBatch, and status is written with a PATCH.",
+			NowZH: "仍是 10 秒一次的批量同步加上由变化驱动的同步，但现在一次变化只会触发 syncBatch，并且 status 用 PATCH 写出。",
 		},
 		Entry{
 			Name: "kubelet/probe-readiness", Component: kubelet, Kind: KindForever,
@@ -509,6 +548,7 @@ func init() {
 			Quote: "kl.probeManager.Start()",
 			Now: "Gone as a goroutine: readiness and startup results are now arms of syncLoopIteration, which sets the " +
 				"status and re-syncs the pod.",
+			NowZH: "不再是单独的协程：就绪和启动探针的结果现在是 syncLoopIteration 的分支，由它设置状态并重新同步 pod。",
 		},
 		Entry{
 			Name: "kubelet/probe-worker", Component: kubelet, Kind: KindGo,
@@ -524,6 +564,7 @@ func init() {
 				"存活探针失败会到达 syncLoop，由它重启容器；就绪结果交给 probe-readiness。它探测的是容器，从不访问 apiserver。",
 			Now: "Startup and gRPC probes were added, and after a kubelet restart a worker waits a random part of its " +
 				"period before the first probe.",
+			NowZH: "新增了启动探针和 gRPC 探针；kubelet 重启后，worker 在第一次探测前会先等待其周期中随机的一段时间。",
 		},
 		Entry{
 			Name: "kubelet/eviction", Component: kubelet, Kind: KindUntil, Period: 10 * time.Second,
@@ -543,6 +584,8 @@ func init() {
 			Quote: "kl.evictionManager.Start(kl.getActivePods, evictionMonitoringPeriod)",
 			Now: "Still a 10s synchronize loop started from initializeRuntimeDependentModules; it also handles PID and " +
 				"ephemeral-storage pressure and can be woken early by memcg threshold notifications.",
+			NowZH: "仍是由 initializeRuntimeDependentModules 启动的 10 秒 synchronize 循环；" +
+				"它还处理 PID 和临时存储（ephemeral-storage）压力，并且可以被 memcg 阈值通知提前唤醒。",
 		},
 		Entry{
 			Name: "kubelet/pleg-relist", Component: kubelet, Kind: KindUntil, Period: time.Second,
@@ -560,6 +603,7 @@ func init() {
 			Quote: "kl.pleg.Start()",
 			Now: "The generic PLEG still relists every second; the feature-gated Evented PLEG takes container events from " +
 				"the CRI and keeps only a slow relist as a fallback.",
+			NowZH: "通用 PLEG（generic PLEG）仍每秒 relist 一次；受特性门控的 Evented PLEG 从 CRI 获取容器事件，只保留低频的 relist 作为兜底。",
 		},
 		Entry{
 			Name: "kubelet/pod-worker", Component: kubelet, Kind: KindGo,
@@ -577,6 +621,7 @@ func init() {
 				"它为镜像 pod 和 secret 调用 apiserver；在 kubeloom 中它同步的是模拟的运行时。",
 			Now: "Still one goroutine per pod (podWorkerLoop), now a state machine that syncs, terminates and cleans up the " +
 				"pod, so killing no longer needs podKiller.",
+			NowZH: "仍是每个 pod 一个协程（podWorkerLoop），现在它是一个状态机，负责同步、终止并清理 pod，所以终止 pod 不再需要 podKiller。",
 		},
 	)
 }

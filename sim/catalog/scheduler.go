@@ -14,5 +14,7 @@ func init() {
 			"场景中有 kubelet 时，kubeloom 在场景自己的实例上运行这个替身：它 watch pod，把每个新的未绑定 pod 按轮询方式绑定到下一个节点，" +
 			"像调度器的 Bind 一样 POST pods/<name>/binding。它没有预选和优选，真正的调度不在 kubeloom 的范围之内。",
 		Now: "Today's scheduler runs a scheduling framework (queue, filter and score plugins, a binding cycle per pod on its own goroutine).",
+		NowZH: "如今的调度器运行的是调度框架（scheduling framework）：调度队列、filter 和 score 插件，" +
+			"每个 pod 在自己的协程上执行一次绑定周期（binding cycle）。",
 	})
 }

@@ -115,6 +115,12 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 		return nil, err
 	}
 	defer cleanup()
+	// Handlers a hangHandler action hung stay blocked until the recording
+	// is complete (this defer runs after the tracing one below), as a
+	// leaked goroutine lives until its process exits; then they return, so
+	// that Run leaves nothing running behind it.
+	release := make(chan struct{})
+	defer close(release)
 	tr, err := tracing.New(ctx, tracing.Options{Recording: o.Recording, Stdout: o.Stdout, OTLPEndpoint: o.OTLPEndpoint, ExportTimeout: o.OTLPTimeout})
 	if err != nil {
 		return nil, err
@@ -145,7 +151,7 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	}
 	clusterClock.PassiveClock = clk
 	reg := goroutine.NewRegistry(clk)
-	b := builder{sc: sc, tr: tr, clk: clk, reg: reg, o: &o, multi: len(eras) > 1}
+	b := builder{sc: sc, tr: tr, clk: clk, reg: reg, o: &o, multi: len(eras) > 1, release: release}
 	var worlds []*world
 	for i, era := range eras {
 		w, err := b.world(era, clusters[i], mdir)
@@ -222,6 +228,8 @@ type builder struct {
 	o     *Options
 	multi bool // several eras: instance IDs carry the era
 	ids   []instanceID
+
+	release <-chan struct{} // closed when Run returns: hung handlers return
 }
 
 type instanceID struct{ service, id string }
@@ -245,7 +253,7 @@ func (b *builder) world(era scenarios.Era, c *cluster.Cluster, manifestDir strin
 	w := &world{sc: b.sc, o: b.o, clk: b.clk, era: era, cluster: c, manifestDir: manifestDir}
 	w.driver = &driver{w: w, rt: b.runtime(era, serviceDriver, "scenario")}
 	if len(b.sc.Spec.Informers) > 0 {
-		w.informers = &informers{w: w, rt: b.runtime(era, serviceInformers, "informers")}
+		w.informers = &informers{w: w, rt: b.runtime(era, serviceInformers, "informers"), release: b.release}
 	}
 	if cm := b.sc.Spec.ControllerManager; cm != nil {
 		for i := range cm.Replicas {

@@ -1,12 +1,15 @@
 package engine
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"maps"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"testing/synctest"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
@@ -208,3 +211,55 @@ func TestInformerEras(t *testing.T) {
 }
 
 func keys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// TestGoroutineLeak: a hung handler's listener-run outlives the informer,
+// is reported as a leftover, and has no lifetime span in the recording,
+// while its listener-pop buffers what it cannot deliver. Run returns all
+// the same, and leaves nothing running (goleak checks the package).
+func TestGoroutineLeak(t *testing.T) {
+	sc := builtin(t, "goroutine-leak")
+	var rec bytes.Buffer
+	var sum *Summary
+	synctest.Test(t, func(t *testing.T) {
+		var err error
+		sum, err = Run(context.Background(), Options{Scenario: sc, Recording: &rec})
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+	})
+	if len(sum.Leftovers) != 1 || sum.Leftovers[0].Name != "informer/listener-run" || sum.Leftovers[0].N != 1 {
+		t.Fatalf("leftovers = %+v, want one informer/listener-run", sum.Leftovers)
+	}
+	spans, err := traces.Read(&rec, "goroutine-leak.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lifetimes := map[string]int{} // goroutine name + handler → lifetime spans
+	maxPending := map[string]int64{}
+	onAdds := map[string]int{}
+	for _, s := range spans {
+		name, handler := s.Attributes.String(catalog.AttrGoroutineName), s.Attributes.String(catalog.AttrHandler)
+		if s.Attributes.String(catalog.AttrGoroutineKind) != "" {
+			lifetimes[name+" "+handler]++
+		}
+		for _, e := range s.Events {
+			if p, ok := e.Attributes.Int("pending"); ok && e.Name == "buffered" {
+				maxPending[handler] = max(maxPending[handler], p)
+			}
+		}
+		if s.Name == "OnAdd" {
+			onAdds[handler]++
+		}
+	}
+	if lifetimes["informer/listener-run handler-1"] != 1 || lifetimes["informer/listener-run handler-2"] != 0 || lifetimes["informer/listener-pop handler-2"] != 1 {
+		t.Errorf("lifetime spans = %v; want handler-1's listener-run and handler-2's listener-pop, not handler-2's listener-run", lifetimes)
+	}
+	// web-0 at start, web-1 and web-2: handler 1 handles all three; handler
+	// 2 returns from web-0 only (web-1's OnAdd never ends).
+	if onAdds["handler-1"] != 3 || onAdds["handler-2"] != 1 {
+		t.Errorf("OnAdd spans per handler = %v, want handler-1: 3, handler-2: 1", onAdds)
+	}
+	if maxPending["handler-2"] != 2 || maxPending["handler-1"] != 0 {
+		t.Errorf("largest pending buffer per handler = %v; want handler-2's to reach 2 (web-0's update, web-2's delete, behind web-2's add) and handler-1's to stay empty", maxPending)
+	}
+}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -19,14 +20,37 @@ type informers struct {
 	rt       *goroutine.Runtime
 	list     []*informer.Informer
 	byName   map[string]*informer.Informer
-	handlers map[string]int // handlers per informer, to name the next one
+	handlers map[string][]*handler // per informer, in the order they were added
+	release  <-chan struct{}       // closed when the run is over: unblocks hung handlers
 	ctx      context.Context
 	root     goroutine.Span
 }
 
+// handler is the informer lessons' event handler. It does nothing but be
+// called (the handler span is the record), unless a hangHandler action
+// hung it: then its next call blocks until the run is over, as a handler
+// stuck on a channel nobody sends to does. It does not watch its context on
+// purpose: nothing can stop a goroutine that is not listening, which is the
+// lesson of the goroutine-leak scenario.
+type handler struct {
+	informer.Observer
+	hung    atomic.Bool
+	release <-chan struct{}
+}
+
+func (h *handler) OnAdd(context.Context, any, bool)   { h.block() }
+func (h *handler) OnUpdate(context.Context, any, any) { h.block() }
+func (h *handler) OnDelete(context.Context, any)      { h.block() }
+
+func (h *handler) block() {
+	if h.hung.Load() {
+		<-h.release
+	}
+}
+
 // start starts the informers under a root span "StartInformers".
 func (in *informers) start(ctx context.Context) error {
-	in.byName, in.handlers = map[string]*informer.Informer{}, map[string]int{}
+	in.byName, in.handlers = map[string]*informer.Informer{}, map[string][]*handler{}
 	in.ctx, in.root = goroutine.Start(in.rt.Context(ctx), "StartInformers")
 	for _, spec := range in.w.sc.Spec.Informers {
 		inf, err := informer.New(informer.Config{
@@ -54,8 +78,21 @@ func (in *informers) start(ctx context.Context) error {
 }
 
 func (in *informers) addHandler(ctx context.Context, inf *informer.Informer) {
-	in.handlers[inf.Name()]++
-	inf.AddHandler(ctx, informer.Observer(fmt.Sprintf("handler-%d", in.handlers[inf.Name()])))
+	name := fmt.Sprintf("handler-%d", len(in.handlers[inf.Name()])+1)
+	h := &handler{Observer: informer.Observer(name), release: in.release}
+	in.handlers[inf.Name()] = append(in.handlers[inf.Name()], h)
+	inf.AddHandler(ctx, h)
+}
+
+// hang makes handler n (from 1) of an informer block in its next call,
+// and returns the handler's name.
+func (in *informers) hang(informerName string, n int) (string, error) {
+	hs := in.handlers[informerName]
+	if n < 1 || n > len(hs) {
+		return "", fmt.Errorf("informer %s has %d handlers, no handler %d", informerName, len(hs), n)
+	}
+	hs[n-1].hung.Store(true)
+	return hs[n-1].Name(), nil
 }
 
 // waitReady waits until every informer has synced and watches its resource,

@@ -74,6 +74,13 @@ func (w *world) apply(ctx context.Context, sp goroutine.Span, a scenarios.Action
 		defer hsp.End()
 		in.addHandler(hctx, in.byName[a.AddHandler.Informer])
 		return nil
+	case a.HangHandler != nil:
+		name, err := w.informers.hang(a.HangHandler.Informer, a.HangHandler.Handler)
+		if err != nil {
+			return err
+		}
+		sp.SetAttributes(attribute.String(catalog.AttrInformer, a.HangHandler.Informer), attribute.String(catalog.AttrHandler, name))
+		return nil
 	case a.KillLeader != nil:
 		return w.killLeader(ctx, sp)
 	case a.StopKubelet != nil:

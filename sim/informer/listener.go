@@ -223,7 +223,12 @@ func (l *listener) pop(ctx context.Context) {
 			if nextCh == nil {
 				ready(n)
 			} else {
+				// run has not taken the head yet: buffer the rest
+				// (pendingNotifications.WriteOne), on the head's span, so
+				// that a slow or stuck handler shows as a growing buffer.
 				l.pending.push(n)
+				headSpan.AddEvent("buffered", attribute.String(catalog.AttrObjectKey, n.key),
+					attribute.String("notification", n.kind.call()), attribute.Int("pending", l.pending.len()))
 			}
 		}
 	}

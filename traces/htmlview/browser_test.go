@@ -187,7 +187,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	zh := state(t, b)
-	if zh.Lang != "zh" || !strings.Contains(zh.Narrative, entry.SummaryZH) || strings.Contains(zh.Narrative, entry.Summary) {
+	if zh.Lang != "zh" || !strings.Contains(zh.Narrative, entry.SummaryZH) || !strings.Contains(zh.Narrative, entry.NowZH) || strings.Contains(zh.Narrative, entry.Summary) {
 		t.Errorf("after the language toggle (lang %q) the narrative is not the Chinese one:\n%s", zh.Lang, zh.Narrative)
 	}
 	if err := chromedp.Do(b.Ctx, chromedp.Click(chromedp.CSS("#lang"))); err != nil {

@@ -84,6 +84,7 @@ type entry struct {
 	SummaryZH string  `json:"summaryZH"`
 	Quote     string  `json:"quote"`
 	Now       string  `json:"now"`
+	NowZH     string  `json:"nowZH"`
 }
 
 type instance struct {
@@ -306,7 +307,7 @@ func (e *encoder) entry(goroutine string) int {
 	e.d.Entries = append(e.d.Entries, entry{
 		Name: c.Name, Component: c.Component, Kind: c.Kind, Period: c.Period.Seconds(),
 		Function: c.Function, File: c.File, Article: c.Article,
-		Summary: c.Summary, SummaryZH: c.SummaryZH, Quote: c.Quote, Now: c.Now,
+		Summary: c.Summary, SummaryZH: c.SummaryZH, Quote: c.Quote, Now: c.Now, NowZH: c.NowZH,
 	})
 	return i
 }

@@ -36,7 +36,7 @@ type words struct {
 	object, took, lived, skipped, period, evType string
 	what, article, source, now                   string
 	noArticle, mainLane, unknown                 string
-	nowOnlyEnglish, language                     string
+	language                                     string
 
 	first, last, pastEnd, noMatch, wrapped string
 	followed, followEnd, noFollow, link    string
@@ -109,27 +109,26 @@ var dict = map[string]words{
 		goroutines: func(running, stopped int) string {
 			return fmt.Sprintf("到此为止的协程：%d 个运行中，%d 个已退出", running, stopped)
 		},
-		what:           "它做什么",
-		article:        "文章原文",
-		source:         "Kubernetes 源码",
-		now:            "当年与现在",
-		noArticle:      "文章没有提到这个协程；目录根据 Kubernetes 源码收录它。",
-		mainLane:       "这是实例的主线：启动步骤和场景动作，它们不在单独的协程上运行。它们启动的协程有各自的步骤。",
-		unknown:        "kubeloom 的协程目录里没有 %s；这个录制可能来自另一个版本的 kubeloom。",
-		nowOnlyEnglish: "（目录只有英文）",
-		language:       "语言：中文",
-		first:          "这是第一步",
-		last:           "这是最后一步",
-		pastEnd:        "步骤在 %s 之前就结束了：最后一步在 %s",
-		noMatch:        "没有协程匹配 %q",
-		wrapped:        "%s：后面没有了，回到第一个",
-		followed:       "沿着 %s 到了 %s（%s）",
-		followEnd:      "%s：后面没有步骤接着它",
-		link:           "%s 的因果链接",
-		noFollow:       "没有可跟踪的：这一步没有对象键，也没有步骤链接到它",
-		jumpPrompt:     "跳到（如 1m30s）：",
-		searchPrompt:   "搜索协程（子串或通配符）：",
-		help:           "n/→/空格 下一步 · p/← 上一步 · g 跳转 · / 搜索 · f 跟踪 · l English · ↑/↓ 滚动 · q 退出",
-		legend:         "▶ 启动  ● 运行中  ■ 已退出",
+		what:         "它做什么",
+		article:      "文章原文",
+		source:       "Kubernetes 源码",
+		now:          "当年与现在",
+		noArticle:    "文章没有提到这个协程；目录根据 Kubernetes 源码收录它。",
+		mainLane:     "这是实例的主线：启动步骤和场景动作，它们不在单独的协程上运行。它们启动的协程有各自的步骤。",
+		unknown:      "kubeloom 的协程目录里没有 %s；这个录制可能来自另一个版本的 kubeloom。",
+		language:     "语言：中文",
+		first:        "这是第一步",
+		last:         "这是最后一步",
+		pastEnd:      "步骤在 %s 之前就结束了：最后一步在 %s",
+		noMatch:      "没有协程匹配 %q",
+		wrapped:      "%s：后面没有了，回到第一个",
+		followed:     "沿着 %s 到了 %s（%s）",
+		followEnd:    "%s：后面没有步骤接着它",
+		link:         "%s 的因果链接",
+		noFollow:     "没有可跟踪的：这一步没有对象键，也没有步骤链接到它",
+		jumpPrompt:   "跳到（如 1m30s）：",
+		searchPrompt: "搜索协程（子串或通配符）：",
+		help:         "n/→/空格 下一步 · p/← 上一步 · g 跳转 · / 搜索 · f 跟踪 · l English · ↑/↓ 滚动 · q 退出",
+		legend:       "▶ 启动  ● 运行中  ■ 已退出",
 	},
 }

@@ -92,8 +92,11 @@ func (d *data) tell(i int, lang string) story {
 		if len(src) > 0 {
 			st.sections = append(st.sections, section{w.source, src})
 		}
-		if e.Now != "" {
-			st.sections = append(st.sections, section{w.now + w.nowOnlyEnglish, []string{e.Now}})
+		if now := e.Now; now != "" {
+			if lang == Chinese && e.NowZH != "" {
+				now = e.NowZH
+			}
+			st.sections = append(st.sections, section{w.now, []string{now}})
 		}
 	case s.Lane.Goroutine == timeline.MainLane:
 		st.sections = append(st.sections, section{w.what, []string{w.mainLane}})

@@ -161,7 +161,7 @@ func (m Model) storyLines(width int) []string {
 	st := m.d.tell(m.cur, m.lang)
 	var lines []string
 	add := func(text string, indent int, style lipgloss.Style) {
-		for _, l := range wrap(text, width-indent) {
+		for _, l := range Wrap(text, width-indent) {
 			lines = append(lines, strings.Repeat(" ", indent)+style.Render(l))
 		}
 	}

@@ -7,11 +7,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// wrap breaks plain text (no escape sequences) into lines of at most width
+// Wrap breaks plain text (no escape sequences) into lines of at most width
 // columns. English breaks at spaces; Chinese, which has none, may break
-// between any two characters, except before closing punctuation. A word
+// between any two characters, except before closing punctuation and after
+// opening punctuation. A word
 // wider than a line is cut.
-func wrap(s string, width int) []string {
+func Wrap(s string, width int) []string {
 	width = max(width, 1)
 	var (
 		lines []string
@@ -62,6 +63,7 @@ func tokens(s string) []string {
 			cur = cur[:0]
 		}
 	}
+	opened := false // cur ends with opening punctuation: the next character joins it
 	for _, r := range s {
 		switch {
 		case unicode.IsSpace(r):
@@ -69,21 +71,36 @@ func tokens(s string) []string {
 			out = append(out, " ")
 		case closing(r):
 			cur = append(cur, r) // stays with what it closes
+		case opening(r):
+			if !opened {
+				emit()
+			}
+			cur = append(cur, r) // stays with what it opens
+			opened = true
+			continue
 		case wide(r):
-			emit()
+			if !opened {
+				emit()
+			}
 			cur = append(cur, r)
 		default:
-			if len(cur) > 0 && wide(cur[len(cur)-1]) {
+			if !opened && len(cur) > 0 && wide(cur[len(cur)-1]) {
 				emit()
 			}
 			cur = append(cur, r)
 		}
+		opened = false
 	}
 	emit()
 	return out
 }
 
 func wide(r rune) bool { return ansi.StringWidth(string(r)) > 1 }
+
+// opening is punctuation that must not end a line.
+func opening(r rune) bool {
+	return strings.ContainsRune("（「『《〈“‘", r)
+}
 
 // closing is punctuation that must not begin a line.
 func closing(r rune) bool {

@@ -20,15 +20,18 @@ func TestWrap(t *testing.T) {
 		// Chinese breaks between characters, English words stay whole,
 		// and closing punctuation never begins a line.
 		{"每隔 RetryPeriod（2 秒）尝试一次，第一次立即进行。", 12, []string{"每隔", "RetryPeriod", "（2 秒）尝试", "一次，第一次", "立即进行。"}},
+		// Opening punctuation never ends a line.
+		{"一二三四五（六七）", 12, []string{"一二三四五", "（六七）"}},
+		{"一二三四五「六七」", 12, []string{"一二三四五", "「六七」"}},
 		{"", 10, []string{""}},
 	} {
-		got := wrap(tc.text, tc.width)
+		got := Wrap(tc.text, tc.width)
 		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
-			t.Errorf("wrap(%q, %d) = %q, want %q", tc.text, tc.width, got, tc.want)
+			t.Errorf("Wrap(%q, %d) = %q, want %q", tc.text, tc.width, got, tc.want)
 		}
 		for _, l := range got {
 			if w := ansi.StringWidth(l); w > tc.width {
-				t.Errorf("wrap(%q, %d): %q is %d columns", tc.text, tc.width, l, w)
+				t.Errorf("Wrap(%q, %d): %q is %d columns", tc.text, tc.width, l, w)
 			}
 		}
 	}

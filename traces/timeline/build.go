@@ -613,6 +613,44 @@ func rootLane(inst instKey, name string) (laneKey, string, bool) {
 	return laneKey{inst: inst, name: name}, name, true
 }
 
+// openLaneAttributes stands in for the missing lifetime span of an open
+// lane: the goroutine attributes its iterations carry. Only spans of the
+// goroutine itself (iterations carry goroutine.name) describe it, and only
+// values they all agree on: an iteration's own k8s.object.key (the object
+// an OnAdd handled) is not the goroutine's. An object key is taken only
+// when at least two iterations agree on it, since one iteration cannot
+// tell its own key from its goroutine's.
+func openLaneAttributes(spans []traces.Span, info []spanInfo, members []int) traces.Attributes {
+	attrs := traces.Attributes{}
+	count := map[string]int{} // iterations that carry the attribute
+	varies := map[string]bool{}
+	n := 0 // iterations
+	for _, i := range members {
+		if info[i].goroutine == "" {
+			continue
+		}
+		n++
+		for _, k := range goroutineAttrs {
+			v, ok := spans[i].Attributes[k]
+			if !ok {
+				continue
+			}
+			if count[k] == 0 {
+				attrs[k] = v
+			} else if !reflect.DeepEqual(attrs[k], v) {
+				varies[k] = true
+			}
+			count[k]++
+		}
+	}
+	for k := range attrs {
+		if varies[k] || count[k] < n || k == catalog.AttrObjectKey && n < 2 {
+			delete(attrs, k)
+		}
+	}
+	return attrs
+}
+
 func buildLane(tl *Timeline, spans []traces.Span, info []spanInfo, acc *laneAcc) *Lane {
 	l := &Lane{Goroutine: acc.name}
 	members := acc.members
@@ -624,21 +662,7 @@ func buildLane(tl *Timeline, spans []traces.Span, info []spanInfo, acc *laneAcc)
 		l.Start, l.End = s.Start, spanEnd(s)
 		l.Events = appendEvents(l.Events, s)
 	} else {
-		l.Attributes = traces.Attributes{}
-		for _, i := range members {
-			// Only spans of the goroutine itself (iterations carry
-			// goroutine.name) describe it; a call's k8s.object.key does not.
-			if info[i].goroutine == "" {
-				continue
-			}
-			for _, k := range goroutineAttrs {
-				if _, have := l.Attributes[k]; !have {
-					if v, ok := spans[i].Attributes[k]; ok {
-						l.Attributes[k] = v
-					}
-				}
-			}
-		}
+		l.Attributes = openLaneAttributes(spans, info, members)
 		for n, i := range members {
 			if s := &spans[i]; n == 0 || s.Start.Before(l.Start) {
 				l.Start = s.Start

@@ -150,6 +150,37 @@ func TestBuild(t *testing.T) {
 			"  informer/listener-pop handler-2 [] 2s-21s open i2 c1 e0",
 		},
 	}, {
+		// A leaked listener-run (goroutine-leak): its lifetime span and its
+		// hung OnAdd never end. Its one recorded iteration's object key is the
+		// iteration's own, not the goroutine's; two iterations of a pod worker
+		// that agree on theirs name the lane.
+		name: "open lanes keep only the goroutine attributes their iterations agree on",
+		record: func(r *tt.Recorder) {
+			r.Instance("informers", "classic")
+			run := r.Span("", "run", 0, 1)
+			var drop []string
+			for _, h := range []string{"handler-1", "handler-2"} {
+				g := r.Goroutine(run, "informer/listener-run", catalog.KindGo, 0.5, 0.5)
+				drop = append(drop, g)
+				r.Iteration(g, "informer/listener-run", "OnAdd", 1, 2, 3, catalog.AttrHandler, h, catalog.AttrObjectKey, "default/web-0")
+			}
+			for _, pod := range []string{"default/web-0", "default/web-1"} {
+				w := r.Goroutine(run, "kubelet/pod-worker", catalog.KindGo, 0.5, 0.5)
+				drop = append(drop, w)
+				r.Iteration(w, "kubelet/pod-worker", "syncPod", 1, 2, 3, catalog.AttrObjectKey, pod, catalog.AttrWorker, "a")
+				r.Iteration(w, "kubelet/pod-worker", "syncPod", 2, 4, 5, catalog.AttrObjectKey, pod, catalog.AttrWorker, "b")
+			}
+			r.Drop(drop...)
+		},
+		want: []string{
+			"informers classic",
+			"  main [main] 0s-1s i0 c1 e0",
+			"  informer/listener-run handler-1 [] 2s-5s open i1 c0 e0",
+			"  informer/listener-run handler-2 [] 2s-5s open i1 c0 e0",
+			"  kubelet/pod-worker default/web-0 [] 2s-5s open i2 c0 e0",
+			"  kubelet/pod-worker default/web-1 [] 2s-5s open i2 c0 e0",
+		},
+	}, {
 		name: "spans with a missing parent and no goroutine are orphans",
 		record: func(r *tt.Recorder) {
 			g := r.Goroutine("", "reflector/list-watch", catalog.KindUntil, 0, 5)

@@ -745,7 +745,8 @@
       if (e.article) out += `<p class="src">${esc(e.article)}</p>`;
     }
     out += `<h3>${esc(T.source)}</h3><p><code>${esc(e.function)}</code></p><p class="src"><code>${esc(e.file)}</code> · ${esc(how)}</p>`;
-    if (e.now) out += `<h3>${esc(T.now)}</h3><p>${esc(e.now)}</p>`;
+    const now = api.lang === 'zh' && e.nowZH ? e.nowZH : e.now;
+    if (now) out += `<h3>${esc(T.now)}</h3><p>${esc(now)}</p>`;
     return out;
   }
 
