@@ -10,6 +10,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/kubeloom/kubeloom/scenarios"
 )
 
 // execute runs the CLI with args and returns stdout, stderr and the error.
@@ -242,5 +244,41 @@ func TestRunEra(t *testing.T) {
 	_, _, err = execute(t, "run", "cm-startup", "--era", "ancient", "--out", filepath.Join(t.TempDir(), "x.jsonl"))
 	if err == nil || !strings.Contains(err.Error(), `--era: unknown era "ancient": expected classic or modern`) {
 		t.Errorf("--era ancient: %v", err)
+	}
+}
+
+// TestScenariosShowTellsWhatToWatchFor: show prints the description and
+// what to watch for in the language asked, then the file, and the whole
+// output is still a scenario file; list --lang zh describes in Chinese.
+func TestScenariosShowTellsWhatToWatchFor(t *testing.T) {
+	sc, err := scenarios.Builtin("goroutine-leak")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"en", "zh"} {
+		out, _, err := execute(t, "scenarios", "show", "goroutine-leak", "--lang", lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := sc.Metadata.Text(lang)
+		flat := strings.Join(strings.Fields(strings.NewReplacer("#   - ", "", "#     ", "", "# ", "").Replace(out)), "")
+		for _, want := range append([]string{text.Description}, text.WatchFor...) {
+			if !strings.Contains(flat, strings.Join(strings.Fields(want), "")) {
+				t.Errorf("--lang %s: the output lacks %q:\n%s", lang, want, out)
+			}
+		}
+		if !strings.Contains(out, "kubeloom run goroutine-leak --out recordings/goroutine-leak.jsonl") {
+			t.Errorf("--lang %s: no command to run it:\n%s", lang, out)
+		}
+		if _, err := scenarios.Parse("shown.yaml", []byte(out)); err != nil {
+			t.Errorf("--lang %s: the output is not a scenario file: %v", lang, err)
+		}
+	}
+	out, _, err := execute(t, "scenarios", "list", "--lang", "zh")
+	if err != nil || !strings.Contains(out, sc.Metadata.ZH.Description) {
+		t.Errorf("list --lang zh: %v\n%s", err, out)
+	}
+	if _, _, err := execute(t, "scenarios", "show", "goroutine-leak", "--lang", "fr"); err == nil || !strings.Contains(err.Error(), `--lang "fr"`) {
+		t.Errorf("--lang fr: %v", err)
 	}
 }

@@ -43,7 +43,7 @@ when it started and ended.
 
 Colours are used when the output is a terminal, unless NO_COLOR is set to a
 non-empty value (https://no-color.org) or --color says otherwise.`,
-		Example: `  kubeloom replay traces/informer-basics-20261202-101500.jsonl
+		Example: `  kubeloom replay recordings/informer-basics-20261202-101500.jsonl
   kubeloom replay run.jsonl --width 160 --from 18s --to 25s
   kubeloom replay kubelet.jsonl --instance node-1 --goroutine 'pleg*' --goroutine 'kubelet/*-gc'
   kubeloom replay cm.jsonl --summary --goroutine 'informer/*'
