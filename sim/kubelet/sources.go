@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -117,7 +118,10 @@ func (k *Kubelet) readManifestDir(ctx context.Context, ch chan<- podUpdate) {
 			sp.AddEvent("skipped", attribute.String("path", path), attribute.String("error", err.Error()))
 			continue
 		}
-		k.applyDefaults(pod, "file:"+path, true)
+		// Kubernetes hashes the manifest's path into the UID; kubeloom
+		// hashes its name within the manifest dir, which is a new temporary
+		// folder every run, so that UIDs are the same from run to run.
+		k.applyDefaults(pod, "file:"+e.Name(), true)
 		pods = append(pods, pod)
 	}
 	sp.SetAttributes(attribute.Int("k8s.pods", len(pods)))
@@ -174,7 +178,7 @@ func (s *urlSource) run(ctx context.Context) {
 		return
 	}
 	for _, p := range pods {
-		s.k.applyDefaults(p, "url:"+s.k.o.ManifestURL, false)
+		s.k.applyDefaults(p, "url:"+urlPath(s.k.o.ManifestURL), false) // its port changes every run
 	}
 	sp.SetAttributes(attribute.Int("k8s.pods", len(pods)))
 	select {
@@ -251,4 +255,13 @@ func sortedPods(pods []*corev1.Pod) []*corev1.Pod {
 		return pods[i].Name < pods[j].Name
 	})
 	return pods
+}
+
+// urlPath is a manifest URL without its host and port, for the UIDs of the
+// pods it serves.
+func urlPath(u string) string {
+	if parsed, err := url.Parse(u); err == nil {
+		return parsed.RequestURI()
+	}
+	return u
 }

@@ -1,0 +1,126 @@
+package docs
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// chinese are the documents that have a Chinese version under docs/zh/
+// (and README.md's, README.zh.md).
+var chinese = []string{"architecture.md", "classroom.md", "goroutines.md", "scenarios.md", "cli.md", "jaeger.md"}
+
+func TestChineseVersionsExist(t *testing.T) {
+	for _, name := range chinese {
+		if _, err := os.Stat(filepath.Join("zh", name)); err != nil {
+			t.Errorf("docs/%s has no Chinese version: %v", name, err)
+		}
+	}
+	if _, err := os.Stat("../README.zh.md"); err != nil {
+		t.Errorf("README.md has no Chinese version: %v", err)
+	}
+}
+
+// TestLinksResolve checks every relative link of the README and the docs:
+// the file exists, and a #fragment names a heading of it.
+func TestLinksResolve(t *testing.T) {
+	docs := []string{"../README.md", "../README.zh.md"}
+	for _, pattern := range []string{"*.md", "zh/*.md"} {
+		m, _ := filepath.Glob(pattern)
+		docs = append(docs, m...)
+	}
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	for _, doc := range docs {
+		data, err := os.ReadFile(doc)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := withoutCode(string(data))
+		for _, m := range link.FindAllStringSubmatch(text, -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			path, fragment, _ := strings.Cut(target, "#")
+			file := doc
+			if path != "" {
+				file = filepath.Join(filepath.Dir(doc), path)
+			}
+			if _, err := os.Stat(file); err != nil {
+				t.Errorf("%s: link %s: no such file", doc, target)
+				continue
+			}
+			if fragment != "" && strings.HasSuffix(file, ".md") {
+				if !hasAnchor(t, file, fragment) {
+					t.Errorf("%s: link %s: %s has no heading for #%s", doc, target, file, fragment)
+				}
+			}
+		}
+	}
+}
+
+// withoutCode drops fenced code blocks and inline code, where brackets are
+// not links.
+func withoutCode(s string) string {
+	var out []string
+	in := false
+	for _, line := range strings.Split(s, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			in = !in
+			continue
+		}
+		if !in {
+			out = append(out, regexp.MustCompile("`[^`]*`").ReplaceAllString(line, ""))
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// hasAnchor reports whether a heading of file has GitHub's anchor a:
+// lower case, spaces to '-', punctuation other than '-' and '_' dropped.
+func hasAnchor(t *testing.T, file, a string) bool {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := false // in a fenced code block
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			in = !in
+		}
+		if in || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		heading := strings.TrimSpace(strings.TrimLeft(line, "#"))
+		if anchor(heading) == a {
+			return true
+		}
+	}
+	return false
+}
+
+func anchor(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(heading) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_':
+			b.WriteRune(r)
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r > 127 && !isPunct(r):
+			// backticks, slashes, dots, parentheses... are dropped
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// isPunct is the non-ASCII punctuation GitHub drops from anchors.
+func isPunct(r rune) bool {
+	return strings.ContainsRune("，。、；：？！（）「」『』《》〈〉“”‘’—…·", r)
+}
