@@ -96,6 +96,13 @@ func runExport(s streams, o *exportOptions) error {
 		return fmt.Errorf("failed to create %s: %w", out, err)
 	}
 	defer os.Remove(tmp.Name())
+	// CreateTemp makes the file private (0600); an export is a document to
+	// share (a page for the class's web folder), readable as os.Create's
+	// files are under the usual umask.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fmt.Errorf("failed to create %s: %w", out, err)
+	}
 	if err := write(tmp); err != nil {
 		tmp.Close()
 		return fmt.Errorf("failed to export %s as %s: %w", o.file, o.format, err)

@@ -24,6 +24,9 @@ func TestExportFormats(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if fi, err := os.Stat(filepath.Join(dir, file)); err != nil || fi.Mode().Perm() != 0o644 {
+			t.Errorf("export --format %s: the file's mode is %v, want -rw-r--r-- (a document to share)", format, fi.Mode().Perm())
+		}
 		switch format {
 		case "html":
 			if !strings.Contains(string(data), "<html") || strings.Contains(string(data), "http://") && strings.Contains(string(data), "<script src=") {

@@ -200,12 +200,13 @@ func init() {
 			Summary: "Started next to container GC by StartGarbageCollection. Every ImageGCPeriod (5m) an iteration asks " +
 				"cAdvisor how full the image filesystem is; at or above --image-gc-high-threshold (90% in 1.5) it deletes " +
 				"unused images, least recently used first and only those first seen at least MinAge (2m) ago, until usage is " +
-				"down to --image-gc-low-threshold (80%). Not freeing enough records an ImageGCFailed event on the node; " +
+				"down to --image-gc-low-threshold (80%). Not freeing enough records a FreeDiskSpaceFailed warning on the node " +
+				"(today's kubelet also records ImageGCFailed); " +
 				"otherwise it makes no apiserver calls. kubeloom names each iteration span Images/GarbageCollect; the scenario " +
 				"action setImageFSUsage sets how full the simulated image filesystem is.",
 			SummaryZH: "由 StartGarbageCollection 与容器 GC 一起启动。每隔 ImageGCPeriod（5 分钟）向 cAdvisor 询问镜像文件系统的使用率；" +
 				"达到或超过 --image-gc-high-threshold（1.5 为 90%）时，删除未被使用的镜像，按最近最少使用的顺序、且只删首次发现至少 MinAge（2 分钟）之前的，" +
-				"直到使用率降到 --image-gc-low-threshold（80%）。释放不够时在节点上记录 ImageGCFailed 事件，除此之外不调用 apiserver。" +
+				"直到使用率降到 --image-gc-low-threshold（80%）。释放不够时在节点上记录 FreeDiskSpaceFailed 警告事件（今天的 kubelet 还会记录 ImageGCFailed），除此之外不调用 apiserver。" +
 				"kubeloom 把每次迭代的 span 命名为 Images/GarbageCollect；场景动作 setImageFSUsage 设定模拟镜像文件系统的使用率。",
 			Quote: "if err := kl.imageManager.GarbageCollect(); err != nil {；}, ImageGCPeriod, wait.NeverStop)",
 			Now: "Same 5m loop; the default high threshold is now 85% (low still 80%), and newer releases can also delete " +
