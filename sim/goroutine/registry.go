@@ -108,10 +108,17 @@ func (k Key) less(o Key) bool {
 	return k.Name < o.Name
 }
 
-// Stop cancels every goroutine and waits up to grace (simulated time) for
-// them to return. It returns the goroutines still alive then, by family; an
-// empty result means everything stopped. Goroutines started after Stop are
-// cancelled at once.
+// MinRealGrace is the least real time Stop waits, whatever grace is in
+// simulated time: at speed 120, 10 simulated seconds are 83 real
+// milliseconds, which a starved CPU (a loaded laptop, the race detector)
+// can spend before a stopped goroutine gets to run and return. A goroutine
+// still alive after both is a leak, not a slow machine.
+const MinRealGrace = time.Second
+
+// Stop cancels every goroutine and waits up to grace (simulated time), and
+// at least MinRealGrace of real time, for them to return. It returns the
+// goroutines still alive then, by family; an empty result means everything
+// stopped. Goroutines started after Stop are cancelled at once.
 func (r *Registry) Stop(grace time.Duration) []Alive {
 	r.mu.Lock()
 	r.stopped = true
@@ -119,12 +126,19 @@ func (r *Registry) Stop(grace time.Duration) []Alive {
 	r.cancel()
 	done := make(chan struct{})
 	go func() { r.wg.Wait(); close(done) }()
+	real := time.NewTimer(MinRealGrace)
+	defer real.Stop()
 	t := r.clock.NewTimer(grace)
 	defer t.Stop()
-	select {
-	case <-done:
-		return nil
-	case <-t.C():
-		return r.Live()
+	for simulated, realDone := t.C(), real.C; simulated != nil || realDone != nil; {
+		select {
+		case <-done:
+			return nil
+		case <-simulated:
+			simulated = nil
+		case <-realDone:
+			realDone = nil
+		}
 	}
+	return r.Live()
 }
