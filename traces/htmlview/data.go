@@ -64,11 +64,15 @@ type data struct {
 	// pairs, sorted by key. Set 0 is the empty set.
 	Attrs [][]int `json:"attrs"`
 
-	Entries   []entry        `json:"entries"`
-	Instances []instance     `json:"instances"`
-	Lanes     []lane         `json:"lanes"`
-	Steps     []int64        `json:"steps"`
-	Strides   map[string]int `json:"strides"`
+	Entries []entry `json:"entries"`
+	// Startup are the catalog's stories of startup steps (calls on main
+	// lanes); StepStartup maps a step's index to its story.
+	Startup     []startupStep  `json:"startup"`
+	StepStartup map[string]int `json:"stepStartup"`
+	Instances   []instance     `json:"instances"`
+	Lanes       []lane         `json:"lanes"`
+	Steps       []int64        `json:"steps"`
+	Strides     map[string]int `json:"strides"`
 }
 
 // entry is a catalog entry of a goroutine that has a lane.
@@ -85,6 +89,18 @@ type entry struct {
 	Quote     string  `json:"quote"`
 	Now       string  `json:"now"`
 	NowZH     string  `json:"nowZH"`
+}
+
+// startupStep is the catalog's story of a startup step.
+type startupStep struct {
+	Component string `json:"component"`
+	Name      string `json:"name"`
+	Function  string `json:"function"`
+	File      string `json:"file"`
+	Article   string `json:"article"`
+	Summary   string `json:"summary"`
+	SummaryZH string `json:"summaryZH"`
+	Quote     string `json:"quote"`
 }
 
 type instance struct {
@@ -114,14 +130,15 @@ type lane struct {
 
 // encoder builds the string, value and attribute-set tables.
 type encoder struct {
-	tl      *timeline.Timeline
-	d       *data
-	strs    map[string]int
-	vals    map[string]int
-	sets    map[string]int
-	entries map[string]int
-	keyBuf  []byte
-	pairs   [][2]int
+	tl       *timeline.Timeline
+	d        *data
+	strs     map[string]int
+	vals     map[string]int
+	sets     map[string]int
+	entries  map[string]int
+	startups map[string]int
+	keyBuf   []byte
+	pairs    [][2]int
 }
 
 // encode turns a timeline into the page's data.
@@ -138,14 +155,16 @@ func encode(tl *timeline.Timeline) *data {
 			Values:   []json.RawMessage{},
 			Attrs:    [][]int{{}},
 			Entries:  []entry{},
+			Startup:  []startupStep{}, StepStartup: map[string]int{},
 			Strides: map[string]int{
 				"it": iterStride, "calls": callStride, "events": eventStride, "steps": stepStride,
 			},
 		},
-		strs:    map[string]int{},
-		vals:    map[string]int{},
-		sets:    map[string]int{"": 0},
-		entries: map[string]int{},
+		strs:     map[string]int{},
+		vals:     map[string]int{},
+		sets:     map[string]int{"": 0},
+		entries:  map[string]int{},
+		startups: map[string]int{},
 	}
 	d := e.d
 	if !tl.Start.IsZero() {
@@ -190,6 +209,9 @@ func encode(tl *timeline.Timeline) *data {
 				panic(fmt.Sprintf("htmlview: step %s %q points at a mark outside its timeline", s.Kind, s.Name()))
 			}
 			m = int64(i)
+		}
+		if s.HasStartup {
+			d.StepStartup[strconv.Itoa(len(d.Steps)/stepStride)] = e.startup(s.Startup)
 		}
 		d.Steps = append(d.Steps, int64(laneIndex[s.Lane]), stepKinds[s.Kind], m)
 	}
@@ -308,6 +330,21 @@ func (e *encoder) entry(goroutine string) int {
 		Name: c.Name, Component: c.Component, Kind: c.Kind, Period: c.Period.Seconds(),
 		Function: c.Function, File: c.File, Article: c.Article,
 		Summary: c.Summary, SummaryZH: c.SummaryZH, Quote: c.Quote, Now: c.Now, NowZH: c.NowZH,
+	})
+	return i
+}
+
+// startup returns the index of a startup step's story in Startup.
+func (e *encoder) startup(st catalog.Step) int {
+	key := st.Component + "\x00" + st.Name
+	if i, ok := e.startups[key]; ok {
+		return i
+	}
+	i := len(e.d.Startup)
+	e.startups[key] = i
+	e.d.Startup = append(e.d.Startup, startupStep{
+		Component: st.Component, Name: st.Name, Function: st.Function, File: st.File, Article: st.Article,
+		Summary: st.Summary, SummaryZH: st.SummaryZH, Quote: st.Quote,
 	})
 	return i
 }

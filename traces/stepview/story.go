@@ -2,10 +2,12 @@ package stepview
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
@@ -43,6 +45,11 @@ func (d *data) tell(i int, lang string) story {
 	}
 	if t := attrs.String(catalog.AttrEventType); t != "" && s.Kind == timeline.StepEvent {
 		st.facts = append(st.facts, w.evType+" "+t)
+	}
+	if s.Mark != nil {
+		if other := otherAttributes(attrs); other != "" {
+			st.facts = append(st.facts, other)
+		}
 	}
 	switch {
 	case s.Kind == timeline.StepStarted:
@@ -83,13 +90,7 @@ func (d *data) tell(i int, lang string) story {
 		} else {
 			st.sections = append(st.sections, section{w.article, []string{w.noArticle}})
 		}
-		var src []string
-		for _, l := range []string{e.Function, e.File} {
-			if l != "" {
-				src = append(src, l)
-			}
-		}
-		if len(src) > 0 {
+		if src := nonEmpty(e.Function, e.File); len(src) > 0 {
 			st.sections = append(st.sections, section{w.source, src})
 		}
 		if now := e.Now; now != "" {
@@ -98,12 +99,77 @@ func (d *data) tell(i int, lang string) story {
 			}
 			st.sections = append(st.sections, section{w.now, []string{now}})
 		}
+	case s.HasStartup:
+		e := s.Startup
+		summary := e.Summary
+		if lang == Chinese && e.SummaryZH != "" {
+			summary = e.SummaryZH
+		}
+		st.sections = append(st.sections, section{w.what, []string{summary}})
+		if e.Quote != "" {
+			lines := []string{"「" + e.Quote + "」"}
+			if e.Article != "" {
+				lines = append(lines, "— "+e.Article)
+			}
+			st.sections = append(st.sections, section{w.article, lines})
+		}
+		if src := nonEmpty(e.Function, e.File); len(src) > 0 {
+			st.sections = append(st.sections, section{w.source, src})
+		}
 	case s.Lane.Goroutine == timeline.MainLane:
 		st.sections = append(st.sections, section{w.what, []string{w.mainLane}})
 	default:
 		st.sections = append(st.sections, section{w.what, []string{fmt.Sprintf(w.unknown, s.Lane.Goroutine)}})
 	}
 	return st
+}
+
+// shownElsewhere are attributes a step does not list: the goroutine's own
+// (its lane says them), and those the story shows already.
+var shownElsewhere = map[string]bool{
+	catalog.AttrGoroutineName: true, catalog.AttrGoroutineKind: true, catalog.AttrGoroutinePeriod: true,
+	catalog.AttrCodeFunction: true, catalog.AttrCodeFile: true, catalog.AttrArticle: true,
+	catalog.AttrIteration: true, catalog.AttrSkipped: true,
+	catalog.AttrInformer: true, catalog.AttrResource: true, catalog.AttrHandler: true,
+	catalog.AttrObjectKey: true, catalog.AttrEventType: true,
+}
+
+// maxAttributes is how many other attributes a step lists at most.
+const maxAttributes = 6
+
+// otherAttributes lists a mark's other attributes, "key=value" by key,
+// so that what a span or event carries (a buffer's length, the image a GC
+// removed, why a leader stopped) is visible while stepping.
+func otherAttributes(attrs traces.Attributes) string {
+	var keys []string
+	for k := range attrs {
+		if !shownElsewhere[k] {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return ""
+	}
+	slices.Sort(keys)
+	var parts []string
+	for i, k := range keys {
+		if i == maxAttributes {
+			parts = append(parts, fmt.Sprintf("(+%d)", len(keys)-maxAttributes))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s=%v", k, attrs[k]))
+	}
+	return strings.Join(parts, " ")
+}
+
+func nonEmpty(lines ...string) []string {
+	var out []string
+	for _, l := range lines {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // plain lays the story out as text below its header: the title and facts,

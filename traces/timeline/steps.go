@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
@@ -35,6 +36,21 @@ type Step struct {
 	// HasEntry is false for main lanes and names this kubeloom does not know.
 	Entry    catalog.Entry
 	HasEntry bool
+	// Startup is the catalog's story of a call on a main lane (a startup
+	// step such as NewKubeletServer, or a scenario action); HasStartup is
+	// false for other steps and for calls the catalog does not know.
+	Startup    catalog.Step
+	HasStartup bool
+}
+
+// StartupStep returns the catalog's story of a call on a main lane of an
+// instance of service: the scenario's root span "scenario NAME" is looked
+// up as "scenario".
+func StartupStep(service, call string) (catalog.Step, bool) {
+	if name, ok := strings.CutPrefix(call, "scenario "); ok && name != "" {
+		call = "scenario"
+	}
+	return catalog.LookupStep(service, call)
 }
 
 // Name is what the step is called: the mark's name, or the goroutine's.
@@ -56,7 +72,11 @@ func Steps(tl *Timeline) []Step {
 		for _, l := range in.Lanes {
 			entry, ok := catalog.Lookup(l.Goroutine)
 			add := func(kind StepKind, at time.Time, m *Mark) {
-				steps = append(steps, Step{Kind: kind, At: at, Instance: in, Lane: l, Mark: m, Entry: entry, HasEntry: ok})
+				st := Step{Kind: kind, At: at, Instance: in, Lane: l, Mark: m, Entry: entry, HasEntry: ok}
+				if kind == StepCall && l.Goroutine == MainLane {
+					st.Startup, st.HasStartup = StartupStep(in.Service, m.Name)
+				}
+				steps = append(steps, st)
 			}
 			if l.Goroutine != MainLane {
 				add(StepStarted, l.Start, nil)

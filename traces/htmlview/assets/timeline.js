@@ -732,6 +732,17 @@
     const key = attr(set, 'k8s.object.key');
     if (key !== undefined) out += `<p>${esc(T.object)} <code>${esc(key)}</code>${(v => v ? ' · ' + esc(v) : '')(attr(set, 'k8s.event.type'))}</p>`;
     if (s.kind === 1 && l.it[s.mark * IT + 4] > 0) out += `<p>${esc(T.skipped(l.it[s.mark * IT + 4]))}</p>`;
+    const si = D.stepStartup ? D.stepStartup[s.i] : undefined;
+    if (si !== undefined) { // a startup step the catalog tells
+      const st = D.startup[si];
+      out += `<h3>${esc(T.what)}</h3><p>${esc(api.lang === 'zh' && st.summaryZH ? st.summaryZH : st.summary)}</p>`;
+      if (st.quote) {
+        out += `<h3>${esc(T.article)}</h3><blockquote lang="zh">${esc(st.quote)}</blockquote>`;
+        if (st.article) out += `<p class="src">${esc(st.article)}</p>`;
+      }
+      if (st.function) out += `<h3>${esc(T.source)}</h3><p><code>${esc(st.function)}</code></p><p class="src"><code>${esc(st.file)}</code></p>`;
+      return out;
+    }
     const e = l.entry;
     if (!e) {
       out += `<p>${esc(l.g === 'main' ? T.mainLane : T.unknown(l.g))}</p>`;

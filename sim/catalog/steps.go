@@ -1,0 +1,45 @@
+package catalog
+
+// A Step explains a startup step: a call on an instance's main line (no
+// goroutine of its own), such as NewKubeletServer or StartControllers. The
+// goroutine catalog explains goroutines; the steps between them are what
+// the articles walk through first, and the step-through and the HTML page
+// tell them the same way.
+type Step struct {
+	Component string // the instance's service.name: "kube-controller-manager", "kubelet", "kubeloom"
+	Name      string // the span's name, e.g. "NewKubeletServer"
+	Function  string // the Kubernetes function it stands for (v1.5 era)
+	File      string // the Kubernetes file of that function
+	Article   string // article file and section, "" if the articles do not name it
+	Summary   string // what the step does, in English
+	SummaryZH string // the same in Chinese
+	Quote     string // the article's sentence, verbatim (Chinese); "" if none
+}
+
+var steps = map[[2]string]Step{}
+
+func registerSteps(ss ...Step) {
+	for _, s := range ss {
+		k := [2]string{s.Component, s.Name}
+		if _, dup := steps[k]; dup {
+			panic("catalog: duplicate step " + s.Component + " " + s.Name)
+		}
+		steps[k] = s
+	}
+}
+
+// LookupStep returns the step of a main-line span named name on an
+// instance of component (its service.name).
+func LookupStep(component, name string) (Step, bool) {
+	s, ok := steps[[2]string{component, name}]
+	return s, ok
+}
+
+// Steps returns every step, by component, in no particular order within one.
+func Steps() []Step {
+	out := make([]Step, 0, len(steps))
+	for _, s := range steps {
+		out = append(out, s)
+	}
+	return out
+}
