@@ -14,6 +14,7 @@ type catalogText struct {
 	component, mechanism, period, source, startedBy, in string
 	article, quote, story, now, eventDriven, index      string
 	colon                                               string // ": " or "："
+	steps, stepsIntro                                   string
 }
 
 var catalogTexts = map[string]catalogText{
@@ -31,6 +32,9 @@ English and Chinese for every entry, so this page covers every goroutine of ever
 		component: "Component", mechanism: "Mechanism", period: "Period", source: "Kubernetes source",
 		startedBy: "Started by", in: "in", article: "Article", quote: "The article says", story: "What it does",
 		now: "Then vs now", eventDriven: "event-driven", index: "Index", colon: ": ",
+		steps: "Startup steps",
+		stepsIntro: "The calls on an instance's main line, between the goroutines: the startup steps the articles walk " +
+			"through first, and the scenario's own actions. `kubeloom step` and the HTML page tell these stories too.",
 	},
 	"zh": {
 		title: "协程目录",
@@ -44,6 +48,8 @@ kubeloom 拒绝启动目录中没有的协程，并且有测试要求每个条�
 		component: "组件", mechanism: "机制", period: "周期", source: "Kubernetes 源码",
 		startedBy: "启动于", in: "位于", article: "文章", quote: "文章原话", story: "它做什么",
 		now: "当年与现在", eventDriven: "事件驱动", index: "索引", colon: "：",
+		steps:      "启动步骤",
+		stepsIntro: "实例主线上、协程之间的调用：文章最先讲的启动步骤，以及场景自己的动作。`kubeloom step` 和 HTML 页面同样讲述这些内容。",
 	},
 }
 
@@ -108,8 +114,31 @@ func writeCatalogMarkdown(w io.Writer, lang string) error {
 			b.WriteString("\n")
 		}
 	}
+	writeStepsMarkdown(&b, t, lang)
 	_, err := io.WriteString(w, strings.TrimRight(b.String(), "\n")+"\n")
 	return err
+}
+
+// writeStepsMarkdown writes the startup steps, per component in the order
+// they run.
+func writeStepsMarkdown(b *strings.Builder, t catalogText, lang string) {
+	fmt.Fprintf(b, "## %s\n\n%s\n\n", t.steps, t.stepsIntro)
+	component := ""
+	for _, s := range catalog.Steps() {
+		if s.Component != component {
+			component = s.Component
+			fmt.Fprintf(b, "### %s\n\n", component)
+		}
+		story := s.Summary
+		if lang == "zh" {
+			story = s.SummaryZH
+		}
+		fmt.Fprintf(b, "- **`%s`** (`%s`, `%s`)%s%s\n", s.Name, oneLine(s.Function), s.File, t.colon, story)
+		if s.Quote != "" {
+			fmt.Fprintf(b, "  > %s\n", oneLine(s.Quote))
+		}
+	}
+	b.WriteString("\n")
 }
 
 // anchor is the GitHub anchor of a "### name" heading: lower case, with

@@ -1,5 +1,7 @@
 package catalog
 
+import "slices"
+
 // A Step explains a startup step: a call on an instance's main line (no
 // goroutine of its own), such as NewKubeletServer or StartControllers. The
 // goroutine catalog explains goroutines; the steps between them are what
@@ -16,7 +18,10 @@ type Step struct {
 	Quote     string // the article's sentence, verbatim (Chinese); "" if none
 }
 
-var steps = map[[2]string]Step{}
+var (
+	steps     = map[[2]string]Step{}
+	stepOrder []Step // as registered: each component's steps in the order they run
+)
 
 func registerSteps(ss ...Step) {
 	for _, s := range ss {
@@ -25,6 +30,7 @@ func registerSteps(ss ...Step) {
 			panic("catalog: duplicate step " + s.Component + " " + s.Name)
 		}
 		steps[k] = s
+		stepOrder = append(stepOrder, s)
 	}
 }
 
@@ -35,11 +41,5 @@ func LookupStep(component, name string) (Step, bool) {
 	return s, ok
 }
 
-// Steps returns every step, by component, in no particular order within one.
-func Steps() []Step {
-	out := make([]Step, 0, len(steps))
-	for _, s := range steps {
-		out = append(out, s)
-	}
-	return out
-}
+// Steps returns every step, each component's in the order they run.
+func Steps() []Step { return slices.Clone(stepOrder) }

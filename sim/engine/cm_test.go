@@ -52,6 +52,7 @@ func runScenario(t *testing.T, sc *scenarios.Scenario, inspect func(era scenario
 	if len(sum.Leftovers) != 0 {
 		t.Errorf("leftover goroutines: %v", sum.Leftovers)
 	}
+	checkStartupStories(t, spans)
 	return sum, spans
 }
 

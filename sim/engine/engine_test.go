@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
+	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
 func byInstance(spans []traces.Span) map[string][]traces.Span {
@@ -234,6 +235,7 @@ func TestGoroutineLeak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkStartupStories(t, spans)
 	lifetimes := map[string]int{} // goroutine name + handler → lifetime spans
 	maxPending := map[string]int64{}
 	onAdds := map[string]int{}
@@ -261,5 +263,24 @@ func TestGoroutineLeak(t *testing.T) {
 	}
 	if maxPending["handler-2"] != 2 || maxPending["handler-1"] != 0 {
 		t.Errorf("largest pending buffer per handler = %v; want handler-2's to reach 2 (web-0's update, web-2's delete, behind web-2's add) and handler-1's to stay empty", maxPending)
+	}
+}
+
+// checkStartupStories fails unless every call on an instance's main line
+// (a startup step, a scenario action) has its story in the catalog, in
+// English and Chinese: the step-through tells it.
+func checkStartupStories(t *testing.T, spans []traces.Span) {
+	t.Helper()
+	missing := map[string]bool{}
+	for _, s := range timeline.Steps(timeline.Build(spans)) {
+		if s.Kind != timeline.StepCall || s.Lane.Goroutine != timeline.MainLane {
+			continue
+		}
+		if !s.HasStartup || s.Startup.Summary == "" || s.Startup.SummaryZH == "" {
+			missing[s.Instance.Service+" "+s.Mark.Name] = true
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("main-line calls without a story in sim/catalog (steps): %v", slices.Sorted(maps.Keys(missing)))
 	}
 }

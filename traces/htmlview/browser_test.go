@@ -378,7 +378,17 @@ func TestBrowserEdgeCases(t *testing.T) {
 			if lang == "en" && st.Lane.Goroutine == "kubelet/not-in-the-catalog" && !strings.Contains(s.Narrative, "no entry") {
 				t.Errorf("step %d on a goroutine the catalog does not know: %q", i, s.Narrative)
 			}
-			if lang == "en" && st.Lane.Goroutine == timeline.MainLane && !strings.Contains(s.Narrative, "Not a goroutine") {
+			switch {
+			case st.HasStartup:
+				// A startup step tells its own story.
+				want := st.Startup.Summary
+				if lang == "zh" {
+					want = st.Startup.SummaryZH
+				}
+				if !strings.Contains(s.Narrative, want) {
+					t.Errorf("%s step %d, the startup step %s: the narrative lacks its story: %q", lang, i, st.Name(), s.Narrative)
+				}
+			case lang == "en" && st.Lane.Goroutine == timeline.MainLane && !strings.Contains(s.Narrative, "Not a goroutine"):
 				t.Errorf("step %d on a main lane: %q", i, s.Narrative)
 			}
 		}

@@ -44,13 +44,17 @@ type Step struct {
 }
 
 // StartupStep returns the catalog's story of a call on a main lane of an
-// instance of service: the scenario's root span "scenario NAME" is looked
-// up as "scenario".
+// instance of service. Calls named after what they act on are looked up by
+// their first word: the scenario's root span "scenario NAME" as "scenario",
+// a controller's "start EndpointController" as "start".
 func StartupStep(service, call string) (catalog.Step, bool) {
-	if name, ok := strings.CutPrefix(call, "scenario "); ok && name != "" {
-		call = "scenario"
+	if st, ok := catalog.LookupStep(service, call); ok {
+		return st, true
 	}
-	return catalog.LookupStep(service, call)
+	if first, _, ok := strings.Cut(call, " "); ok {
+		return catalog.LookupStep(service, first)
+	}
+	return catalog.Step{}, false
 }
 
 // Name is what the step is called: the mark's name, or the goroutine's.

@@ -1,0 +1,116 @@
+package catalog
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// articlesDir holds the two source-reading articles, next to the module.
+const articlesDir = "../../../shared/articles"
+
+// noSpace removes every white-space character (the articles have lost
+// their line breaks in places and use no-break spaces in others).
+func noSpace(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func TestEveryStepExplainsItself(t *testing.T) {
+	if len(Steps()) == 0 {
+		t.Fatal("no steps")
+	}
+	for _, s := range Steps() {
+		id := s.Component + " " + s.Name
+		if s.Component == "" || s.Name == "" {
+			t.Errorf("%q: needs Component and Name", id)
+		}
+		if s.Function == "" {
+			t.Errorf("%s: needs the function it stands for", id)
+		}
+		if s.Summary == "" {
+			t.Errorf("%s: needs an English summary", id)
+		}
+		if !strings.ContainsFunc(s.SummaryZH, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
+			t.Errorf("%s: needs a Chinese SummaryZH (got %q)", id, s.SummaryZH)
+		}
+		if s.Quote != "" && s.Article == "" {
+			t.Errorf("%s: a quote needs the article section it comes from", id)
+		}
+		if s.Article != "" && !strings.HasPrefix(s.Article, articleCM) && !strings.HasPrefix(s.Article, articleKubelet) {
+			t.Errorf("%s: Article %q names neither article", id, s.Article)
+		}
+		if got, ok := LookupStep(s.Component, s.Name); !ok || got.Component != s.Component || got.Name != s.Name {
+			t.Errorf("LookupStep(%q, %q) failed", s.Component, s.Name)
+		}
+	}
+}
+
+// A Quote is the article's own text: one passage, or several joined by
+// "；", each found verbatim in one of the articles once white space is
+// ignored.
+func TestStepQuotesAreVerbatim(t *testing.T) {
+	var articles []string
+	for _, name := range []string{articleCM, articleKubelet} {
+		b, err := os.ReadFile(filepath.Join(articlesDir, name))
+		if err != nil {
+			t.Fatalf("the articles are needed to check the quotes: %v", err)
+		}
+		articles = append(articles, noSpace(string(b)))
+	}
+	found := func(q string) bool {
+		q = noSpace(q)
+		for _, a := range articles {
+			if q != "" && strings.Contains(a, q) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, s := range Steps() {
+		if s.Quote == "" || found(s.Quote) {
+			continue
+		}
+		for _, part := range strings.Split(s.Quote, "；") {
+			if !found(part) {
+				t.Errorf("%s %s: %q is not in the articles", s.Component, s.Name, part)
+			}
+		}
+	}
+}
+
+// Every span on a main line of the built-in scenarios (both eras, and a
+// controller manager without leader election) has a story.
+func TestMainLineSpansHaveSteps(t *testing.T) {
+	want := map[string][]string{
+		"kube-controller-manager": {"main", "NewCMServer", "AddFlags", "InitFlags", "InitLogs", "Run", "configz.New",
+			"BuildConfigFromFlags", "NewForConfig", "NewForConfigOrDie", "NewBroadcaster", "StartLogging",
+			"StartRecordingToSink", "NewRecorder", "RunOrDie", "StartControllers", "start", "sharedInformers.Start"},
+		"kubelet": {"main", "NewKubeletServer", "AddFlags", "InitFlags", "InitLogs", "run", "UnsecuredKubeletConfig",
+			"CreateAPIServerClientConfig", "NewForConfig", "RunKubelet", "NewBroadcaster", "StartLogging",
+			"StartRecordingToSink", "NewRecorder", "CreateAndInitKubelet", "makePodSourceConfig", "NewSourceFile",
+			"NewSourceURL", "NewSourceApiserver", "NewMainKubelet", "BirthCry", "StartGarbageCollection", "startKubelet"},
+		"kubeloom": {"scenario", "LoadObjects", "action/create", "action/update", "action/delete", "action/breakWatches",
+			"action/addHandler", "action/hangHandler", "action/killLeader", "action/stopKubelet", "action/startKubelet",
+			"action/setImageFSUsage", "action/injectOOM", "action/takePort"},
+		"informers": {"StartInformers", "action/addHandler", "AddEventHandler"},
+	}
+	n := 0
+	for component, names := range want {
+		for _, name := range names {
+			n++
+			if _, ok := LookupStep(component, name); !ok {
+				t.Errorf("no step %s %s", component, name)
+			}
+		}
+	}
+	if len(Steps()) != n {
+		t.Errorf("%d steps, want %d: add the new ones to this test", len(Steps()), n)
+	}
+}
