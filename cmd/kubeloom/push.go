@@ -16,9 +16,10 @@ import (
 )
 
 type pushOptions struct {
-	file     string
-	endpoint string
-	timeout  time.Duration
+	file          string
+	endpoint      string
+	timeout       time.Duration
+	simulatedTime bool
 }
 
 func newPushCmd(s streams) *cobra.Command {
@@ -27,10 +28,12 @@ func newPushCmd(s streams) *cobra.Command {
 		Use:   "push FILE",
 		Short: "Send a recording to Jaeger or an OpenTelemetry collector over OTLP",
 		Long: `Send every span of a recording over OTLP, as 'kubeloom run --otlp-endpoint'
-would have sent it live: the same trace and span IDs, parents, links,
-attributes, events, services and timestamps. The timestamps are those of
-the run's simulated clock, so search Jaeger over the time range printed at
-the end.
+sent it live: the same trace and span IDs, parents, links, attributes,
+events, services and timestamps. A recording's timestamps are simulated
+time, which starts at 2016-12-12 00:00 UTC in every run; like a live run,
+push moves them to the wall-clock time the run was made (the recording
+says when), so Jaeger finds it there: search the range printed at the end.
+--simulated-time sends the recorded times as they are.
 
 Without --otlp-endpoint, the standard OTEL_EXPORTER_OTLP_ENDPOINT or
 OTEL_EXPORTER_OTLP_TRACES_ENDPOINT variable says where to send (with the
@@ -52,6 +55,7 @@ A recording with unreadable lines is not pushed: the error names them.`,
 	f := cmd.Flags()
 	f.StringVar(&o.endpoint, "otlp-endpoint", "", "where to send: http://127.0.0.1:4318 (OTLP/HTTP) or grpc://127.0.0.1:4317 (OTLP/gRPC) (default: $OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or $OTEL_EXPORTER_OTLP_ENDPOINT)")
 	f.DurationVar(&o.timeout, "timeout", push.DefaultTimeout, "give up when the endpoint does not answer a request within this time")
+	f.BoolVar(&o.simulatedTime, "simulated-time", false, "send the recorded (simulated) timestamps, from 2016-12-12, instead of moving the run to when it was recorded")
 	return cmd
 }
 
@@ -68,14 +72,22 @@ func runPush(ctx context.Context, s streams, o *pushOptions) error {
 	if len(spans) == 0 {
 		return fmt.Errorf("%s: no spans in the recording; nothing to push", o.file)
 	}
-	if err := push.Push(ctx, spans, o.endpoint, push.WithTimeout(o.timeout)); err != nil {
+	shift, recorded := traces.WallClockOffset(spans)
+	clockName := "the wall-clock time the run was recorded"
+	switch {
+	case o.simulatedTime:
+		shift, clockName = 0, "the run's simulated clock"
+	case !recorded:
+		clockName = "the run's simulated clock: the recording does not say when it was made"
+	}
+	if err := push.Push(ctx, spans, o.endpoint, push.WithTimeout(o.timeout), push.WithShift(shift)); err != nil {
 		return err
 	}
 	sum := summarizePush(spans)
 	fmt.Fprintf(s.out, "pushed %d spans (%d traces) from %s to %s\n", len(spans), sum.traces, o.file, otlp.Describe(o.endpoint))
 	fmt.Fprintf(s.out, "  services: %s\n", strings.Join(sum.services, ", "))
-	fmt.Fprintf(s.out, "  spans start between %s and %s (the run's simulated clock): search that range\n",
-		sum.first.Local().Format(time.DateTime), sum.last.Local().Format(time.DateTime))
+	fmt.Fprintf(s.out, "  spans start between %s and %s (%s): search that range\n",
+		sum.first.Add(shift).Local().Format(time.DateTime), sum.last.Add(shift).Local().Format(time.DateTime), clockName)
 	return nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	collectortrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/protobuf/proto"
@@ -58,9 +59,16 @@ func pushRecording(t *testing.T, extra ...string) string {
 
 // otlpReceiver counts the spans an OTLP/HTTP receiver on 127.0.0.1 gets.
 func otlpReceiver(t *testing.T) (*httptest.Server, func() int) {
+	srv, received, _ := otlpReceiverWithStarts(t)
+	return srv, received
+}
+
+// otlpReceiverWithStarts also tells the earliest span start it got.
+func otlpReceiverWithStarts(t *testing.T) (*httptest.Server, func() int, func() time.Time) {
 	t.Helper()
 	var mu sync.Mutex
 	n := 0
+	var first time.Time
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		var req collectortrace.ExportTraceServiceRequest
@@ -72,6 +80,11 @@ func otlpReceiver(t *testing.T) (*httptest.Server, func() int) {
 		for _, rs := range req.ResourceSpans {
 			for _, ss := range rs.ScopeSpans {
 				n += len(ss.Spans)
+				for _, sp := range ss.Spans {
+					if at := time.Unix(0, int64(sp.StartTimeUnixNano)).UTC(); first.IsZero() || at.Before(first) {
+						first = at
+					}
+				}
 			}
 		}
 		mu.Unlock()
@@ -81,9 +94,45 @@ func otlpReceiver(t *testing.T) (*httptest.Server, func() int) {
 	}))
 	t.Cleanup(srv.Close)
 	return srv, func() int {
-		mu.Lock()
-		defer mu.Unlock()
-		return n
+			mu.Lock()
+			defer mu.Unlock()
+			return n
+		}, func() time.Time {
+			mu.Lock()
+			defer mu.Unlock()
+			return first
+		}
+}
+
+// TestPushMovesARunToItsWallClockTime: a recording whose scenario span says
+// when the run was made arrives at that time, as it did live; with
+// --simulated-time, at its recorded (simulated) time.
+func TestPushMovesARunToItsWallClockTime(t *testing.T) {
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "")
+	t.Setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "")
+	scenario := `{"Name":"scenario informer-basics","SpanContext":{"TraceID":"1af7651916cd43dd8448eb211c80319c","SpanID":"c7ad6b7169203331","TraceFlags":"01","TraceState":"","Remote":false},` +
+		`"Parent":{"TraceID":"00000000000000000000000000000000","SpanID":"0000000000000000","TraceFlags":"00","TraceState":"","Remote":false},"SpanKind":1,` +
+		`"StartTime":"2026-12-02T10:15:00Z","EndTime":"2026-12-02T10:15:30Z","Attributes":[` +
+		`{"Key":"kubeloom.clock.origin","Value":{"Type":"STRING","Value":"2026-12-02T10:15:00Z"}},` +
+		`{"Key":"kubeloom.run.wall_start","Value":{"Type":"STRING","Value":"2026-12-03T09:00:00Z"}}],` +
+		`"Events":null,"Links":null,"Status":{"Code":"Unset","Description":""},"DroppedAttributes":0,"DroppedEvents":0,"DroppedLinks":0,"ChildSpanCount":0,` +
+		`"Resource":[{"Key":"service.name","Value":{"Type":"STRING","Value":"kubeloom"}}],"InstrumentationScope":{"Name":"github.com/kubeloom/kubeloom/sim","Version":"","SchemaURL":""}}`
+	file := pushRecording(t, scenario)
+	for _, tc := range []struct {
+		flags []string
+		want  string
+	}{
+		{nil, "2026-12-03T09:00:00Z"},
+		{[]string{"--simulated-time"}, "2026-12-02T10:15:00Z"},
+	} {
+		srv, _, first := otlpReceiverWithStarts(t)
+		out, err := executePush(t, append([]string{file, "--otlp-endpoint", srv.URL}, tc.flags...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := first().Format(time.RFC3339); got != tc.want {
+			t.Errorf("push %v: the first span arrived at %s, want %s\n%s", tc.flags, got, tc.want, out)
+		}
 	}
 }
 

@@ -140,6 +140,7 @@ func runRun(ctx context.Context, s streams, o *runOptions) error {
 	opts := engine.Options{
 		Scenario: sc, Recording: file, Speed: o.speed, Duration: o.duration, Seed: o.seed,
 		AllIterations: o.allIterations, OTLPEndpoint: o.otlpEndpoint, OTLPTimeout: o.otlpTimeout,
+		WallStart: time.Now(),
 	}
 	if o.stdout {
 		opts.Stdout = s.out

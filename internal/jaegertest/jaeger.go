@@ -285,13 +285,15 @@ func findBinary(root string) (string, error) {
 	if os.Getenv(EnvCI) != "true" {
 		// `go list` says, in about a second, whether the packages are
 		// compiled; then `go tool -n` only links (seconds) or finds the
-		// cached binary.
-		out, err := goCmd(root, "list", modfile, "-f", "{{.Stale}} {{.StaleReason}}", jaegerPkg)
+		// cached binary. The main package itself always reads as stale
+		// ("build ID mismatch": go tool links it its own way), so only its
+		// dependencies are asked about.
+		out, err := goCmd(root, "list", modfile, "-deps", "-f", `{{if and .Stale (ne .Name "main")}}{{.ImportPath}}: {{.StaleReason}}{{"\n"}}{{end}}`, jaegerPkg)
 		if err != nil {
 			return "", &notBuiltError{reason: "the Jaeger tool of tools/go.mod is not available: " + err.Error()}
 		}
-		if stale, reason, _ := strings.Cut(out, " "); stale == "true" && !strings.Contains(reason, "available in build cache") {
-			return "", &notBuiltError{reason: "Jaeger is not built yet (" + reason + ")"}
+		if stale, _, _ := strings.Cut(out, "\n"); stale != "" {
+			return "", &notBuiltError{reason: "Jaeger is not built yet (" + stale + ")"}
 		}
 	}
 	// -n prints the path of the built (and cached) tool instead of

@@ -17,8 +17,9 @@ import (
 // TestARunAndItsPushLookTheSameInJaeger runs informer-basics with a live
 // OTLP/HTTP export into a real Jaeger and checks, through both query APIs,
 // that Jaeger holds exactly the recording: every span, its service and
-// instance, its parent and its links. Then it pushes the recording over
-// OTLP/gRPC into a fresh Jaeger and checks the same.
+// instance, its parent and its links, at the recorded times moved to the
+// wall-clock time of the run. Then it pushes the recording over OTLP/gRPC
+// into a fresh Jaeger, moved the same way, and checks the same.
 func TestARunAndItsPushLookTheSameInJaeger(t *testing.T) {
 	live := jaegertest.Start(t)
 	sc, err := scenarios.Resolve("informer-basics")
@@ -28,7 +29,7 @@ func TestARunAndItsPushLookTheSameInJaeger(t *testing.T) {
 	var rec bytes.Buffer
 	sum, err := engine.Run(context.Background(), engine.Options{
 		Scenario: sc, Recording: &rec, Duration: 20 * time.Second, Speed: 100,
-		OTLPEndpoint: live.OTLPHTTP,
+		OTLPEndpoint: live.OTLPHTTP, WallStart: time.Now(),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -41,20 +42,39 @@ func TestARunAndItsPushLookTheSameInJaeger(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("the run recorded %d spans", len(spans))
-	checkJaegerHolds(t, live, spans)
+	shift, ok := traces.WallClockOffset(spans)
+	if !ok || shift < 9*365*24*time.Hour {
+		t.Fatalf("the recording says the wall clock was %v ahead of the simulated one (%v); want about ten years", shift, ok)
+	}
+	sent := shifted(spans, shift)
+	checkJaegerHolds(t, live, sent)
 	t.Run("export --format jaeger", func(t *testing.T) {
-		checkExportMatchesJaeger(t, live, rawQuery(spans), spans)
+		checkExportMatchesJaeger(t, live, rawQuery(sent), sent)
 	})
 
 	t.Run("push", func(t *testing.T) {
 		fresh := jaegertest.Start(t)
 		start := time.Now()
-		if err := push.Push(context.Background(), spans, fresh.OTLPGRPC); err != nil {
+		if err := push.Push(context.Background(), spans, fresh.OTLPGRPC, push.WithShift(shift)); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("pushed %d spans in %s", len(spans), time.Since(start).Round(time.Millisecond))
-		checkJaegerHolds(t, fresh, spans)
+		checkJaegerHolds(t, fresh, sent)
 	})
+}
+
+// shifted returns copies of spans moved by d, as kubeloom sends them.
+func shifted(spans []traces.Span, d time.Duration) []traces.Span {
+	out := slices.Clone(spans)
+	for i := range out {
+		s := &out[i]
+		s.Start, s.End = s.Start.Add(d), s.End.Add(d)
+		s.Events = slices.Clone(s.Events)
+		for j := range s.Events {
+			s.Events[j].Time = s.Events[j].Time.Add(d)
+		}
+	}
+	return out
 }
 
 // rawQuery asks for every trace of spans as stored (Raw), so that

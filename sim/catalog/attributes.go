@@ -10,6 +10,13 @@ const (
 	AttrScenario          = "kubeloom.scenario"
 	AttrEra               = "kubeloom.era"
 
+	// On the scenario's root span: the simulated time the run's clock
+	// started at, and the wall-clock time that was (RFC 3339). What goes to
+	// Jaeger is moved by the difference, so that a run shows up at the time
+	// it was made (see traces.WallClockOffset).
+	AttrClockOrigin  = "kubeloom.clock.origin"
+	AttrRunWallStart = "kubeloom.run.wall_start"
+
 	// Goroutine lifetime spans.
 	AttrGoroutineName   = "goroutine.name"
 	AttrGoroutineKind   = "goroutine.kind"

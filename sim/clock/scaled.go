@@ -51,11 +51,26 @@ type Base interface {
 
 // NewScaledOn is NewScaled over another underlying clock.
 func NewScaledOn(real Base, speed float64) (*Scaled, error) {
+	return newScaled(real, real.Now(), speed)
+}
+
+// Epoch is where a run's simulated time starts: midnight UTC on the day
+// Kubernetes v1.5.0, the release the articles read, was tagged. A fixed
+// origin makes a run reproducible: everything that reads the time of day
+// (a CronJob's schedule and the names of its Jobs, certificates, object
+// timestamps) is the same in every run of a scenario, whenever it is run.
+func Epoch() time.Time { return time.Date(2016, time.December, 12, 0, 0, 0, 0, time.UTC) }
+
+// NewScaledAt is NewScaled with simulated time starting at origin.
+func NewScaledAt(origin time.Time, speed float64) (*Scaled, error) {
+	return newScaled(k8sclock.RealClock{}, origin, speed)
+}
+
+func newScaled(real Base, origin time.Time, speed float64) (*Scaled, error) {
 	if !(speed > 0) || speed > 1e6 {
 		return nil, fmt.Errorf("invalid speed %v: expected a number > 0 and ≤ 1000000", speed)
 	}
-	now := real.Now()
-	return &Scaled{real: real, speed: speed, origin: now, start: now}, nil
+	return &Scaled{real: real, speed: speed, origin: origin, start: real.Now()}, nil
 }
 
 // Speed is the number of simulated seconds per real second.

@@ -2,8 +2,11 @@ package cluster
 
 import (
 	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -281,17 +284,18 @@ func (c *Cluster) bind(ns string, obj runtime.Object) (runtime.Object, error) {
 
 // generateName makes a name from generateName as the apiserver does: five
 // random characters from an alphabet without vowels (SimpleNameGenerator),
-// drawn again while the name is taken.
+// drawn again while the name is taken. Requires c.mu.
 func (c *Cluster) generateName(gvr schema.GroupVersionResource, ns, prefix string) string {
 	const alphabet = "bcdfghjklmnpqrstvwxz2456789"
 	const maxPrefix = 63 - 5
 	if len(prefix) > maxPrefix {
 		prefix = prefix[:maxPrefix]
 	}
+	r := c.keyed("generateName", gvr.String(), ns, prefix)
 	for {
 		b := make([]byte, 5)
 		for i := range b {
-			b[i] = alphabet[c.rand.IntN(len(alphabet))]
+			b[i] = alphabet[r.IntN(len(alphabet))]
 		}
 		name := prefix + string(b)
 		if _, err := c.get(gvr, ns, name); apierrors.IsNotFound(err) {
@@ -300,5 +304,24 @@ func (c *Cluster) generateName(gvr schema.GroupVersionResource, ns, prefix strin
 	}
 }
 
-// newUID returns a random version-4 UUID from the cluster's seeded source.
-func (c *Cluster) newUID() types.UID { return types.UID(uuid.New(c.rand)) }
+// newUID returns a random version-4 UUID for a new object. Requires c.mu.
+func (c *Cluster) newUID(gvr schema.GroupVersionResource, ns, name string) types.UID {
+	return types.UID(uuid.New(c.keyed("uid", gvr.String(), ns, name)))
+}
+
+// keyed returns the random source of the next draw for a key (a
+// generateName prefix, an object's name): seeded by the scenario's seed, the
+// key and how many draws the key has had. Goroutines that create objects
+// at the same moment ask in a different order in every run; keyed sources
+// give each object the same name and UID whatever that order. (A
+// ReplicaSet's pods all share one prefix, and they are identical, so which
+// goroutine gets which of their names does not matter.) Requires c.mu.
+func (c *Cluster) keyed(parts ...string) *rand.Rand {
+	key := strings.Join(parts, "\x00")
+	n := c.draws[key]
+	c.draws[key]++
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	fmt.Fprintf(h, "\x00%d", n)
+	return rand.New(rand.NewPCG(c.seed, h.Sum64()))
+}

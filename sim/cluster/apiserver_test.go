@@ -38,6 +38,24 @@ func TestCreateFillsSystemMetadata(t *testing.T) {
 	if p2.Name != p.Name || p2.UID != p.UID {
 		t.Errorf("seeded runs differ: %s/%s vs %s/%s", p.Name, p.UID, p2.Name, p2.UID)
 	}
+	// Whatever order goroutines reach the apiserver in, the same objects
+	// get the same generated names and UIDs: two web- pods and a db- pod,
+	// in two orders.
+	created := func(prefixes ...string) map[string]string {
+		c := New(WithClock(clocktesting.NewFakePassiveClock(at)), WithSeed(7))
+		out := map[string]string{}
+		for _, prefix := range prefixes {
+			p, err := c.Client.CoreV1().Pods("default").Create(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{GenerateName: prefix}}, metav1.CreateOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[p.Name] = string(p.UID)
+		}
+		return out
+	}
+	if a, b := created("web-", "db-", "web-"), created("db-", "web-", "web-"); len(a) != 3 || fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Errorf("names and UIDs depend on the order of creation: %v, then %v", a, b)
+	}
 	if _, err := pods.Create(ctx, &corev1.Pod{}, metav1.CreateOptions{}); !apierrors.IsInvalid(err) {
 		t.Errorf("a pod without name or generateName: %v, want Invalid", err)
 	}

@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"context"
-	"math/rand/v2"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -31,8 +30,9 @@ type Cluster struct {
 	rv       map[schema.GroupVersionResource]int64
 	watches  map[schema.GroupVersionResource][]*watcher
 	kinds    map[schema.GroupVersionResource]schema.GroupVersionKind
-	rand     *rand.Rand // generated names and UIDs
-	requests int        // served, for forgetRequests
+	seed     uint64         // of generated names and UIDs
+	draws    map[string]int // how many names or UIDs each key has drawn
+	requests int            // served, for forgetRequests
 }
 
 // Option configures a Cluster.
@@ -46,7 +46,7 @@ func WithClock(c clock.PassiveClock) Option { return func(cl *Cluster) { cl.cloc
 // WithSeed seeds generated names (generateName) and UIDs, so that a run is
 // reproducible (default 1).
 func WithSeed(seed int64) Option {
-	return func(cl *Cluster) { cl.rand = rand.New(rand.NewPCG(uint64(seed), 0x6b75626563746c)) }
+	return func(cl *Cluster) { cl.seed = uint64(seed) }
 }
 
 // New returns a cluster that holds the namespaces every apiserver starts
@@ -57,6 +57,7 @@ func New(opts ...Option) *Cluster {
 		clock:   clock.RealClock{},
 		rv:      map[schema.GroupVersionResource]int64{},
 		watches: map[schema.GroupVersionResource][]*watcher{},
+		draws:   map[string]int{},
 	}
 	WithSeed(1)(c)
 	for _, o := range opts {

@@ -100,7 +100,7 @@ func (c *Cluster) create(a k8stesting.CreateActionImpl) (bool, runtime.Object, e
 		m.SetName(c.generateName(gvr, ns, m.GetGenerateName()))
 	}
 	if m.GetUID() == "" {
-		m.SetUID(c.newUID())
+		m.SetUID(c.newUID(gvr, ns, m.GetName()))
 	}
 	m.SetCreationTimestamp(c.now())
 	m.SetDeletionTimestamp(nil)

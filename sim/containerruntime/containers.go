@@ -3,7 +3,6 @@ package containerruntime
 import (
 	"errors"
 	"fmt"
-	"net"
 	"slices"
 	"strings"
 	"time"
@@ -133,12 +132,12 @@ func (r *Runtime) StartContainer(podUID, podNamespace, podName string, spec Cont
 	if err != nil {
 		return Container{}, fmt.Errorf("failed to start container %q of pod %s/%s: %w", spec.Name, podNamespace, podName, err)
 	}
-	id := r.newID()
+	key := podUID + "/" + spec.Name
+	id := r.newID(podUID, spec.Name, r.attempts[key])
 	layer := between(hash64("layer", id), 1<<20, 20<<20)
 	if err := r.fits(layer); err != nil {
 		return Container{}, fmt.Errorf("failed to create the writable layer of container %q of pod %s/%s: %w; remove exited containers or unused images", spec.Name, podNamespace, podName, err)
 	}
-	key := podUID + "/" + spec.Name
 	c := &container{
 		Container: Container{
 			ID: id, PodUID: podUID, PodName: podName, PodNamespace: podNamespace,
@@ -152,10 +151,7 @@ func (r *Runtime) StartContainer(podUID, podNamespace, podName string, spec Cont
 		seq:      r.seq,
 	}
 	if spec.Name == PodInfraContainerName {
-		c.IP = net.IPv4(r.podNet[0], r.podNet[1], r.podNet[2], byte(r.nextIP)).String()
-		if r.nextIP++; r.nextIP > 254 { // .2 … .254, then around again: a /24 of short-lived sandboxes
-			r.nextIP = 2
-		}
+		c.IP = r.newIP(podUID, r.attempts[key])
 	}
 	r.seq++
 	r.attempts[key]++

@@ -63,7 +63,8 @@ type Runtime struct {
 	memory   int64
 
 	mu         sync.Mutex
-	rng        *rand.Rand
+	seed       uint64
+	rng        *rand.Rand // system OOMs' victims (InjectOOM is called by the scenario, in order)
 	down       bool
 	images     map[string]*Image // by Ref
 	containers map[string]*container
@@ -71,7 +72,6 @@ type Runtime struct {
 	seq        uint64         // containers created so far
 	other      int64          // OtherBytes of the image filesystem
 	podNet     net.IP         // the pod CIDR's network address
-	nextIP     int            // host part of the next pod IP
 }
 
 // New returns the runtime of node o.Node, up, with o.Images present. It
@@ -94,12 +94,12 @@ func New(o Options) *Runtime {
 		clock:      o.Clock,
 		capacity:   o.Capacity,
 		memory:     o.MemoryCapacity,
+		seed:       uint64(o.Seed),
 		rng:        rand.New(rand.NewPCG(uint64(o.Seed), hash64(o.Node))),
 		images:     map[string]*Image{},
 		containers: map[string]*container{},
 		attempts:   map[string]int{},
 		podNet:     net.IPv4(10, 244, 0, 0).To4(),
-		nextIP:     2, // .1 is the node's bridge (cbr0)
 	}
 	if ip, _, err := net.ParseCIDR(o.PodCIDR); err == nil && ip.To4() != nil {
 		r.podNet = ip.To4()
@@ -141,15 +141,49 @@ func (r *Runtime) SetUp(up bool) {
 	r.down = !up
 }
 
-// newID draws a docker-style ID: 64 hex characters (32 random bytes).
-// Requires r.mu.
-func (r *Runtime) newID() string {
+// newID draws a docker-style ID: 64 hex characters (32 random bytes). The
+// draw is keyed by the container (its pod, name and attempt) rather than
+// taken from one shared source, so that pod workers that start containers
+// at the same moment, in a different order each run, still give every
+// container the same ID in every run. Requires r.mu.
+func (r *Runtime) newID(podUID, name string, attempt int) string {
+	rng := r.keyed("id", podUID, name, fmt.Sprint(attempt))
 	for {
-		id := fmt.Sprintf("%016x%016x%016x%016x", r.rng.Uint64(), r.rng.Uint64(), r.rng.Uint64(), r.rng.Uint64())
+		id := fmt.Sprintf("%016x%016x%016x%016x", rng.Uint64(), rng.Uint64(), rng.Uint64(), rng.Uint64())
 		if _, taken := r.containers[id]; !taken {
 			return id
 		}
 	}
+}
+
+// newIP picks a sandbox's address in the pod CIDR: .2 to .254 (.1 is the
+// node's bridge, cbr0), not held by another running sandbox. Docker's
+// bridge and v1.5's kubenet hand out the next free address; kubeloom starts
+// looking at a place keyed by the pod and the sandbox's attempt instead, for
+// the same reason as newID: the same address in every run. Requires r.mu.
+func (r *Runtime) newIP(podUID string, attempt int) string {
+	held := map[string]bool{}
+	for _, c := range r.containers {
+		if c.IP != "" && c.State == StateRunning {
+			held[c.IP] = true
+		}
+	}
+	const first, hosts = 2, 253
+	start := r.keyed("ip", podUID, fmt.Sprint(attempt)).IntN(hosts)
+	var ip string
+	for i := range hosts {
+		ip = net.IPv4(r.podNet[0], r.podNet[1], r.podNet[2], byte(first+(start+i)%hosts)).String()
+		if !held[ip] {
+			break
+		}
+	}
+	return ip // a full /24 of running sandboxes shares its last address
+}
+
+// keyed is a random source for one draw, seeded by the scenario's seed, the
+// node and the parts.
+func (r *Runtime) keyed(parts ...string) *rand.Rand {
+	return rand.New(rand.NewPCG(r.seed, hash64(append([]string{r.node}, parts...)...)))
 }
 
 // now is the clock's time, after moving containers whose run has ended to

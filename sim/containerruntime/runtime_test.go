@@ -503,19 +503,41 @@ func ExampleRuntime() {
 	// 0 running, 1 in all
 }
 
-// Each infra container gets the next address of the pod CIDR; app
-// containers get none.
+// Each infra container gets an address of the pod CIDR that no running
+// sandbox holds, the same in every run for the same pod; app containers
+// get none.
 func TestSandboxIPs(t *testing.T) {
+	start := func() []string {
+		r := New(Options{Node: "node-1", Seed: 1, Clock: clocktesting.NewFakeClock(time.Unix(0, 0)), PodCIDR: "10.244.3.0/24"})
+		var got []string
+		for _, c := range []ContainerSpec{{Name: PodInfraContainerName, Image: PauseImage}, {Name: "app", Image: "nginx:1.11"}, {Name: PodInfraContainerName, Image: PauseImage}} {
+			ctr, err := r.StartContainer("uid-"+c.Name, "default", "p", c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, ctr.IP)
+		}
+		return got
+	}
+	got := start()
+	if got[1] != "" || got[0] == got[2] || !strings.HasPrefix(got[0], "10.244.3.") || !strings.HasPrefix(got[2], "10.244.3.") || got[0] == "10.244.3.1" {
+		t.Errorf("IPs = %q, want two distinct addresses of 10.244.3.0/24 other than .1, and none for the app", got)
+	}
+	if again := start(); fmt.Sprint(again) != fmt.Sprint(got) {
+		t.Errorf("another runtime gave %q, then %q: want the same addresses in every run", got, again)
+	}
+
+	// A full /24: every running sandbox has its own address.
 	r := New(Options{Node: "node-1", Clock: clocktesting.NewFakeClock(time.Unix(0, 0)), PodCIDR: "10.244.3.0/24"})
-	var got []string
-	for _, c := range []ContainerSpec{{Name: PodInfraContainerName, Image: PauseImage}, {Name: "app", Image: "nginx:1.11"}, {Name: PodInfraContainerName, Image: PauseImage}} {
-		ctr, err := r.StartContainer("uid-"+c.Name, "default", "p", c)
+	seen := map[string]bool{}
+	for i := range 253 {
+		ctr, err := r.StartContainer(fmt.Sprint("uid-", i), "default", "p", ContainerSpec{Name: PodInfraContainerName, Image: PauseImage})
 		if err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, ctr.IP)
-	}
-	if want := []string{"10.244.3.2", "", "10.244.3.3"}; fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("IPs = %q, want %q", got, want)
+		if seen[ctr.IP] {
+			t.Fatalf("sandbox %d got %s, which a running sandbox holds", i, ctr.IP)
+		}
+		seen[ctr.IP] = true
 	}
 }

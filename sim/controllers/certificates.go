@@ -3,8 +3,7 @@ package controllers
 import (
 	"context"
 	"crypto"
-	"crypto/ecdsa"
-	"crypto/elliptic"
+	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
@@ -12,6 +11,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math/big"
 	"slices"
 	"time"
@@ -43,7 +43,7 @@ func startCertificates(ctx context.Context, c *Context) string {
 		return "certificatesigningrequests are not served"
 	}
 	c.NewEvents(ctx, "certificate-controller", true, true) // no recorder is ever made from it in v1.5
-	ca, err := loadCA(c)
+	ca, err := loadCA(c, goroutine.RuntimeFrom(ctx).Clock().Now())
 	if err != nil {
 		return "Failed to start certificate controller: " + err.Error()
 	}
@@ -66,10 +66,14 @@ type certificateController struct {
 }
 
 // loadCA reads the signing CA, or generates one for GenerateCA.
-func loadCA(c *Context) (*tls.Certificate, error) {
+func loadCA(c *Context, now time.Time) (*tls.Certificate, error) {
 	certFile, keyFile := c.Config.ClusterSigningCertFile, c.Config.ClusterSigningKeyFile
 	if certFile == GenerateCA && keyFile == GenerateCA {
-		return generateCA(c.Config.ClusterName)
+		var seed [ed25519.SeedSize]byte
+		for i := range seed {
+			seed[i] = byte(c.Rand.UintN(256))
+		}
+		return generateCA(c.Config.ClusterName, seed[:], now)
 	}
 	certPEM, err := c.ReadFile(certFile)
 	if err != nil {
@@ -87,16 +91,17 @@ func loadCA(c *Context) (*tls.Certificate, error) {
 	return &pair, err
 }
 
-func generateCA(cluster string) (*tls.Certificate, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, err
-	}
-	now := time.Now()
+// generateCA makes the throwaway CA: an Ed25519 key from the seed, valid
+// from an hour before the simulated now. Ed25519 keys and signatures are
+// deterministic, so the CA and every certificate it signs are the same in
+// every run of a scenario (Go draws ECDSA keys from the system's source
+// whatever reader it is given).
+func generateCA(cluster string, seed []byte, now time.Time) (*tls.Certificate, error) {
+	key := ed25519.NewKeyFromSeed(seed)
 	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: cluster + "-ca (kubeloom)"},
 		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(10 * 365 * 24 * time.Hour),
 		KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature, BasicConstraintsValid: true, IsCA: true}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, key.Public(), key)
 	if err != nil {
 		return nil, err
 	}
@@ -162,10 +167,10 @@ func (cc *certificateController) sign(ctx context.Context, csr *certificatesv1.C
 	if err := req.CheckSignature(); err != nil {
 		return nil, fmt.Errorf("the request's signature is invalid: %w", err)
 	}
-	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 62))
-	if err != nil {
-		return nil, err
-	}
+	// A serial number from the request's UID: unique, and the same in every run.
+	h := fnv.New64a()
+	h.Write([]byte(csr.UID))
+	serial := new(big.Int).SetUint64(h.Sum64() >> 2)
 	now := goroutine.RuntimeFrom(ctx).Clock().Now()
 	tmpl := &x509.Certificate{SerialNumber: serial, Subject: req.Subject, DNSNames: req.DNSNames, IPAddresses: req.IPAddresses,
 		NotBefore: now.Add(-5 * time.Minute), NotAfter: now.Add(365 * 24 * time.Hour),

@@ -15,15 +15,24 @@ import (
 	"github.com/kubeloom/kubeloom/sim/informer"
 )
 
+// replicaStagger is how long after each other the replicas of a
+// controller manager start: cm-0 at 0s, cm-1 at 1s, cm-2 at 2s. Started
+// at the same instant, which one takes the lock first would be decided by
+// the Go scheduler (and by the CPU load in a real-time run), so a run could
+// not be repeated; a second apart, as masters booted one after another
+// are, cm-0 leads first in every run.
+const replicaStagger = time.Second
+
 // errKilled is why a killed replica's process ended.
 var errKilled = errors.New("killed by the scenario (killLeader): the process got SIGKILL")
 
 // cmReplica is one kube-controller-manager process. Its main runs on a
 // goroutine of its own until the simulation stops or it is killed.
 type cmReplica struct {
-	w    *world
-	name string // cm-0, the hostname: the leader election identity starts with it
-	rt   *goroutine.Runtime
+	w     *world
+	name  string // cm-0, the hostname: the leader election identity starts with it
+	index int    // 0 for cm-0: replica i starts i × replicaStagger after cm-0
+	rt    *goroutine.Runtime
 
 	cancel context.CancelCauseFunc
 	done   chan struct{}
@@ -61,6 +70,15 @@ func (c *cmReplica) start(ctx context.Context, o *Options, clk clock.Clock) {
 	c.cancel, c.done = cancel, make(chan struct{})
 	go func() {
 		defer close(c.done)
+		if d := time.Duration(c.index) * replicaStagger; d > 0 {
+			t := clk.NewTimer(d)
+			select {
+			case <-t.C():
+			case <-pctx.Done():
+				t.Stop()
+				return
+			}
+		}
 		err := controllermanager.Main(pctx, opts)
 		c.mu.Lock()
 		c.exit, c.at = err, clk.Now()

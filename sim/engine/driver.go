@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
@@ -24,10 +25,17 @@ type driver struct {
 
 func (d *driver) start(ctx context.Context) error {
 	sc := d.w.sc
-	d.ctx, d.root = goroutine.Start(d.rt.Context(ctx), "scenario "+sc.Metadata.Name, trace.WithAttributes(
+	attrs := []attribute.KeyValue{
 		attribute.String(catalog.AttrScenario, sc.Metadata.Name),
 		attribute.String(catalog.AttrEra, string(d.w.era)),
-		attribute.String("kubeloom.scenario.source", sc.Source)))
+		attribute.String("kubeloom.scenario.source", sc.Source),
+	}
+	if wall := d.w.o.WallStart; !wall.IsZero() {
+		attrs = append(attrs,
+			attribute.String(catalog.AttrClockOrigin, d.w.clk.Origin().Format(time.RFC3339Nano)),
+			attribute.String(catalog.AttrRunWallStart, wall.Format(time.RFC3339Nano)))
+	}
+	d.ctx, d.root = goroutine.Start(d.rt.Context(ctx), "scenario "+sc.Metadata.Name, trace.WithAttributes(attrs...))
 	ctx, sp := goroutine.Start(d.ctx, "LoadObjects", trace.WithAttributes(attribute.Int("objects", len(sc.Spec.Objects))))
 	defer sp.End()
 	for _, o := range sc.Spec.Objects {

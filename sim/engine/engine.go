@@ -46,6 +46,11 @@ type Options struct {
 	// Serving, if set, is told the address of each instance's HTTP server
 	// and the paths it serves.
 	Serving func(instance, addr string, paths []string)
+	// WallStart, if set, is the wall-clock time the run starts (the
+	// command's time.Now). Simulated time starts at clock.Epoch whatever
+	// it is; the scenario span records both, and spans sent over OTLP are
+	// moved by the difference, so that Jaeger finds a run when it was made.
+	WallStart time.Time
 
 	// inspect, if set (tests), sees each era's cluster at the end of the
 	// run, before anything stops.
@@ -121,7 +126,11 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	// that Run leaves nothing running behind it.
 	release := make(chan struct{})
 	defer close(release)
-	tr, err := tracing.New(ctx, tracing.Options{Recording: o.Recording, Stdout: o.Stdout, OTLPEndpoint: o.OTLPEndpoint, ExportTimeout: o.OTLPTimeout})
+	var shift time.Duration
+	if !o.WallStart.IsZero() {
+		shift = o.WallStart.Sub(clock.Epoch())
+	}
+	tr, err := tracing.New(ctx, tracing.Options{Recording: o.Recording, Stdout: o.Stdout, OTLPEndpoint: o.OTLPEndpoint, ExportTimeout: o.OTLPTimeout, OTLPShift: shift})
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +154,7 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	for range eras {
 		clusters = append(clusters, cluster.New(cluster.WithClock(&clusterClock), cluster.WithSeed(o.Seed)))
 	}
-	clk, err := clock.NewScaled(speed)
+	clk, err := clock.NewScaledAt(clock.Epoch(), speed)
 	if err != nil {
 		return nil, err
 	}
@@ -234,15 +243,14 @@ type builder struct {
 
 type instanceID struct{ service, id string }
 
-// lateClock is the clusters' clock: the real clock until the simulation
-// clock is set, which happens before any component runs. Only the default
-// namespaces are stamped before, with the real time of an instant before
-// the simulation's origin.
+// lateClock is the clusters' clock: the simulation's epoch until the
+// simulation clock is set, which happens before any component runs. Only
+// the default namespaces are stamped before, at the origin.
 type lateClock struct{ k8sclock.PassiveClock }
 
 func (c *lateClock) Now() time.Time {
 	if c.PassiveClock == nil {
-		return time.Now()
+		return clock.Epoch()
 	}
 	return c.PassiveClock.Now()
 }
@@ -258,7 +266,7 @@ func (b *builder) world(era scenarios.Era, c *cluster.Cluster, manifestDir strin
 	if cm := b.sc.Spec.ControllerManager; cm != nil {
 		for i := range cm.Replicas {
 			name := fmt.Sprintf("cm-%d", i)
-			w.cms = append(w.cms, &cmReplica{w: w, name: name, rt: b.runtime(era, serviceCM, name)})
+			w.cms = append(w.cms, &cmReplica{w: w, name: name, index: i, rt: b.runtime(era, serviceCM, name)})
 		}
 	}
 	if k := b.sc.Spec.Kubelets; k != nil {

@@ -117,10 +117,11 @@ func (r *Runtime) JitterUntil(ctx context.Context, name string, period time.Dura
 }
 
 // BackoffUntil is wait.BackoffUntil as client-go's reflector uses it today:
-// the wait after each call comes from delay (an exponential backoff).
-// It is recorded as a jitter-until loop, which is what it replaced.
-func (r *Runtime) BackoffUntil(ctx context.Context, name string, delay func() time.Duration, fn func(ctx context.Context), opts ...Option) {
-	r.loop(ctx, name, catalog.KindJitterUntil, 0, func(*rand.Rand) time.Duration { return delay() }, true, opts, fn)
+// the wait after each call comes from delay (an exponential backoff),
+// which draws its jitter from the goroutine's seeded source. It is recorded
+// as a jitter-until loop, which is what it replaced.
+func (r *Runtime) BackoffUntil(ctx context.Context, name string, delay func(*rand.Rand) time.Duration, fn func(ctx context.Context), opts ...Option) {
+	r.loop(ctx, name, catalog.KindJitterUntil, 0, delay, true, opts, fn)
 }
 
 // Main is wait.JitterUntil run on the calling goroutine, as Kubernetes runs

@@ -13,7 +13,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/cache"
@@ -221,8 +220,7 @@ func (inf *Informer) runReflector(ctx context.Context) {
 		rt.Until(ctx, inf.cfg.ReflectorName, time.Second, listAndWatch, opts...)
 		return
 	}
-	backoff := wait.Backoff{Duration: 800 * time.Millisecond, Cap: 30 * time.Second, Steps: 38, Factor: 2, Jitter: 1}
-	rt.BackoffUntil(ctx, inf.cfg.ReflectorName, backoff.DelayWithReset(rt.Clock(), 2*time.Minute), listAndWatch, opts...)
+	rt.BackoffUntil(ctx, inf.cfg.ReflectorName, reflectorBackoff(rt.Clock()), listAndWatch, opts...)
 }
 
 // startResyncTimer is the resync goroutine of one ListAndWatch call

@@ -37,6 +37,10 @@ type Options struct {
 	// ExportTimeout bounds each OTLP export and the final flush (default 5s),
 	// so that an endpoint that never answers cannot hang the end of a run.
 	ExportTimeout time.Duration
+	// OTLPShift moves the spans sent over OTLP by this much: the wall clock
+	// minus the simulated clock at the start, so that Jaeger shows a run at
+	// the time it was made. The recording keeps simulated time.
+	OTLPShift time.Duration
 }
 
 // Tracing owns the processors and the per-instance providers.
@@ -77,7 +81,7 @@ func New(ctx context.Context, o Options) (*Tracing, error) {
 		if err != nil {
 			return nil, err
 		}
-		otlpExp = &errorKeeper{SpanExporter: exp, t: t, what: "the OTLP export to " + otlp.Describe(o.OTLPEndpoint)}
+		otlpExp = &errorKeeper{SpanExporter: otlp.Shifted(exp, o.OTLPShift), t: t, what: "the OTLP export to " + otlp.Describe(o.OTLPEndpoint)}
 	}
 	t.recorder = traces.NewRecorder(o.Recording)
 	// The recording never drops a span: see collector.

@@ -31,6 +31,14 @@ type Option func(*config)
 type config struct {
 	timeout time.Duration
 	batch   int
+	shift   time.Duration
+}
+
+// WithShift moves every span by d before sending it (default 0: the
+// recorded times). kubeloom push passes traces.WallClockOffset, so that a
+// recording arrives as its run did live.
+func WithShift(d time.Duration) Option {
+	return func(c *config) { c.shift = d }
 }
 
 // WithTimeout bounds each export request (default DefaultTimeout, 5s).
@@ -54,7 +62,8 @@ func WithBatchSize(n int) Option {
 }
 
 // Push sends spans to an OTLP endpoint (see otlp.NewExporter for the forms it
-// takes) with their original IDs, parents, timestamps, attributes, events,
+// takes) with their original IDs, parents, timestamps (moved by WithShift),
+// attributes, events,
 // links, resources and scope. Spans go in requests of one resource each, in
 // the order of the recording; Push returns when the endpoint has accepted
 // all of them, or at the first request it refuses or does not answer within
@@ -71,6 +80,7 @@ func Push(ctx context.Context, spans []traces.Span, endpoint string, opts ...Opt
 	if len(stubs) == 0 {
 		return nil
 	}
+	otlp.Shift(stubs, c.shift)
 	exp, err := otlp.NewExporter(ctx, endpoint, c.timeout)
 	if err != nil {
 		if ctx.Err() != nil {
