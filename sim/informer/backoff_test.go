@@ -44,4 +44,3 @@ func TestReflectorBackoff(t *testing.T) {
 		t.Errorf("after 2 minutes the wait is %v, want the backoff started over (≤ 1.6s)", d)
 	}
 }
-
