@@ -44,12 +44,14 @@ var notRun = map[string]string{
 }
 
 // TestCommandsInTheDocs runs every command of every ```sh block of
-// README.md, README.zh.md and docs/ (English and 中文), in order, one
-// working directory per document, with the kubeloom of this tree on the
-// PATH (and as bin/kubeloom). Commands that need a collector on
-// 127.0.0.1:4317 or :4318 find one: the test serves OTLP there, unless
-// something (your Jaeger) already does. Commands in ```text blocks are
-// not run: synopses, placeholders, docker.
+// README.md, README.zh.md and docs/ (English and 中文), in order, exactly as
+// a user pastes them at the repository's root after `make build`: one
+// working directory per document, holding what a clone holds (its files,
+// linked read-only) and the binary at bin/kubeloom; kubeloom is not on the
+// PATH, so a command must say bin/kubeloom. Commands that need a collector
+// on 127.0.0.1:4317 or :4318 find one: the test serves OTLP there, unless
+// something (your Jaeger) already does. Commands in ```text blocks are not
+// run: synopses, placeholders, docker.
 func TestCommandsInTheDocs(t *testing.T) {
 	root, err := filepath.Abs("..")
 	if err != nil {
@@ -97,22 +99,45 @@ func TestCommandsInTheDocs(t *testing.T) {
 	for _, cmds := range all {
 		t.Run(cmds[0].doc, func(t *testing.T) {
 			t.Parallel()
-			dir := t.TempDir()
-			if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Symlink(filepath.Join(bin, "kubeloom"), filepath.Join(dir, "bin", "kubeloom")); err != nil {
-				t.Fatal(err)
-			}
+			dir := cloneLike(t, root, filepath.Join(bin, "kubeloom"))
 			for _, c := range cmds {
-				run(t, c, dir, bin, string(makefile))
+				run(t, c, dir, string(makefile))
 			}
 		})
 	}
 }
 
+// cloneLike makes a working directory that looks like the repository's
+// root after make build: a link to each of the repository's top-level
+// entries (the docs' commands read scenario files, and only write new
+// files: recordings/, exports) and bin/kubeloom.
+func cloneLike(t *testing.T, root, kubeloom string) string {
+	t.Helper()
+	dir := t.TempDir()
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		switch e.Name() {
+		case ".git", "bin", "recordings": // a fresh clone has no build and no recordings
+			continue
+		}
+		if err := os.Symlink(filepath.Join(root, e.Name()), filepath.Join(dir, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(kubeloom, filepath.Join(dir, "bin", "kubeloom")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // run runs one command, or checks why it is not run.
-func run(t *testing.T, c command, dir, bin, makefile string) {
+func run(t *testing.T, c command, dir, makefile string) {
 	where := fmt.Sprintf("%s:%d: %s", c.doc, c.line, c.text)
 	words := strings.Fields(withoutEnv(c.text))
 	for prefix, why := range notRun {
@@ -124,7 +149,12 @@ func run(t *testing.T, c command, dir, bin, makefile string) {
 			return
 		}
 	}
-	if words[0] != "kubeloom" && words[0] != "bin/kubeloom" {
+	switch words[0] {
+	case "bin/kubeloom":
+	case "kubeloom", "./kubeloom":
+		t.Errorf("%s: kubeloom is not on a new user's PATH: write bin/kubeloom, which `make build` makes", where)
+		return
+	default:
 		t.Errorf("%s: not a kubeloom command; put it in a ```text block, or add it to notRun with the reason", where)
 		return
 	}
@@ -132,7 +162,7 @@ func run(t *testing.T, c command, dir, bin, makefile string) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-e", "-o", "pipefail", "-c", c.text)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "NO_COLOR=1", "COLUMNS=120")
+	cmd.Env = append(os.Environ(), "NO_COLOR=1", "COLUMNS=120")
 	cmd.Stdin = nil
 	start := time.Now()
 	out, err := cmd.CombinedOutput()

@@ -16,7 +16,14 @@ var cliIntro = map[string]string{
 
 <!-- Generated from the cobra command tree (cmd/kubeloom). Do not edit: change the commands, then run ` + "`make docs`" + `. -->
 
-Every command and flag of ` + "`kubeloom`" + `, as ` + "`kubeloom help COMMAND`" + ` prints it. 中文：[zh/cli.md](zh/cli.md).
+Every command and flag of ` + "`kubeloom`" + `, as ` + "`bin/kubeloom help COMMAND`" + ` prints it. 中文：[zh/cli.md](zh/cli.md).
+
+The examples paste as they are from the repository's root after ` + "`make build`" + `; most read
+the recording this command makes:
+
+` + "```sh" + `
+bin/kubeloom run informer-basics --out recordings/informer-basics.jsonl
+` + "```" + `
 `,
 	"zh": `# 命令行参考
 
@@ -24,6 +31,12 @@ Every command and flag of ` + "`kubeloom`" + `, as ` + "`kubeloom help COMMAND`"
 
 ` + "`kubeloom`" + ` 的每个命令和参数。命令的帮助文字只有英文（即程序本身打印的内容），这里原样引用；
 每个命令的用途见下表。English: [../cli.md](../cli.md).
+
+` + "`make build`" + ` 之后，示例可在仓库根目录原样粘贴运行；多数示例读取下面这条命令生成的记录：
+
+` + "```sh" + `
+bin/kubeloom run informer-basics --out recordings/informer-basics.jsonl
+` + "```" + `
 `,
 }
 
@@ -72,7 +85,7 @@ func writeCLIReference(w io.Writer, root *cobra.Command, lang string) error {
 			fmt.Fprintf(&b, "\n```text\n%s\n```\n", strings.TrimSpace(c.Long))
 		}
 		if c.Example != "" {
-			fmt.Fprintf(&b, "\nExamples:\n\n```text\n%s\n```\n", strings.TrimRight(dedent(c.Example), "\n"))
+			fmt.Fprintf(&b, "\nExamples:\n\n```sh\n%s\n```\n", strings.TrimRight(dedent(c.Example), "\n"))
 		}
 		if f := c.NonInheritedFlags().FlagUsages(); strings.TrimSpace(f) != "" {
 			fmt.Fprintf(&b, "\nFlags:\n\n```text\n%s\n```\n", strings.TrimRight(f, "\n"))

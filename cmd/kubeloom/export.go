@@ -42,9 +42,10 @@ func newExportCmd(s streams) *cobra.Command {
           as threads, iterations as slices, causal links as flows.
 
 Lines of the recording that cannot be read are reported; the rest is exported.`,
-		Example: `  kubeloom export run.jsonl --format html -o timeline.html
-  kubeloom export run.jsonl --format jaeger        # writes run.jaeger.json
-  kubeloom export run.jsonl --format chrome -o -   # to stdout`,
+		Example: `  kubeloom export recordings/informer-basics.jsonl --format html                     # writes recordings/informer-basics.html
+  kubeloom export recordings/informer-basics.jsonl --format html -o timeline.html
+  kubeloom export recordings/informer-basics.jsonl --format jaeger                   # writes recordings/informer-basics.jaeger.json
+  kubeloom export recordings/informer-basics.jsonl --format chrome -o - > trace.json # to stdout`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]

@@ -15,13 +15,17 @@ import (
 
 var updateDocs = flag.Bool("update", false, "rewrite the generated docs (docs/cli.md, docs/goroutines.md and their docs/zh/ versions)")
 
+// docsProg is how the docs spell kubeloom: as it runs from the repository's
+// root after make build.
+const docsProg = "bin/kubeloom"
+
 // generatedDocs are the docs written from the code, by language.
 var generatedDocs = []struct {
 	path  string
 	write func(*bytes.Buffer) error
 }{
-	{"../../docs/cli.md", func(b *bytes.Buffer) error { return writeCLIReference(b, newRootCmd(streams{}), "en") }},
-	{"../../docs/zh/cli.md", func(b *bytes.Buffer) error { return writeCLIReference(b, newRootCmd(streams{}), "zh") }},
+	{"../../docs/cli.md", func(b *bytes.Buffer) error { return writeCLIReference(b, newRootCmd(streams{prog: docsProg}), "en") }},
+	{"../../docs/zh/cli.md", func(b *bytes.Buffer) error { return writeCLIReference(b, newRootCmd(streams{prog: docsProg}), "zh") }},
 	{"../../docs/goroutines.md", func(b *bytes.Buffer) error { return writeCatalogMarkdown(b, "en") }},
 	{"../../docs/zh/goroutines.md", func(b *bytes.Buffer) error { return writeCatalogMarkdown(b, "zh") }},
 }

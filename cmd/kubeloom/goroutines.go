@@ -22,7 +22,7 @@ the whole catalog as the reference page docs/goroutines.md (--lang zh:
 docs/zh/goroutines.md).`,
 		Example: `  kubeloom goroutines
   kubeloom goroutines --long
-  kubeloom goroutines --format markdown --lang zh > docs/zh/goroutines.md`,
+  kubeloom goroutines --format markdown --lang zh > goroutines.zh.md`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := checkLang(lang); err != nil {

@@ -16,10 +16,11 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	quietOTel()
-	cmd := newRootCmd(streams{in: os.Stdin, out: os.Stdout, err: os.Stderr})
+	s := streams{in: os.Stdin, out: os.Stdout, err: os.Stderr, prog: programName(os.Args[0])}
+	cmd := newRootCmd(s)
 	err := cmd.ExecuteContext(ctx)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "kubeloom:", err)
+		fmt.Fprintln(os.Stderr, "kubeloom:", s.spell(err.Error()))
 	}
 	interrupted := ctx.Err() != nil // read before stop, which cancels ctx
 	stop()

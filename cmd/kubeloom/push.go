@@ -40,9 +40,9 @@ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT variable says where to send (with the
 other OTEL_EXPORTER_OTLP_* variables: headers, protocol, certificates).
 A recording with unreadable lines is not pushed: the error names them.`,
 		Example: `  make jaeger    # in another terminal: Jaeger on 127.0.0.1:4317 (gRPC) and :4318 (HTTP)
-  kubeloom push recordings/informer-basics-20261202-101500.jsonl --otlp-endpoint http://127.0.0.1:4318
-  kubeloom push run.jsonl --otlp-endpoint grpc://127.0.0.1:4317
-  OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 kubeloom push run.jsonl`,
+  kubeloom push recordings/informer-basics.jsonl --otlp-endpoint http://127.0.0.1:4318
+  kubeloom push recordings/informer-basics.jsonl --otlp-endpoint grpc://127.0.0.1:4317
+  OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 kubeloom push recordings/informer-basics.jsonl`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]

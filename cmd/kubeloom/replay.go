@@ -43,11 +43,11 @@ when it started and ended.
 
 Colours are used when the output is a terminal, unless NO_COLOR is set to a
 non-empty value (https://no-color.org) or --color says otherwise.`,
-		Example: `  kubeloom replay recordings/informer-basics-20261202-101500.jsonl
-  kubeloom replay run.jsonl --width 160 --from 18s --to 25s
-  kubeloom replay kubelet.jsonl --instance node-1 --goroutine 'pleg*' --goroutine 'kubelet/*-gc'
-  kubeloom replay cm.jsonl --summary --goroutine 'informer/*'
-  kubeloom replay run.jsonl --color always | less -R`,
+		Example: `  kubeloom replay recordings/informer-basics.jsonl
+  kubeloom replay recordings/informer-basics.jsonl --width 160 --from 18s --to 25s
+  kubeloom replay recordings/informer-basics.jsonl --instance informers --goroutine 'informer/listener-*' --goroutine 'watch/*'
+  kubeloom replay recordings/informer-basics.jsonl --summary --goroutine 'informer/*'
+  kubeloom replay recordings/informer-basics.jsonl --color always | less -R`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]

@@ -23,11 +23,14 @@ func TestSameSeedSameRun(t *testing.T) {
 		t.Skip("runs a scenario twice in real time (9 s)")
 	}
 	var shapes [][]string
+	var outputs []string
 	for i := range 2 {
 		file := filepath.Join(t.TempDir(), "run.jsonl")
-		if _, stderr, err := execute(t, "run", "cluster-basics", "--duration", "90s", "--speed", "20", "--out", file, "-q"); err != nil {
+		_, stderr, err := execute(t, "run", "cluster-basics", "--duration", "90s", "--speed", "20", "--out", file, "-q")
+		if err != nil || strings.Contains(stderr, "exited:") {
 			t.Fatalf("run %d: %v\n%s", i+1, err, stderr)
 		}
+		outputs = append(outputs, stderr)
 		f, err := os.Open(file)
 		if err != nil {
 			t.Fatal(err)
@@ -40,6 +43,11 @@ func TestSameSeedSameRun(t *testing.T) {
 		shapes = append(shapes, timeline.Shape(timeline.Build(spans)))
 	}
 	a, b := shapes[0], shapes[1]
+	defer func() {
+		if t.Failed() {
+			t.Logf("the first run said:\n%s\nthe second:\n%s", outputs[0], outputs[1])
+		}
+	}()
 	for _, l := range a {
 		if !slices.Contains(b, l) {
 			t.Errorf("only in the first run: %s", l)

@@ -11,7 +11,21 @@ import (
 type streams struct {
 	in       io.Reader
 	out, err io.Writer
+	// prog is how the user called kubeloom (programName), for the commands
+	// it prints; "" is "kubeloom".
+	prog string
 }
+
+// name is how the user called kubeloom.
+func (s streams) name() string {
+	if s.prog == "" {
+		return "kubeloom"
+	}
+	return s.prog
+}
+
+// spell writes the kubeloom commands of text as the user called kubeloom.
+func (s streams) spell(text string) string { return spell(text, s.prog) }
 
 func newRootCmd(s streams) *cobra.Command {
 	root := &cobra.Command{
@@ -21,7 +35,8 @@ func newRootCmd(s streams) *cobra.Command {
 clientset, runs every goroutine the source-reading articles describe as a real
 goroutine wrapped in OpenTelemetry spans, and replays the recording.
 
-Start with:  kubeloom run informer-basics  and then  kubeloom replay FILE`,
+Start with:  kubeloom run informer-basics  and then  kubeloom replay FILE
+(the run prints the file's name).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -38,5 +53,14 @@ Start with:  kubeloom run informer-basics  and then  kubeloom replay FILE`,
 		newGoroutinesCmd(s),
 		newVersionCmd(s),
 	)
+	// Help texts show commands to paste: in the user's spelling.
+	var respell func(*cobra.Command)
+	respell = func(c *cobra.Command) {
+		c.Long, c.Example = s.spell(c.Long), s.spell(c.Example)
+		for _, sub := range c.Commands() {
+			respell(sub)
+		}
+	}
+	respell(root)
 	return root
 }

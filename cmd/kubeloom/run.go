@@ -34,6 +34,7 @@ type runOptions struct {
 	goTrace       string
 	allIterations bool
 	quiet         bool
+	strict        bool
 }
 
 func newRunCmd(s streams) *cobra.Command {
@@ -56,9 +57,10 @@ way.
 --go-trace also writes a Go execution trace in which every simulated
 goroutine's work is a region named by its goroutine.name: open it with
 'go tool trace FILE'.`,
-		Example: `  kubeloom run informer-basics
-  kubeloom run informer-eras --speed 30 --out eras.jsonl
-  kubeloom run my-scenario.yaml --otlp-endpoint http://127.0.0.1:4318`,
+		Example: `  kubeloom run informer-basics --out recordings/informer-basics.jsonl
+  kubeloom run informer-eras --speed 30 --out recordings/eras.jsonl
+  kubeloom scenarios show goroutine-leak > my-scenario.yaml
+  kubeloom run my-scenario.yaml --strict --otlp-endpoint http://127.0.0.1:4318`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.scenario = args[0]
@@ -80,6 +82,7 @@ goroutine's work is a region named by its goroutine.name: open it with
 	f.StringVar(&o.goTrace, "go-trace", "", "write a Go execution trace of the run to this file (go tool trace FILE)")
 	f.BoolVar(&o.allIterations, "all-iterations", false, "record every iteration of loops of 1s or less (default: idle ones are sampled)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress, only the summary")
+	f.BoolVar(&o.strict, "strict", false, "exit with status 1 when an action of the scenario fails (the recording is still complete)")
 	return cmd
 }
 
@@ -156,6 +159,14 @@ func runRun(ctx context.Context, s streams, o *runOptions) error {
 			show(p)
 		}
 	}
+	opts.ActionFailed = func(f engine.ActionFailure) {
+		mu.Lock()
+		defer mu.Unlock()
+		if live && !o.quiet {
+			fmt.Fprint(progress, "\r\x1b[K")
+		}
+		fmt.Fprintf(progress, "warning: %s\n", f)
+	}
 	opts.Serving = func(instance, addr string, paths []string) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -175,7 +186,10 @@ func runRun(ctx context.Context, s streams, o *runOptions) error {
 		err = fmt.Errorf("failed to write the recording: %w", cerr)
 	}
 	if sum != nil {
-		printSummary(s.err, sum, out, time.Since(start))
+		printSummary(s, sum, out, time.Since(start))
+		if n := len(sum.Failures); n > 0 && o.strict && err == nil {
+			err = fmt.Errorf("--strict: %d of the scenario's actions failed (see the warnings above)", n)
+		}
 	}
 	return err
 }
@@ -205,7 +219,8 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-func printSummary(w io.Writer, sum *engine.Summary, out string, real time.Duration) {
+func printSummary(s streams, sum *engine.Summary, out string, real time.Duration) {
+	w := s.err
 	state := "finished"
 	if sum.Cancelled {
 		state = "interrupted"
@@ -230,10 +245,16 @@ func printSummary(w io.Writer, sum *engine.Summary, out string, real time.Durati
 		}
 		fmt.Fprintf(w, "  LEFTOVER goroutines still running after the grace period: %s\n", strings.Join(names, ", "))
 	}
-	if sum.ExportErr != nil {
-		fmt.Fprintf(w, "warning: %v\n  the recording is complete; 'kubeloom push %s --otlp-endpoint URL' sends it later\n", sum.ExportErr, out)
+	if len(sum.Failures) > 0 {
+		fmt.Fprintf(w, "  %d of %d actions FAILED (their spans have status Error):\n", len(sum.Failures), sum.Actions)
+		for _, f := range sum.Failures {
+			fmt.Fprintf(w, "    %s\n", f)
+		}
 	}
-	fmt.Fprintf(w, "recording: %s\nreplay it:  kubeloom replay %s\n", out, out)
+	if sum.ExportErr != nil {
+		fmt.Fprintf(w, "warning: %v\n  the recording is complete; '%s push %s --otlp-endpoint URL' sends it later\n", sum.ExportErr, s.name(), out)
+	}
+	fmt.Fprintf(w, "recording: %s\nreplay it:  %s replay %s\n", out, s.name(), out)
 }
 
 func eraList(eras []scenarios.Era) string {

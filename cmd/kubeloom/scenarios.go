@@ -50,7 +50,7 @@ to run it (in English, or in Chinese with --lang zh), then its YAML as written:
 for a built-in, its source with its comments, which is the file run would run.`,
 		Example: `  kubeloom scenarios show kubelet-startup
   kubeloom scenarios show informer-basics --lang zh
-  kubeloom scenarios show my-scenario.yaml`,
+  kubeloom scenarios show goroutine-leak > my-scenario.yaml && kubeloom scenarios show my-scenario.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkLang(showLang); err != nil {
@@ -64,7 +64,7 @@ for a built-in, its source with its comments, which is the file run would run.`,
 			if err != nil {
 				return err
 			}
-			writeScenarioHeader(s.out, sc, args[0], showLang)
+			writeScenarioHeader(s.out, s.name(), sc, args[0], showLang)
 			_, err = s.out.Write(src)
 			return err
 		},
@@ -112,7 +112,7 @@ func checkLang(lang string) error {
 // scenario's description, what to watch for and the commands to run it.
 // Every line starts with "# ", so that the whole output is still a
 // scenario file.
-func writeScenarioHeader(w io.Writer, sc *scenarios.Scenario, arg, lang string) {
+func writeScenarioHeader(w io.Writer, prog string, sc *scenarios.Scenario, arg, lang string) {
 	t := sc.Metadata.Text(lang)
 	heading := map[string][3]string{
 		"en": {"What to watch for", "Run it", "then look at the recording"},
@@ -138,10 +138,10 @@ func writeScenarioHeader(w io.Writer, sc *scenarios.Scenario, arg, lang string) 
 		}
 	}
 	out := "recordings/" + sc.Metadata.Name + ".jsonl"
-	fmt.Fprintf(w, "#\n# %s:\n#   kubeloom run %s --out %s\n", heading[1], arg, out)
-	step := "kubeloom step " + out
+	fmt.Fprintf(w, "#\n# %s:\n#   %s run %s --out %s\n", heading[1], prog, arg, out)
+	step := prog + " step " + out
 	if lang != "en" {
 		step += " --lang " + lang
 	}
-	fmt.Fprintf(w, "# %s:\n#   kubeloom replay %s\n#   %s\n#\n", heading[2], out, step)
+	fmt.Fprintf(w, "# %s:\n#   %s replay %s\n#   %s\n#\n", heading[2], prog, out, step)
 }

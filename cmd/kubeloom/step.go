@@ -36,9 +36,9 @@ language · ↑/↓ scroll the story · q quit.
 
 When stdin or stdout is not a terminal, or with --plain, every step is printed
 as a block of text instead (for slides and notes).`,
-		Example: `  kubeloom step recordings/informer-basics-20261202-101500.jsonl
-  kubeloom step run.jsonl --lang zh
-  kubeloom step run.jsonl --plain --from 20s --to 25s > slides.txt`,
+		Example: `  kubeloom step recordings/informer-basics.jsonl
+  kubeloom step recordings/informer-basics.jsonl --lang zh
+  kubeloom step recordings/informer-basics.jsonl --plain --from 20s --to 25s > slides.txt`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]

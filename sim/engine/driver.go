@@ -46,17 +46,21 @@ func (d *driver) start(ctx context.Context) error {
 	return nil
 }
 
-// apply performs one action as a span "action/<verb>".
-func (d *driver) apply(a scenarios.Action) {
+// apply performs one action as a span "action/<verb>". A failed action
+// (deleting what is gone, stopping a kubelet that is not running) does
+// not stop the run: its span records the error, with status Error, and
+// apply returns it for the run's warnings and summary.
+func (d *driver) apply(a scenarios.Action) error {
 	ctx, sp := goroutine.Start(d.ctx, "action/"+a.Verb(), trace.WithAttributes(
 		attribute.String("kubeloom.action", a.Verb()),
 		attribute.Float64("kubeloom.action.at_s", a.At.Seconds())))
 	defer sp.End()
-	if err := d.w.apply(ctx, sp, a); err != nil {
-		// A failed action is part of the lesson (e.g. deleting what is gone): record it, go on.
+	err := d.w.apply(ctx, sp, a)
+	if err != nil {
 		sp.RecordError(err)
 		sp.SetAttributes(attribute.String("error", err.Error()))
 	}
+	return err
 }
 
 func (d *driver) end() { d.root.End() }

@@ -38,6 +38,8 @@ type Options struct {
 	Grace time.Duration
 	// Progress, if set, is called about twice a real second and after each action.
 	Progress func(Progress)
+	// ActionFailed, if set, is told at once of each action that fails.
+	ActionFailed func(ActionFailure)
 	// Listen opens the simulated servers' listeners (default net.Listen).
 	Listen func(network, address string) (net.Listener, error)
 	// Dial connects the simulated HTTP clients (the kubelet's manifest URL
@@ -74,8 +76,9 @@ type Summary struct {
 	Spans     int64
 	Leftovers []goroutine.Alive // goroutines still alive after the grace period
 	Actions   int
-	ExportErr error // the first error of an optional exporter (the recording is unaffected)
-	Cancelled bool  // the run was interrupted (Ctrl-C) before its end
+	Failures  []ActionFailure // actions that failed, in the order they ran
+	ExportErr error           // the first error of an optional exporter (the recording is unaffected)
+	Cancelled bool            // the run was interrupted (Ctrl-C) before its end
 }
 
 // InstanceSummary is what ran in one instance.
@@ -165,6 +168,9 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	for i, era := range eras {
 		w, err := b.world(era, clusters[i], mdir)
 		if err != nil {
+			if w != nil {
+				w.close() // what it opened before it failed
+			}
 			return nil, err
 		}
 		worlds = append(worlds, w)
@@ -213,8 +219,9 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 		}
 	}
 
-	p := player{clk: clk, worlds: worlds, reg: reg, tracing: tr, duration: duration, progress: o.Progress}
+	p := player{clk: clk, worlds: worlds, reg: reg, tracing: tr, duration: duration, progress: o.Progress, failed: o.ActionFailed}
 	sum.Actions = p.play(runCtx, sc.Spec.Actions)
+	sum.Failures = p.failures
 	sum.Cancelled = ctx.Err() != nil
 	sum.Duration = min(clk.Elapsed(), duration)
 	if o.inspect != nil {

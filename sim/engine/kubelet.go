@@ -49,21 +49,41 @@ type kubeletNode struct {
 	oom    chan containerruntime.OOMEvent
 	exit   error
 	taken  map[string]net.Listener // takePort
+	held   map[string]net.Listener // by address: the ports reservePorts opened, until a server takes them
 }
 
 // reservePorts picks the node's three server ports: fixed for the run, so
 // that a restarted kubelet binds the same ones and a scenario can take one.
+// The listeners stay open until the kubelet's servers (or a takePort) take
+// them over: closed in between, a free port could go to another process
+// (another run) before the kubelet binds it, and the kubelet would exit.
 func (n *kubeletNode) reservePorts(listen func(network, address string) (net.Listener, error)) error {
-	n.addrs = map[string]string{}
+	n.addrs, n.held = map[string]string{}, map[string]net.Listener{}
 	for _, s := range []string{kubelet.ServerHealthz, kubelet.ServerKubelet, kubelet.ServerReadOnly} {
 		ln, err := listen("tcp", "127.0.0.1:0")
 		if err != nil {
+			n.releasePorts()
 			return fmt.Errorf("%s: failed to pick a port for the kubelet's %s server: %w", n.name, s, err)
 		}
 		n.addrs[s] = ln.Addr().String()
-		ln.Close()
+		n.held[ln.Addr().String()] = ln
 	}
 	return nil
+}
+
+// listener is listen for the node's servers: a port reservePorts still
+// holds is handed over, any other address is bound anew.
+func (n *kubeletNode) listener(listen func(network, address string) (net.Listener, error)) func(network, address string) (net.Listener, error) {
+	return func(network, address string) (net.Listener, error) {
+		n.mu.Lock()
+		ln, ok := n.held[address]
+		delete(n.held, address)
+		n.mu.Unlock()
+		if ok {
+			return ln, nil
+		}
+		return listen(network, address)
+	}
 }
 
 // podCIDR is the node's pod network, which its runtime's sandboxes take
@@ -86,7 +106,7 @@ func (n *kubeletNode) start(ctx context.Context, o *Options, clk clock.Clock) er
 		Node: n.name, Era: informer.Era(n.w.era), Cluster: n.w.cluster, Runtime: n.runtime,
 		ManifestDir: n.w.manifestDir, HealthzAddr: n.addrs[kubelet.ServerHealthz],
 		ServerAddr: n.addrs[kubelet.ServerKubelet], ReadOnlyAddr: n.addrs[kubelet.ServerReadOnly],
-		PodCIDR: n.podCIDR(), Listen: o.Listen, Dial: o.Dial,
+		PodCIDR: n.podCIDR(), Listen: n.listener(o.Listen), Dial: o.Dial,
 	}
 	if k.ManifestURL {
 		opts.ManifestURL = n.w.manifestURL
@@ -192,7 +212,7 @@ func (n *kubeletNode) oomEvent(ev containerruntime.OOMEvent) bool {
 // end of the run).
 func (n *kubeletNode) takePort(server string, d time.Duration, listen func(network, address string) (net.Listener, error), clk *clock.Scaled) (string, error) {
 	addr := n.addrs[server]
-	ln, err := listen("tcp", addr)
+	ln, err := n.listener(listen)("tcp", addr)
 	if err != nil {
 		return addr, fmt.Errorf("cannot take %s of %s: %w (a running kubelet holds its ports: stop it first)", addr, n.name, err)
 	}
@@ -217,13 +237,17 @@ func (n *kubeletNode) releasePort(server string, ln net.Listener) {
 	ln.Close()
 }
 
-// releasePorts gives back every taken port (at the end of the run).
+// releasePorts gives back every taken or still held port (at the end of
+// the run).
 func (n *kubeletNode) releasePorts() {
 	n.mu.Lock()
-	taken := n.taken
-	n.taken = nil
+	taken, held := n.taken, n.held
+	n.taken, n.held = nil, nil
 	n.mu.Unlock()
 	for _, ln := range taken {
+		ln.Close()
+	}
+	for _, ln := range held {
 		ln.Close()
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/kubeloom/kubeloom/scenarios"
@@ -18,7 +19,9 @@ type player struct {
 	tracing  *tracing.Tracing
 	duration time.Duration
 	progress func(Progress)
+	failed   func(ActionFailure)
 	last     string
+	failures []ActionFailure
 }
 
 // play applies the actions at their times and then waits for the end of
@@ -30,7 +33,16 @@ func (p *player) play(ctx context.Context, actions []scenarios.Action) int {
 			break
 		}
 		for _, w := range p.worlds {
-			w.driver.apply(a)
+			if err := w.driver.apply(a); err != nil {
+				f := ActionFailure{At: a.At, Verb: a.Verb(), Pos: a.Pos, Err: err}
+				if len(p.worlds) > 1 {
+					f.Era = w.era
+				}
+				p.failures = append(p.failures, f)
+				if p.failed != nil {
+					p.failed(f)
+				}
+			}
 		}
 		n++
 		p.last = a.Verb() + " at " + a.At.String()
@@ -72,4 +84,23 @@ func (p *player) report() {
 		live += a.N
 	}
 	p.progress(Progress{Elapsed: min(p.clk.Elapsed(), p.duration), Duration: p.duration, Goroutines: live, Spans: p.tracing.Ended(), LastAction: p.last})
+}
+
+// ActionFailure is a scenario action that failed when the run played it.
+type ActionFailure struct {
+	At   time.Duration      // when, in simulated time
+	Verb string             // "delete", "stopKubelet", ...
+	Era  scenarios.Era      // the era whose world it failed in, when the run has two
+	Pos  scenarios.Position // where the action is in the scenario file
+	Err  error
+}
+
+// String says what failed, where it is written and why:
+// "delete at 1m0s (my.yaml:31:5) failed: pods "web-0" not found".
+func (f ActionFailure) String() string {
+	era := ""
+	if f.Era != "" {
+		era = " in era " + string(f.Era)
+	}
+	return fmt.Sprintf("%s at %s (%s)%s failed: %v", f.Verb, f.At, f.Pos, era, f.Err)
 }
