@@ -11,14 +11,30 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/kubeloom/kubeloom/internal/memnet"
 	"github.com/kubeloom/kubeloom/scenarios"
 )
 
 // execute runs the CLI with args and returns stdout, stderr and the error.
 func execute(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
+	return executeIn(t, streams{}, args...)
+}
+
+// executeInBubble is execute for a test inside a synctest bubble: run's
+// servers are on an in-memory network, where a goroutine waiting for a
+// connection lets the bubble's clock move (on a real socket it would not).
+func executeInBubble(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	n := memnet.New()
+	return executeIn(t, streams{listen: n.Listen, dial: n.Dial}, args...)
+}
+
+func executeIn(t *testing.T, s streams, args ...string) (string, string, error) {
+	t.Helper()
 	var out, errOut bytes.Buffer
-	cmd := newRootCmd(streams{in: strings.NewReader(""), out: &out, err: &errOut})
+	s.in, s.out, s.err = strings.NewReader(""), &out, &errOut
+	cmd := newRootCmd(s)
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(context.Background())
 	return out.String(), errOut.String(), err
@@ -197,14 +213,19 @@ func TestRunRefusesWhatItCannotSimulate(t *testing.T) {
 	}
 }
 
-// TestRunControllerManagerFailover runs the failover lesson in real time,
-// fast, with its replicas' HTTP servers on real loopback ports.
+// TestRunControllerManagerFailover runs the failover lesson through the
+// CLI, in a synctest bubble (virtual time: the same on a loaded machine),
+// with its replicas' HTTP servers on an in-memory network.
 func TestRunControllerManagerFailover(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "fo.jsonl")
-	_, stderr, err := execute(t, "run", "cm-leader-failover", "--speed", "120", "--duration", "90s", "--out", file)
-	if err != nil {
-		t.Fatalf("run: %v\n%s", err, stderr)
-	}
+	var stderr string
+	synctest.Test(t, func(t *testing.T) {
+		var err error
+		_, stderr, err = executeInBubble(t, "run", "cm-leader-failover", "--duration", "90s", "--out", file)
+		if err != nil {
+			t.Fatalf("run: %v\n%s", err, stderr)
+		}
+	})
 	for _, want := range []string{
 		"classic/cm-0 serves http://127.0.0.1:", "modern/cm-2 serves http://127.0.0.1:",
 		"killLeader at 1m0s",
@@ -224,10 +245,14 @@ func TestRunControllerManagerFailover(t *testing.T) {
 // TestRunEra runs a two-era lesson in one era only, as --era asks.
 func TestRunEra(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "modern.jsonl")
-	_, stderr, err := execute(t, "run", "cm-leader-failover", "--era", "modern", "--speed", "120", "--duration", "20s", "--out", file)
-	if err != nil {
-		t.Fatalf("run: %v\n%s", err, stderr)
-	}
+	var stderr string
+	synctest.Test(t, func(t *testing.T) {
+		var err error
+		_, stderr, err = executeInBubble(t, "run", "cm-leader-failover", "--era", "modern", "--duration", "20s", "--out", file)
+		if err != nil {
+			t.Fatalf("run: %v\n%s", err, stderr)
+		}
+	})
 	for _, want := range []string{"era modern)", "cm-0 serves http://127.0.0.1:"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("run output lacks %q:\n%s", want, stderr)

@@ -6,14 +6,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 )
 
 func TestExportFormats(t *testing.T) {
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "run.jsonl")
-	if _, _, err := execute(t, "run", "informer-basics", "--duration", "10s", "--speed", "500", "--out", rec, "-q"); err != nil {
-		t.Fatal(err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		if _, _, err := executeInBubble(t, "run", "informer-basics", "--duration", "10s", "--out", rec, "-q"); err != nil {
+			t.Fatal(err)
+		}
+	})
 	for format, file := range map[string]string{"html": "run.html", "jaeger": "run.jaeger.json", "chrome": "run.chrome.json"} {
 		out, _, err := execute(t, "export", rec, "--format", format)
 		if err != nil || !strings.Contains(out, "wrote "+filepath.Join(dir, file)) {

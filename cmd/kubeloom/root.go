@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"io"
+	"net"
 
 	"github.com/spf13/cobra"
 )
@@ -14,6 +16,11 @@ type streams struct {
 	// prog is how the user called kubeloom (programName), for the commands
 	// it prints; "" is "kubeloom".
 	prog string
+	// listen and dial are the network run's servers use; nil is the real
+	// one. Tests that run scenarios inside a synctest bubble pass an
+	// in-memory network (internal/memnet).
+	listen func(network, address string) (net.Listener, error)
+	dial   func(ctx context.Context, network, address string) (net.Conn, error)
 }
 
 // name is how the user called kubeloom.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	rtrace "runtime/trace"
@@ -35,10 +36,15 @@ type runOptions struct {
 	allIterations bool
 	quiet         bool
 	strict        bool
+
+	// Tests run scenarios inside synctest bubbles, their servers on an
+	// in-memory network (memnet): nil is the real one.
+	listen func(network, address string) (net.Listener, error)
+	dial   func(ctx context.Context, network, address string) (net.Conn, error)
 }
 
 func newRunCmd(s streams) *cobra.Command {
-	o := &runOptions{}
+	o := &runOptions{listen: s.listen, dial: s.dial}
 	cmd := &cobra.Command{
 		Use:   "run SCENARIO|FILE.yaml",
 		Short: "Run a scenario and record its spans",
@@ -143,7 +149,7 @@ func runRun(ctx context.Context, s streams, o *runOptions) error {
 	opts := engine.Options{
 		Scenario: sc, Recording: file, Speed: o.speed, Duration: o.duration, Seed: o.seed,
 		AllIterations: o.allIterations, OTLPEndpoint: o.otlpEndpoint, OTLPTimeout: o.otlpTimeout,
-		WallStart: time.Now(),
+		WallStart: time.Now(), Listen: o.listen, Dial: o.dial,
 	}
 	if o.stdout {
 		opts.Stdout = s.out

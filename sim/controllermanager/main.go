@@ -63,6 +63,7 @@ type process struct {
 
 	mu        sync.Mutex
 	pipelines []*events.Pipeline
+	down      bool // shutdown has run: pipelines started later stop at once
 }
 
 // Main runs the process as controller-manager.go's main does, until ctx
@@ -205,15 +206,24 @@ func (p *process) newEvents(ctx context.Context, component string, logging, sink
 	}
 	pl := events.Start(ctx, o)
 	p.mu.Lock()
-	p.pipelines = append(p.pipelines, pl)
+	down := p.down
+	if !down {
+		p.pipelines = append(p.pipelines, pl)
+	}
 	p.mu.Unlock()
+	if down {
+		// The process ended while StartControllers, on the leader's
+		// goroutine, was still building controllers: its goroutines die
+		// with it.
+		pl.Shutdown()
+	}
 	return pl
 }
 
 func (p *process) shutdown() {
 	p.mu.Lock()
 	pls := p.pipelines
-	p.pipelines = nil
+	p.pipelines, p.down = nil, true
 	p.mu.Unlock()
 	for _, pl := range pls {
 		pl.Shutdown()

@@ -13,7 +13,7 @@ import (
 
 	"github.com/kubeloom/kubeloom/sim/cluster"
 	"github.com/kubeloom/kubeloom/sim/informer"
-	"github.com/kubeloom/kubeloom/sim/internal/memnet"
+	"github.com/kubeloom/kubeloom/internal/memnet"
 )
 
 // TestMainRunsPod runs the whole kubelet, as the engine does, against a fake

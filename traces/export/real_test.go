@@ -15,7 +15,9 @@ import (
 // realRecording runs informer-basics for 20 simulated seconds at speed
 // 1000 (about 20ms of real time plus start-up), its servers on real
 // loopback ports, and reads the recording back. It runs outside a synctest
-// bubble: the servers listen on the real network.
+// bubble: the servers listen on the real network. The goroutines get an
+// hour of simulated time (3.6 real seconds) to stop: at this speed the
+// default 10s would be 10ms, and a loaded CPU can take longer than that.
 func realRecording(t *testing.T) []traces.Span {
 	t.Helper()
 	sc, err := scenarios.Builtin("informer-basics")
@@ -25,7 +27,7 @@ func realRecording(t *testing.T) []traces.Span {
 	var rec bytes.Buffer
 	loopback := func(network, _ string) (net.Listener, error) { return net.Listen(network, "127.0.0.1:0") }
 	sum, err := engine.Run(context.Background(), engine.Options{
-		Scenario: sc, Recording: &rec, Speed: 1000, Duration: 20 * time.Second, Listen: loopback,
+		Scenario: sc, Recording: &rec, Speed: 1000, Duration: 20 * time.Second, Listen: loopback, Grace: time.Hour,
 	})
 	if err != nil {
 		t.Fatalf("running informer-basics: %v", err)
