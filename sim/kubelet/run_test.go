@@ -11,9 +11,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kubeloom/kubeloom/internal/memnet"
 	"github.com/kubeloom/kubeloom/sim/cluster"
 	"github.com/kubeloom/kubeloom/sim/informer"
-	"github.com/kubeloom/kubeloom/internal/memnet"
 )
 
 // TestMainRunsPod runs the whole kubelet, as the engine does, against a fake
