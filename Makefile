@@ -48,8 +48,9 @@ fuzz: ## run the fuzz targets for a while each (minimizing is capped: the seeds 
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 2m -fuzzminimizetime 3s ./scenarios
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 1m -fuzzminimizetime 3s ./traces
 
-docs: ## regenerate the docs written from the code: docs/cli.md and docs/goroutines.md (and docs/zh/)
+docs: ## regenerate the docs written from the code (docs/cli.md, docs/goroutines.md, docs/zh/) and the figures of a run the docs state (docs/figures_test.go)
 	$(GO) test ./cmd/kubeloom -run 'TestGeneratedDocsAreUpToDate' -count=1 -args -update
+	$(GO) test ./docs -run 'TestFigures' -count=1 -args -update
 
 clean:
 	rm -rf bin
