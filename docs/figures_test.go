@@ -80,6 +80,22 @@ func countOf(n int, rel float64) figure {
 	return figure{text: thousands(n), tol: math.Max(rel*float64(n), 0), kind: count}
 }
 
+// about is countOf written with two significant digits (4,088 → 4,100),
+// for a figure the docs give as "about N".
+func about(n int, rel float64) figure {
+	f := countOf(roundTo2(n), rel)
+	f.tol = math.Max(f.tol, math.Abs(float64(n-roundTo2(n))))
+	return f
+}
+
+func roundTo2(n int) int {
+	step := 1
+	for m := n; m >= 100; m /= 10 {
+		step *= 10
+	}
+	return (n + step/2) / step * step
+}
+
 // exactCount is an integer that must match.
 func exactCount(n int) figure { return countOf(n, 0) }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/kubeloom/kubeloom/internal/memnet"
 	"github.com/kubeloom/kubeloom/scenarios"
+	"github.com/kubeloom/kubeloom/traces"
 )
 
 // execute runs the CLI with args and returns stdout, stderr and the error.
@@ -305,5 +307,88 @@ func TestScenariosShowTellsWhatToWatchFor(t *testing.T) {
 	}
 	if _, _, err := execute(t, "scenarios", "show", "goroutine-leak", "--lang", "fr"); err == nil || !strings.Contains(err.Error(), `--lang "fr"`) {
 		t.Errorf("--lang fr: %v", err)
+	}
+}
+
+// TestHintsUseTheCallersSpelling: the commands run prints, and help's
+// examples, are written the way kubeloom was called, so they paste.
+func TestHintsUseTheCallersSpelling(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "run.jsonl")
+	var stderr string
+	synctest.Test(t, func(t *testing.T) {
+		n := memnet.New()
+		var err error
+		_, stderr, err = executeIn(t, streams{prog: "bin/kubeloom", listen: n.Listen, dial: n.Dial}, "run", "informer-basics", "--duration", "10s", "--out", file, "-q")
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+	if want := "replay it:  bin/kubeloom replay " + file; !strings.Contains(stderr, want) {
+		t.Errorf("run's summary lacks %q:\n%s", want, stderr)
+	}
+	out, _, err := executeIn(t, streams{prog: "./kubeloom"}, "replay", "--help")
+	_, examples, _ := strings.Cut(out, "Examples:")
+	if err != nil || !strings.Contains(examples, "  ./kubeloom replay recordings/informer-basics.jsonl") || strings.Contains(examples, "  kubeloom replay") {
+		t.Errorf("replay --help (err %v) does not spell its examples ./kubeloom:\n%s", err, out)
+	}
+	for arg0, want := range map[string]string{
+		"bin/kubeloom": "bin/kubeloom", "kubeloom": "kubeloom", "": "kubeloom",
+		"/tmp/go-build123/b001/exe/kubeloom": "go run ./cmd/kubeloom",
+	} {
+		if got := programName(arg0); got != want {
+			t.Errorf("programName(%q) = %q, want %q", arg0, got, want)
+		}
+	}
+}
+
+// TestFailedActionsSpeak: an action that fails is a warning when it
+// happens and a line of the summary; --strict makes the run fail, and the
+// recording is complete either way, with the action's span in error.
+func TestFailedActionsSpeak(t *testing.T) {
+	dir := t.TempDir()
+	scenario := filepath.Join(dir, "gone.yaml")
+	os.WriteFile(scenario, []byte(`apiVersion: kubeloom.dev/v1
+kind: Scenario
+metadata: {name: gone}
+spec:
+  duration: 20s
+  informers:
+    - {resource: pods, handlers: 1}
+  actions:
+    - at: 10s
+      delete: {kind: Pod, namespace: default, name: web-0}
+`), 0o644)
+	for _, strict := range []bool{false, true} {
+		file := filepath.Join(dir, fmt.Sprintf("strict-%v.jsonl", strict))
+		args := []string{"run", scenario, "--out", file, "-q"}
+		if strict {
+			args = append(args, "--strict")
+		}
+		var stderr string
+		var err error
+		synctest.Test(t, func(t *testing.T) { _, stderr, err = executeInBubble(t, args...) })
+		warning := "warning: delete at 10s (" + scenario + ":9:7) failed: pods \"web-0\" not found"
+		if !strings.Contains(stderr, warning) || !strings.Contains(stderr, "1 of 1 actions FAILED") {
+			t.Errorf("strict %v: the output lacks the warning %q or the summary's line:\n%s", strict, warning, stderr)
+		}
+		if strict && (err == nil || !strings.Contains(err.Error(), "--strict: 1 of the scenario's actions failed")) {
+			t.Errorf("--strict: err = %v, want the run to fail", err)
+		}
+		if !strict && err != nil {
+			t.Errorf("without --strict: err = %v, want none", err)
+		}
+		f, ferr := os.Open(file)
+		if ferr != nil {
+			t.Fatal(ferr)
+		}
+		spans, rerr := traces.Read(f, file)
+		f.Close()
+		failed := false
+		for _, s := range spans {
+			failed = failed || s.Name == "action/delete" && s.StatusCode == "Error"
+		}
+		if rerr != nil || !failed {
+			t.Errorf("strict %v: the recording (%v) has no action/delete span with status Error", strict, rerr)
+		}
 	}
 }

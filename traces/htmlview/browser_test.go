@@ -3,11 +3,11 @@ package htmlview
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"image/color"
 	"image/png"
-	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -26,15 +26,19 @@ import (
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/images/timeline.png with a screenshot of the page (commit it only when the page changed on purpose)")
+var update = flag.Bool("update", false, "rewrite docs/images/timeline.png with a screenshot of the page, and timeline.json with what it shows (make docs-picture)")
 
 // screenshotPath is the documentation's picture of the page, from this
 // package's directory.
 const screenshotPath = "../../docs/images/timeline.png"
 
-// recordInformerBasics runs the informer-basics lesson for 20 simulated
-// seconds, quickly, and returns its timeline: a real recording, with the
-// goroutines of a real informer.
+// recordInformerBasics runs the informer-basics lesson as a user does,
+// live, at its own speed (30 simulated seconds in 3 real ones), and returns
+// its timeline: a real recording, with the goroutines of a real informer
+// and the real time their work took, that the README's picture shows. The
+// test asserts nothing that a loaded machine could change: the picture's
+// figures are checked against runs by docs/figures_picture_test.go, within
+// a tolerance.
 func recordInformerBasics(t *testing.T) *timeline.Timeline {
 	t.Helper()
 	sc, err := scenarios.Builtin("informer-basics")
@@ -42,11 +46,7 @@ func recordInformerBasics(t *testing.T) *timeline.Timeline {
 		t.Fatal(err)
 	}
 	var rec bytes.Buffer
-	_, err = engine.Run(context.Background(), engine.Options{
-		Scenario: sc, Recording: &rec, Duration: 20 * time.Second, Speed: 1000,
-		Listen: func(network, _ string) (net.Listener, error) { return net.Listen(network, "127.0.0.1:0") },
-	})
-	if err != nil {
+	if _, err := engine.Run(context.Background(), engine.Options{Scenario: sc, Recording: &rec, Grace: time.Hour}); err != nil {
 		t.Fatalf("running informer-basics: %v", err)
 	}
 	spans, err := traces.Read(&rec, "informer-basics.jsonl")
@@ -54,6 +54,14 @@ func recordInformerBasics(t *testing.T) *timeline.Timeline {
 		t.Fatalf("reading the recording: %v", err)
 	}
 	return timeline.Build(spans)
+}
+
+// pictureFacts are what the docs' picture shows, written beside it
+// (docs/images/timeline.json) with -update, so that the docs' test can
+// tell when a run no longer looks like it (docs/figures_picture_test.go).
+type pictureFacts struct {
+	Scenario                       string
+	Spans, Lanes, Steps, DurationS int
 }
 
 // writePage writes tl's page into a temporary directory and returns its
@@ -165,9 +173,11 @@ func TestBrowser(t *testing.T) {
 
 	// A step on a goroutine the catalog knows tells its story, in English
 	// and, after the toggle, in Chinese.
+	// The first after the scenario's first action (5s, web-3 is created),
+	// which is what the README's picture shows.
 	known := -1
 	for i, st := range steps {
-		if st.HasEntry && st.Entry.Quote != "" && st.Kind == timeline.StepCall {
+		if st.HasEntry && st.Entry.Quote != "" && st.Kind == timeline.StepCall && tl.Offset(st.At) >= 5*time.Second {
 			known = i
 			break
 		}
@@ -212,10 +222,15 @@ func TestBrowser(t *testing.T) {
 	vp := eval[struct{ W, H int }](t, b, `({W: window.innerWidth, H: window.innerHeight})`)
 	checkScreenshot(t, shot, vp.W, vp.H)
 	if *update {
+		facts, _ := json.MarshalIndent(pictureFacts{Scenario: tl.Scenario, Spans: tl.Spans, Lanes: tl.LaneCount(),
+			Steps: len(steps), DurationS: int(tl.Duration().Round(time.Second).Seconds())}, "", "  ")
 		if err := os.WriteFile(screenshotPath, shot, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("wrote %s (%d bytes)", screenshotPath, len(shot))
+		if err := os.WriteFile(strings.TrimSuffix(screenshotPath, ".png")+".json", append(facts, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s (%d bytes) and what it shows: %s", screenshotPath, len(shot), facts)
 	}
 
 	// Zoom with the button and the wheel, pan by dragging.
