@@ -124,7 +124,7 @@ func init() {
 			if len(es) == 0 {
 				return figure{}, fmt.Errorf("no ContainerStarted event")
 			}
-			return durationOf(r.at(es[0].Time), 100*time.Millisecond, time.Second), nil
+			return durationOf(r.at(es[0].Time), 100*time.Millisecond, 200*time.Millisecond), nil
 		},
 		"ks.container-started": func(d *docRuns) (figure, error) {
 			r := d.of("kubelet-startup")
@@ -213,6 +213,14 @@ func init() {
 		"fo.leader-modern": func(d *docRuns) (figure, error) {
 			return d.of("cm-leader-failover").newLeader("modern")
 		},
+		"fo.restarts": func(d *docRuns) (figure, error) {
+			r := d.of("cm-leader-failover")
+			who, _, err := r.afterKill("classic")
+			if err != nil {
+				return figure{}, err
+			}
+			return exactCount(len(r.controllerStarts("classic/" + who))), nil
+		},
 		"fo.takeover-classic": func(d *docRuns) (figure, error) {
 			return d.of("cm-leader-failover").takeover("classic")
 		},
@@ -282,7 +290,7 @@ func init() {
 			for _, lane := range l {
 				for _, m := range lane.Calls {
 					if m.Name == "pods.Delete" {
-						return durationOf(r.at(m.Start), time.Second, 10*time.Second), nil
+						return durationOf(r.at(m.Start), time.Second, time.Second), nil
 					}
 				}
 			}

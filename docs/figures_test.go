@@ -136,6 +136,26 @@ func value(k figureKind, s string) (float64, bool) {
 	return 0, false
 }
 
+// chineseList writes a plain figure's list ("a, b and c") as Chinese
+// does ("a、b和c"), for the docs/zh/ pages.
+var chineseList = strings.NewReplacer(", ", "、", " and ", "和")
+
+// in is the figure as a document in lang ("en" or "zh") writes it.
+func (fig figure) in(lang string) figure {
+	if lang == "zh" && fig.kind == plain {
+		fig.text = chineseList.Replace(fig.text)
+	}
+	return fig
+}
+
+// langOf is the language of a document: docs/zh/ and README.zh.md are Chinese.
+func langOf(doc string) string {
+	if strings.HasPrefix(doc, "docs/zh/") || strings.HasSuffix(doc, ".zh.md") {
+		return "zh"
+	}
+	return "en"
+}
+
 // matches says whether the docs' text still states fig.
 func (fig figure) matches(stated string) bool {
 	if stated == fig.text {
@@ -193,6 +213,7 @@ func TestFigures(t *testing.T) {
 					lineErr = fmt.Errorf("%s: figure %s: %v", where, name, err)
 					return m
 				}
+				fig = fig.in(langOf(doc))
 				if fig.matches(stated) {
 					return m
 				}
