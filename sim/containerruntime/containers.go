@@ -52,8 +52,8 @@ type Container struct {
 	// number of containers of the same pod and name started before it
 	// (dockertools' io.kubernetes.container.restartCount label).
 	Attempt int
-	// IP is the pod's address, set on its infra container: the network
-	// plugin gives each sandbox the next address of the pod CIDR.
+	// IP is the pod's address, set on its infra container: an address of
+	// the pod CIDR no running sandbox holds (see Runtime.newIP).
 	IP string
 }
 
