@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 )
 
 // The figures the docs state about a run (a time, a count, a name, a
@@ -148,9 +149,13 @@ func (fig figure) in(lang string) figure {
 	return fig
 }
 
-// langOf is the language of a document: docs/zh/ and README.zh.md are Chinese.
-func langOf(doc string) string {
-	if strings.HasPrefix(doc, "docs/zh/") || strings.HasSuffix(doc, ".zh.md") {
+// langOf is the language of a line of a document: docs/zh/ and
+// README.zh.md are Chinese; in a scenario file, a line with Chinese in it.
+func langOf(doc, line string) string {
+	switch {
+	case strings.HasPrefix(doc, "docs/zh/") || strings.HasSuffix(doc, ".zh.md"):
+		return "zh"
+	case strings.HasSuffix(doc, ".yaml") && strings.ContainsFunc(line, func(r rune) bool { return unicode.Is(unicode.Han, r) }):
 		return "zh"
 	}
 	return "en"
@@ -213,7 +218,7 @@ func TestFigures(t *testing.T) {
 					lineErr = fmt.Errorf("%s: figure %s: %v", where, name, err)
 					return m
 				}
-				fig = fig.in(langOf(doc))
+				fig = fig.in(langOf(doc, lines[i]))
 				if fig.matches(stated) {
 					return m
 				}
@@ -283,10 +288,12 @@ func onlyDocuments() []string {
 	return strings.Split(*onlyDocs, ",")
 }
 
-// documents are the Markdown files the figures may be in.
+// documents are the files the figures may be in: the Markdown docs, and
+// the built-in scenarios, whose descriptions (metadata.watchFor) state
+// figures too (scenarios.BuiltinSource drops the markers).
 func documents(t *testing.T, root string) []string {
 	docs := []string{"README.md", "README.zh.md"}
-	for _, pattern := range []string{"docs/*.md", "docs/zh/*.md"} {
+	for _, pattern := range []string{"docs/*.md", "docs/zh/*.md", "scenarios/builtin/*.yaml"} {
 		m, err := filepath.Glob(filepath.Join(root, pattern))
 		if err != nil {
 			t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -37,8 +38,14 @@ func builtinNames() []string {
 	return names
 }
 
+// figureMarkers are the <!--fig:NAME--> and <!--/fig--> around the figures
+// of a run that the built-ins' descriptions state: docs/figures_test.go
+// checks them against runs, as it does the docs'. Users never see them.
+var figureMarkers = regexp.MustCompile(`<!--(fig:[a-z0-9.\-/]+|/fig)-->`)
+
 // BuiltinSource returns the YAML text of a built-in scenario, comments included (what
-// `kubeloom scenarios show NAME` prints).
+// `kubeloom scenarios show NAME` prints), without the figure markers of its
+// texts (see figureMarkers).
 func BuiltinSource(name string) ([]byte, bool) {
 	if name == "" || strings.ContainsAny(name, `/\`) || !fs.ValidPath(name) {
 		return nil, false
@@ -47,7 +54,7 @@ func BuiltinSource(name string) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
-	return data, true
+	return figureMarkers.ReplaceAll(data, nil), true
 }
 
 // Builtin parses a built-in scenario. Its Source is "builtin:NAME". An unknown name's error

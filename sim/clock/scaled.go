@@ -2,6 +2,7 @@ package clock
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -85,15 +86,16 @@ func (c *Scaled) Elapsed() time.Duration { return c.Now().Sub(c.origin) }
 // ToReal converts a simulated duration into the real duration it takes.
 // Use it for durations handed to code that runs on its own real clock
 // (client-go's leader election, wait.Until inside client-go).
+//
+// It rounds up to the next real nanosecond: rounded down, a timer of d
+// would fire a few simulated nanoseconds before d has passed (at speed 60
+// a 10s ticker at 9.99999996s), and code that checks the time when it
+// fires (a CronJob's "is it 1m0s yet") would find it not yet there.
 func (c *Scaled) ToReal(d time.Duration) time.Duration {
 	if d <= 0 {
 		return d
 	}
-	r := time.Duration(float64(d) / c.speed)
-	if r == 0 {
-		r = 1
-	}
-	return r
+	return time.Duration(math.Ceil(float64(d) / c.speed))
 }
 
 // Now is the current simulated time.

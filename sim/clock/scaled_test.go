@@ -101,3 +101,26 @@ func TestTimersLearnTheRuntimesLateness(t *testing.T) {
 		t.Errorf("lead = %v, want floored at 0 when timers fire early", lead)
 	}
 }
+
+// A timer never fires before its simulated duration has passed: at speeds
+// that do not divide it (10s at 60, 7), it used to fire nanoseconds early,
+// which a CronJob checking "is it 1m0s yet" would see.
+func TestTimersNeverFireEarly(t *testing.T) {
+	for _, speed := range []float64{60, 7, 1000, 0.3} {
+		synctest.Test(t, func(t *testing.T) {
+			c, err := NewScaledAt(Epoch(), speed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 1; i <= 6; i++ {
+				<-c.NewTimer(10 * time.Second).C()
+				if got, want := c.Elapsed(), time.Duration(i)*10*time.Second; got < want {
+					t.Fatalf("speed %g: timer %d fired at %v, before %v", speed, i, got, want)
+				}
+			}
+			if !c.Origin().Equal(Epoch()) {
+				t.Errorf("origin %v, want the epoch %v", c.Origin(), Epoch())
+			}
+		})
+	}
+}
