@@ -70,14 +70,8 @@ func (c *cmReplica) start(ctx context.Context, o *Options, clk clock.Clock) {
 	c.cancel, c.done = cancel, make(chan struct{})
 	go func() {
 		defer close(c.done)
-		if d := time.Duration(c.index) * replicaStagger; d > 0 {
-			t := clk.NewTimer(d)
-			select {
-			case <-t.C():
-			case <-pctx.Done():
-				t.Stop()
-				return
-			}
+		if !execWait(pctx, clk, time.Duration(c.index)*replicaStagger+execTime(c.name)) {
+			return
 		}
 		err := controllermanager.Main(pctx, opts)
 		c.mu.Lock()

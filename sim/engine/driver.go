@@ -30,10 +30,9 @@ func (d *driver) start(ctx context.Context) error {
 		attribute.String(catalog.AttrEra, string(d.w.era)),
 		attribute.String("kubeloom.scenario.source", sc.Source),
 	}
+	attrs = append(attrs, attribute.String(catalog.AttrClockOrigin, d.w.clk.Origin().Format(time.RFC3339Nano)))
 	if wall := d.w.o.WallStart; !wall.IsZero() {
-		attrs = append(attrs,
-			attribute.String(catalog.AttrClockOrigin, d.w.clk.Origin().Format(time.RFC3339Nano)),
-			attribute.String(catalog.AttrRunWallStart, wall.Format(time.RFC3339Nano)))
+		attrs = append(attrs, attribute.String(catalog.AttrRunWallStart, wall.Format(time.RFC3339Nano)))
 	}
 	d.ctx, d.root = goroutine.Start(d.rt.Context(ctx), "scenario "+sc.Metadata.Name, trace.WithAttributes(attrs...))
 	ctx, sp := goroutine.Start(d.ctx, "LoadObjects", trace.WithAttributes(attribute.Int("objects", len(sc.Spec.Objects))))

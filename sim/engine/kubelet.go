@@ -122,6 +122,9 @@ func (n *kubeletNode) start(ctx context.Context, o *Options, clk clock.Clock) er
 	n.cancel, n.done, n.exit = cancel, done, nil
 	go func() {
 		defer close(done)
+		if !execWait(pctx, clk, execTime(n.name)) {
+			return
+		}
 		err := kubelet.Main(pctx, opts)
 		n.mu.Lock()
 		n.exit = err

@@ -101,6 +101,9 @@ func Build(spans []traces.Span) *Timeline {
 	}
 	if all.start >= 0 {
 		tl.Start = spans[all.start].Start
+		if origin, ok := clockOrigin(spans); ok && origin.Before(tl.Start) && tl.Start.Sub(origin) < time.Minute {
+			tl.Start = origin
+		}
 	}
 	if all.end >= 0 {
 		tl.End = spanEnd(&spans[all.end])
@@ -864,4 +867,22 @@ func digitRun(s string) int {
 		n++
 	}
 	return n
+}
+
+// clockOrigin is the simulated time the run's clock started at, which the
+// scenario's root span records (kubeloom.clock.origin): time 0 of the axis,
+// so that an action at 5s shows at +5s, although in a live run the first
+// span starts a few simulated milliseconds after it.
+func clockOrigin(spans []traces.Span) (time.Time, bool) {
+	for i := range spans {
+		s := &spans[i]
+		if s.ParentSpanID != "" || !strings.HasPrefix(s.Name, "scenario ") {
+			continue
+		}
+		if v := s.Attributes.String(catalog.AttrClockOrigin); v != "" {
+			t, err := time.Parse(time.RFC3339Nano, v)
+			return t, err == nil
+		}
+	}
+	return time.Time{}, false
 }
