@@ -206,7 +206,9 @@ func init() {
 		"ks.usage-before": func(d *docRuns) (figure, error) {
 			return d.of("kubelet-startup").imageGCFigure("kubelet.imagefs.usage_percent")
 		},
-		"fo.first-leader": func(d *docRuns) (figure, error) { return d.of("cm-leader-failover").leaderAt("classic", 0) },
+		"fo.first-leader": func(d *docRuns) (figure, error) {
+			return d.of("cm-leader-failover").leaderAt("classic", 30*time.Second)
+		},
 		"fo.leader-classic": func(d *docRuns) (figure, error) {
 			return d.of("cm-leader-failover").newLeader("classic")
 		},

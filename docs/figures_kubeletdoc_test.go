@@ -102,33 +102,6 @@ func init() {
 			}
 			return exactCount(len(r.kdocLifetimes(func(s traces.Span) bool { return steps[s.ParentSpanID] }))), nil
 		},
-		"kdoc.ks.first-status-events": func(d *docRuns) (figure, error) {
-			r := d.of("kubelet-startup")
-			first, second, err := r.kdocFirstStatuses()
-			if err != nil {
-				return figure{}, err
-			}
-			var reasons []string
-			for _, m := range r.kdocNodeEvents() {
-				if !m.Start.Before(first) && m.Start.Before(second) {
-					reasons = append(reasons, m.Attributes.String("k8s.event.reason"))
-				}
-			}
-			return exact(andList(reasons)), nil
-		},
-		"kdoc.ks.ready-after": func(d *docRuns) (figure, error) {
-			r := d.of("kubelet-startup")
-			first, _, err := r.kdocFirstStatuses()
-			if err != nil {
-				return figure{}, err
-			}
-			for _, m := range r.kdocNodeEvents() {
-				if m.Attributes.String("k8s.event.reason") == "NodeReady" {
-					return durationOf(m.Start.Sub(first), time.Second, 2*time.Second), nil
-				}
-			}
-			return figure{}, fmt.Errorf("node-1 never became Ready")
-		},
 		"kdoc.ks.first-pass": func(d *docRuns) (figure, error) {
 			l, err := d.of("kubelet-startup").lane("node-1", "kubelet/main-loop")
 			if err != nil {
@@ -485,7 +458,7 @@ func init() {
 		},
 	}
 	// The 中文 section writes lists as Chinese does: name.zh.
-	for _, name := range []string{"kdoc.ks.first-status-events", "kdoc.ks.goroutines-not-run", "kdoc.kill-pod",
+	for _, name := range []string{"kdoc.ks.goroutines-not-run", "kdoc.kill-pod",
 		"kdoc.lc.crash-restarts", "kdoc.lc.web-gc-removed", "kdoc.evictions"} {
 		f := fs[name]
 		fs[name+".zh"] = func(d *docRuns) (figure, error) {
@@ -655,21 +628,21 @@ func (r *docRun) kdocPodsOf(m timeline.Mark, child string) []string {
 	return pods
 }
 
-// kdocFirstAdds are node-1's first configCh ADD iterations: those within
-// 500ms of the first one.
+// kdocFirstAdds are node-1's first configCh ADD of each pod source (api,
+// file, http): the pods the sources deliver at once.
 func (r *docRun) kdocFirstAdds() ([]timeline.Mark, error) {
 	l, err := r.lane("node-1", "kubelet/main-loop")
 	if err != nil {
 		return nil, err
 	}
 	var out []timeline.Mark
+	seen := map[string]bool{}
 	for _, m := range marks(l.Iterations, "configCh") {
-		if m.Attributes.String("kubelet.pod_update.op") != "ADD" {
+		src := m.Attributes.String("kubelet.pod_source")
+		if m.Attributes.String("kubelet.pod_update.op") != "ADD" || seen[src] {
 			continue
 		}
-		if len(out) > 0 && m.Start.Sub(out[0].Start) >= 500*time.Millisecond {
-			break
-		}
+		seen[src] = true
 		out = append(out, m)
 	}
 	if len(out) == 0 {
@@ -678,26 +651,31 @@ func (r *docRun) kdocFirstAdds() ([]timeline.Mark, error) {
 	return out, nil
 }
 
-// kdocMirrorAdds are the configCh ADD iterations after the first ones and
-// before the first plegCh: the mirror pods coming back from the apiserver.
+// kdocMirrorAdds are the api source's later configCh ADDs before the first
+// plegCh: the mirror pods of the static pods coming back from the apiserver.
 func (r *docRun) kdocMirrorAdds() ([]timeline.Mark, error) {
-	first, err := r.kdocFirstAdds()
+	l, err := r.lane("node-1", "kubelet/main-loop")
 	if err != nil {
 		return nil, err
 	}
-	l, _ := r.lane("node-1", "kubelet/main-loop")
 	pleg, err := r.firstMark(l, l.Iterations, "plegCh")
 	if err != nil {
 		return nil, err
 	}
 	var out []timeline.Mark
+	firstAPI := true
 	for _, m := range marks(l.Iterations, "configCh") {
-		if m.Attributes.String("kubelet.pod_update.op") == "ADD" && m.Start.Sub(first[0].Start) >= 500*time.Millisecond && m.Start.Before(pleg.Start) {
-			out = append(out, m)
+		if m.Attributes.String("kubelet.pod_update.op") != "ADD" || m.Attributes.String("kubelet.pod_source") != "api" || !m.Start.Before(pleg.Start) {
+			continue
 		}
+		if firstAPI {
+			firstAPI = false
+			continue
+		}
+		out = append(out, m)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no configCh ADD between the first ones and the first plegCh")
+		return nil, fmt.Errorf("no later configCh ADD from the api source before the first plegCh")
 	}
 	return out, nil
 }
