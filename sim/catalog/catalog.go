@@ -5,8 +5,9 @@ import (
 	"time"
 )
 
-// Entry describes one goroutine of the catalog
-// (../shared/reference/goroutine-catalog.md).
+// Entry describes one goroutine of the catalog (the reference catalog the
+// project was built from, kept outside the repository; docs/goroutines.md
+// is this package's own rendering of it).
 type Entry struct {
 	Name      string        // stable catalog name, e.g. "informer/listener-pop"
 	Component string        // "informer", "kube-controller-manager", "kubelet"
