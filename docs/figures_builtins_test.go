@@ -31,7 +31,9 @@ func init() {
 		"sc.cm.preloaded-by": func(d *docRuns) (figure, error) {
 			// When the last of the controllers' first acts on the preloaded
 			// objects happened: the ReplicaSet and its pods, the DaemonSet's
-			// pod, db-0, the claim bound, the CSR signed, the ServiceAccounts.
+			// pod, db-0, the CSR approved, the ServiceAccounts. (Not the claim:
+			// the PersistentVolumeController binds it at once or at its 15s
+			// resync, depending on which of its informers synced first.)
 			r := d.of("cm-startup")
 			var last time.Duration
 			for _, want := range []struct{ call, prefix string }{
@@ -39,7 +41,6 @@ func init() {
 				{"pods.Create", "default/web-"},
 				{"pods.Create", "kube-system/node-agent-"},
 				{"pods.Create", "default/db-0"},
-				{"persistentvolumeclaims.UpdateStatus", "default/data"},
 				{"certificatesigningrequests.UpdateApproval", "node-1-client"},
 				{"serviceaccounts.Create", ""},
 			} {
@@ -95,11 +96,11 @@ func init() {
 			binds := scBindsPerNode(d.of("cluster-basics"), 0, 2*time.Minute)
 			n := -1
 			for _, node := range []string{"node-1", "node-2"} {
-				if got := len(binds[node]); n >= 0 && got != n {
+				got := len(binds[node])
+				if n >= 0 && got != n {
 					return figure{}, fmt.Errorf("node-1 runs %d pods, node-2 %d", n, got)
-				} else {
-					n = got
 				}
+				n = got
 			}
 			return exactCount(n), nil
 		},
@@ -213,7 +214,7 @@ func init() {
 		// kubelet-pod-lifecycle
 		"sc.lc.first-start-at": func(d *docRuns) (figure, error) {
 			r := d.of("kubelet-pod-lifecycle")
-			s := kdocByStart(r.spansNamed("node-1", "StartContainer"))
+			s := scByStart(r.spansNamed("node-1", "StartContainer"))
 			if len(s) == 0 {
 				return figure{}, fmt.Errorf("no container started")
 			}
@@ -236,7 +237,7 @@ func init() {
 			r := d.of("kubelet-pod-lifecycle")
 			deaths := scCrashDeaths(r)
 			var waits []string
-			for _, s := range kdocByStart(r.spansNamed("node-1", "StartContainer")) {
+			for _, s := range scByStart(r.spansNamed("node-1", "StartContainer")) {
 				n, _ := s.Attributes.Int("container.attempt")
 				if s.Attributes.String("container.name") != "crash" || n < 2 {
 					continue
@@ -258,7 +259,7 @@ func init() {
 			// The container GCs that removed containers before the one
 			// that removed all of web's.
 			r := d.of("kubelet-pod-lifecycle")
-			web, _, err := r.kdocWebGC()
+			web, err := scWebGCAt(r)
 			if err != nil {
 				return figure{}, err
 			}
@@ -268,7 +269,7 @@ func init() {
 			}
 			var at []string
 			for _, m := range l.Iterations {
-				if n, _ := m.Attributes.Int("kubelet.containers_removed"); n > 0 && m.Start.Before(web.Start) {
+				if n, _ := m.Attributes.Int("kubelet.containers_removed"); n > 0 && m.Start.Before(web) {
 					at = append(at, r.at(m.Start).Round(time.Second).String())
 				}
 			}
@@ -286,7 +287,7 @@ func init() {
 		},
 		"sc.ks.register-at": func(d *docRuns) (figure, error) {
 			r := d.of("kubelet-startup")
-			s := kdocByStart(r.spansNamed("node-1", "nodes.Create"))
+			s := scByStart(r.spansNamed("node-1", "nodes.Create"))
 			if len(s) == 0 {
 				return figure{}, fmt.Errorf("node-1 never registered")
 			}
@@ -334,7 +335,7 @@ func scLastOfFirsts(r *docRun, instance, call, prefix string) (time.Duration, er
 // scCreated is the name of the first object an instance's create call
 // made under a key prefix.
 func scCreated(r *docRun, instance, call, prefix string) (figure, error) {
-	for _, s := range kdocByStart(r.spansNamed(instance, call)) {
+	for _, s := range scByStart(r.spansNamed(instance, call)) {
 		if k := s.Attributes.String("k8s.object.key"); strings.HasPrefix(k, prefix) && s.Attributes.String("error") == "" {
 			return exact(k[strings.Index(k, "/")+1:]), nil
 		}
@@ -389,7 +390,7 @@ func scBindsPerNode(r *docRun, from, to time.Duration) map[string][]string {
 
 // scListItems is how many items an informer's n-th pods.List returned.
 func scListItems(r *docRun, n int, instance string) (figure, error) {
-	lists := kdocByStart(r.spansNamed(instance, "pods.List"))
+	lists := scByStart(r.spansNamed(instance, "pods.List"))
 	if len(lists) <= n {
 		return figure{}, fmt.Errorf("%s %s: %d pods.List", r.name, instance, len(lists))
 	}
@@ -404,7 +405,7 @@ func scListItems(r *docRun, n int, instance string) (figure, error) {
 // list, in order.
 func scInitialPops(r *docRun, instance string) (figure, error) {
 	var names []string
-	for _, s := range kdocByStart(r.spansNamed(instance, "Pop")) {
+	for _, s := range scByStart(r.spansNamed(instance, "Pop")) {
 		if s.Attributes["isInInitialList"] == true {
 			names = append(names, strings.TrimPrefix(s.Attributes.String("k8s.object.key"), "default/"))
 		}
@@ -493,7 +494,7 @@ func scCrashDeaths(r *docRun) []time.Duration {
 
 // scReadyAt is when the readiness prober first found a container ready.
 func scReadyAt(r *docRun, container string) (figure, error) {
-	for _, s := range kdocByStart(r.spansNamed("node-1", "updateReadiness")) {
+	for _, s := range scByStart(r.spansNamed("node-1", "updateReadiness")) {
 		if s.Attributes.String("container.name") == container && s.Attributes["kubelet.ready"] == true {
 			return durationOf(r.at(s.Start), time.Second, time.Second), nil
 		}
@@ -501,4 +502,33 @@ func scReadyAt(r *docRun, container string) (figure, error) {
 	return figure{}, fmt.Errorf("%s: %s never became ready", r.name, container)
 }
 
-var _ = traces.Span{}
+// scByStart sorts spans by their start (stable).
+func scByStart(spans []traces.Span) []traces.Span {
+	out := slices.Clone(spans)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Start.Before(out[j].Start) })
+	return out
+}
+
+// scWebGCAt is when the first container GC after the kubelet deleted web
+// removed web's containers.
+func scWebGCAt(r *docRun) (time.Time, error) {
+	del := scByStart(r.spansNamed("node-1", "pods.Delete"))
+	if len(del) == 0 {
+		return time.Time{}, fmt.Errorf("%s: the kubelet deleted no pod", r.name)
+	}
+	l, err := r.lane("node-1", "kubelet/container-gc")
+	if err != nil {
+		return time.Time{}, err
+	}
+	for _, m := range l.Iterations {
+		if m.Start.Before(del[0].Start) {
+			continue
+		}
+		for _, e := range l.Events {
+			if e.SpanID == m.SpanID && e.Name == "removed" && e.Attributes.String("k8s.pod.name") == "web" {
+				return m.Start, nil
+			}
+		}
+	}
+	return time.Time{}, fmt.Errorf("%s: no container GC removed web's containers", r.name)
+}

@@ -84,9 +84,6 @@ func init() {
 		"cmdoc.pipelines.log": func(d *docRuns) (figure, error) {
 			return exactCount(len(d.of("cm-startup").lanes("cm-0", "cm/event-log-watcher"))), nil
 		},
-		"cmdoc.service-pipeline-goroutines": func(d *docRuns) (figure, error) {
-			return exactCount(cmDocPipelines(d.of("cm-startup"), "cm-0")["ServiceController"].goroutines), nil
-		},
 		"cmdoc.failover-pipelines": func(d *docRuns) (figure, error) {
 			r := d.of("cm-leader-failover")
 			n := -1
@@ -557,6 +554,7 @@ func init() {
 			return durationOf(best, 100*time.Millisecond, time.Second), nil
 		}
 	}
+	delete(figs, "cmdoc.handlers.persistentvolumes") // none: the table says so in words
 	register(figs)
 }
 

@@ -171,12 +171,15 @@ func (pv *pvController) bind(ctx context.Context, volume *corev1.PersistentVolum
 		return
 	}
 	pv.volumeCache[v.Name] = v
+	v = v.DeepCopy()
 	v.Status.Phase = corev1.VolumeBound
-	if _, err := controller.Call(ctx, "persistentvolumes.UpdateStatus", v.Name, func(ctx context.Context) (*corev1.PersistentVolume, error) {
+	v, err = controller.Call(ctx, "persistentvolumes.UpdateStatus", v.Name, func(ctx context.Context) (*corev1.PersistentVolume, error) {
 		return pv.c.Client.CoreV1().PersistentVolumes().UpdateStatus(ctx, v, metav1.UpdateOptions{})
-	}); err != nil {
+	})
+	if err != nil {
 		return
 	}
+	pv.volumeCache[v.Name] = v
 	c := claim.DeepCopy()
 	c.Spec.VolumeName = v.Name
 	if c.Annotations == nil {
@@ -241,9 +244,14 @@ func (pv *pvController) syncVolume(ctx context.Context, volume *corev1.Persisten
 	}
 	v := volume.DeepCopy()
 	v.Status.Phase = phase
-	controller.Call(ctx, "persistentvolumes.UpdateStatus", v.Name, func(ctx context.Context) (*corev1.PersistentVolume, error) {
+	// updateVolumePhase → storeVolumeUpdate: the cache keeps what the
+	// apiserver returned, so a bind that comes next writes on top of it (a
+	// stale resourceVersion would lose a 409 and wait for the 15s resync).
+	if out, err := controller.Call(ctx, "persistentvolumes.UpdateStatus", v.Name, func(ctx context.Context) (*corev1.PersistentVolume, error) {
 		return pv.c.Client.CoreV1().PersistentVolumes().UpdateStatus(ctx, v, metav1.UpdateOptions{})
-	})
+	}); err == nil {
+		pv.volumeCache[out.Name] = out
+	}
 }
 
 // resourceVersion is an object's resourceVersion as a number (the simulated
