@@ -29,8 +29,8 @@ func (d *driver) start(ctx context.Context) error {
 		attribute.String(catalog.AttrScenario, sc.Metadata.Name),
 		attribute.String(catalog.AttrEra, string(d.w.era)),
 		attribute.String("kubeloom.scenario.source", sc.Source),
+		attribute.String(catalog.AttrClockOrigin, d.w.clk.Origin().Format(time.RFC3339Nano)),
 	}
-	attrs = append(attrs, attribute.String(catalog.AttrClockOrigin, d.w.clk.Origin().Format(time.RFC3339Nano)))
 	if wall := d.w.o.WallStart; !wall.IsZero() {
 		attrs = append(attrs, attribute.String(catalog.AttrRunWallStart, wall.Format(time.RFC3339Nano)))
 	}
