@@ -65,7 +65,21 @@ func (d *docRuns) of(name string) *docRun { return d.seeded(name, 0) }
 // seeded returns the run of a built-in with another seed (0: its own).
 func (d *docRuns) seeded(name string, seed int64) *docRun {
 	d.t.Helper()
-	key := fmt.Sprintf("%s@%d", name, seed)
+	variant := ""
+	if seed != 0 {
+		variant = fmt.Sprintf("seed-%d", seed)
+	}
+	r := d.variant(name, variant, func(_ *scenarios.Scenario, o *engine.Options) { o.Seed = seed })
+	r.seed = seed
+	return r
+}
+
+// variant returns the run of a built-in changed by change (another seed,
+// era, duration, every iteration recorded), recorded once per name and
+// variant ("" is the built-in as it is) in recordings/NAME[-VARIANT].jsonl.
+func (d *docRuns) variant(name, variant string, change func(*scenarios.Scenario, *engine.Options)) *docRun {
+	d.t.Helper()
+	key := name + "@" + variant
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if r, ok := d.runs[key]; ok {
@@ -75,10 +89,11 @@ func (d *docRuns) seeded(name string, seed int64) *docRun {
 	if err != nil {
 		d.t.Fatal(err)
 	}
-	file := filepath.Join("recordings", name+".jsonl")
-	if seed != 0 {
-		file = filepath.Join("recordings", fmt.Sprintf("%s-seed-%d.jsonl", name, seed))
+	base := name
+	if variant != "" {
+		base += "-" + variant
 	}
+	file := filepath.Join("recordings", base+".jsonl")
 	if err := os.MkdirAll(filepath.Join(d.dir, "recordings"), 0o755); err != nil {
 		d.t.Fatal(err)
 	}
@@ -86,10 +101,14 @@ func (d *docRuns) seeded(name string, seed int64) *docRun {
 	var sum *engine.Summary
 	synctest.Test(d.t, func(t *testing.T) {
 		n := memnet.New()
+		o := engine.Options{Scenario: sc, Recording: &rec, Listen: n.Listen, Dial: n.Dial}
+		if change != nil {
+			change(sc, &o)
+		}
 		var err error
-		sum, err = engine.Run(context.Background(), engine.Options{Scenario: sc, Recording: &rec, Seed: seed, Listen: n.Listen, Dial: n.Dial})
+		sum, err = engine.Run(context.Background(), o)
 		if err != nil {
-			t.Fatalf("running %s: %v", name, err)
+			t.Fatalf("running %s (%s): %v", name, variant, err)
 		}
 	})
 	if err := os.WriteFile(filepath.Join(d.dir, file), rec.Bytes(), 0o644); err != nil {
@@ -100,7 +119,7 @@ func (d *docRuns) seeded(name string, seed int64) *docRun {
 		d.t.Fatal(err)
 	}
 	tl := timeline.Build(spans)
-	r := &docRun{name: name, seed: seed, sum: sum, spans: spans, tl: tl, steps: timeline.Steps(tl), file: file, started: tl.Start}
+	r := &docRun{name: name, sum: sum, spans: spans, tl: tl, steps: timeline.Steps(tl), file: file, started: tl.Start}
 	d.runs[key] = r
 	return r
 }

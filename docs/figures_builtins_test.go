@@ -184,23 +184,7 @@ func init() {
 		"sc.eras.relist-classic": func(d *docRuns) (figure, error) { return d.of("informer-eras").relistAt("classic/informers") },
 		"sc.eras.relist-modern":  func(d *docRuns) (figure, error) { return d.of("informer-eras").relistAt("modern/informers") },
 		"sc.eras.relist-updates": func(d *docRuns) (figure, error) {
-			r := d.of("informer-eras")
-			l, err := r.lane("classic/informers", "informer/listener-run pods handler-1")
-			if err != nil {
-				return figure{}, err
-			}
-			e, err := r.watchEvent("classic/informers", "ERROR")
-			if err != nil {
-				return figure{}, err
-			}
-			var names []string
-			for _, m := range l.Iterations {
-				if m.Start.After(e.Start) && m.Name == "OnUpdate" {
-					names = append(names, strings.TrimPrefix(m.Attributes.String("k8s.object.key"), "default/"))
-				}
-			}
-			slices.Sort(names) // the re-list replaces the FIFO's contents in map order
-			return exact(andList(names)), nil
+			return d.of("informer-eras").relistUpdates("classic/informers")
 		},
 		"sc.eras.modern-relist-listeners": func(d *docRuns) (figure, error) {
 			r := d.of("informer-eras")

@@ -29,26 +29,8 @@ func init() {
 			e, err := r.watchEvent("informers", "ERROR")
 			return durationOf(r.at(e.Start), 100*time.Millisecond, 200*time.Millisecond), err
 		},
-		"ib.relist-at": func(d *docRuns) (figure, error) { return d.of("informer-basics").relistAt("informers") },
-		"ib.relist-updates": func(d *docRuns) (figure, error) {
-			r := d.of("informer-basics")
-			l, err := r.lane("informers", "informer/listener-run pods handler-1")
-			if err != nil {
-				return figure{}, err
-			}
-			e, err := r.watchEvent("informers", "ERROR")
-			if err != nil {
-				return figure{}, err
-			}
-			var names []string
-			for _, m := range l.Iterations {
-				if m.Start.After(e.Start) && m.Name == "OnUpdate" {
-					names = append(names, strings.TrimPrefix(m.Attributes.String("k8s.object.key"), "default/"))
-				}
-			}
-			slices.Sort(names) // the re-list replaces the FIFO's contents in map order
-			return exact(andList(names)), nil
-		},
+		"ib.relist-at":      func(d *docRuns) (figure, error) { return d.of("informer-basics").relistAt("informers") },
+		"ib.relist-updates": func(d *docRuns) (figure, error) { return d.of("informer-basics").relistUpdates("informers") },
 		"ib.listener-lanes": func(d *docRuns) (figure, error) {
 			r := d.of("informer-basics")
 			return exactCount(len(r.lanes("informers", "informer/listener-pop")) + len(r.lanes("informers", "informer/listener-run"))), nil
@@ -361,6 +343,27 @@ func (r *docRun) watchEvent(instance, typ string) (timeline.Mark, error) {
 		}
 	}
 	return timeline.Mark{}, fmt.Errorf("%s %s: no %s watch event", r.name, instance, typ)
+}
+
+// relistUpdates are the pods handler-1 gets an OnUpdate for after the
+// broken watch's ERROR: the re-list's.
+func (r *docRun) relistUpdates(instance string) (figure, error) {
+	l, err := r.lane(instance, "informer/listener-run pods handler-1")
+	if err != nil {
+		return figure{}, err
+	}
+	e, err := r.watchEvent(instance, "ERROR")
+	if err != nil {
+		return figure{}, err
+	}
+	var names []string
+	for _, m := range l.Iterations {
+		if m.Start.After(e.Start) && m.Name == "OnUpdate" {
+			names = append(names, strings.TrimPrefix(m.Attributes.String("k8s.object.key"), "default/"))
+		}
+	}
+	slices.Sort(names) // the re-list replaces the FIFO's contents in map order
+	return exact(andList(names)), nil
 }
 
 // relistAt is when the reflector's second ListAndWatch started.

@@ -1,18 +1,13 @@
 package docs
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
-	"testing"
-	"testing/synctest"
 	"time"
 
-	"github.com/kubeloom/kubeloom/internal/memnet"
 	"github.com/kubeloom/kubeloom/scenarios"
 	"github.com/kubeloom/kubeloom/sim/engine"
 	"github.com/kubeloom/kubeloom/traces"
@@ -871,47 +866,20 @@ func cmDocSeeded(d *docRuns, seed int64) *docRun {
 	return d.seeded("cm-leader-failover", seed)
 }
 
-// cmDocVariants are runs of a built-in in another era or with every
-// iteration recorded: not recordings the docs' commands read.
-var (
-	cmDocVariantsMu sync.Mutex
-	cmDocVariants   = map[string]*docRun{}
-)
-
+// cmDocVariant is a run of a built-in in another era or with every
+// iteration recorded.
 func cmDocVariant(d *docRuns, name, era string, allIterations bool) (*docRun, error) {
-	key := fmt.Sprintf("%s %s %v", name, era, allIterations)
-	cmDocVariantsMu.Lock()
-	defer cmDocVariantsMu.Unlock()
-	if r, ok := cmDocVariants[key]; ok {
-		return r, nil
-	}
-	sc, err := scenarios.Builtin(name)
-	if err != nil {
-		return nil, err
-	}
+	var e scenarios.Era
 	if era != "" {
-		e, err := scenarios.ParseEra(era)
-		if err != nil {
+		var err error
+		if e, err = scenarios.ParseEra(era); err != nil {
 			return nil, err
 		}
-		sc.Spec.Era, sc.Spec.Eras = e, nil
 	}
-	var rec bytes.Buffer
-	var sum *engine.Summary
-	var runErr error
-	synctest.Test(d.t, func(t *testing.T) {
-		n := memnet.New()
-		sum, runErr = engine.Run(context.Background(), engine.Options{Scenario: sc, Recording: &rec, AllIterations: allIterations, Listen: n.Listen, Dial: n.Dial})
-	})
-	if runErr != nil {
-		return nil, fmt.Errorf("running %s: %v", key, runErr)
-	}
-	spans, err := traces.Read(&rec, name+".jsonl")
-	if err != nil {
-		return nil, err
-	}
-	tl := timeline.Build(spans)
-	r := &docRun{name: key, sum: sum, spans: spans, tl: tl, started: tl.Start}
-	cmDocVariants[key] = r
-	return r, nil
+	return d.variant(name, fmt.Sprintf("era-%s-all-%v", era, allIterations), func(sc *scenarios.Scenario, o *engine.Options) {
+		if e != "" {
+			sc.Spec.Era, sc.Spec.Eras = e, nil
+		}
+		o.AllIterations = allIterations
+	}), nil
 }

@@ -1,18 +1,12 @@
 package docs
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
-	"sync"
-	"testing"
-	"testing/synctest"
 	"time"
 
-	"github.com/kubeloom/kubeloom/internal/memnet"
 	"github.com/kubeloom/kubeloom/scenarios"
 	"github.com/kubeloom/kubeloom/sim/engine"
 	"github.com/kubeloom/kubeloom/traces"
@@ -131,15 +125,6 @@ func init() {
 		},
 		"js.ks-usage-after": func(d *docRuns) (figure, error) {
 			return d.of("kubelet-startup").imageGCFigure("kubelet.imagefs.usage_percent_after")
-		},
-		"js.cb-unknown-after-status": func(d *docRuns) (figure, error) {
-			r := d.of("cluster-basics")
-			last, err := r.lastIterationBefore("node-2", "kubelet/node-status", 2*time.Minute)
-			if err != nil {
-				return figure{}, err
-			}
-			at, err := r.nodeUnknownAt("node-2")
-			return durationOf(at-last, time.Second, 5*time.Second), err
 		},
 		"js.cb-evicted-after-status": func(d *docRuns) (figure, error) {
 			r := d.of("cluster-basics")
@@ -368,43 +353,8 @@ func jsBothEras(f func(era string) (figure, error)) (figure, error) {
 	return exact(c.text + " in classic, " + m.text + " in modern"), nil
 }
 
-// jsShortRuns are built-ins run for less than their duration
-// (`run --duration`), in a synctest bubble like docRuns.seeded.
-var (
-	jsShortMu   sync.Mutex
-	jsShortRuns = map[string]*docRun{}
-)
-
+// jsShortRun is a built-in run for less than its duration (`run
+// --duration`).
 func jsShortRun(d *docRuns, name string, duration time.Duration) (*docRun, error) {
-	jsShortMu.Lock()
-	defer jsShortMu.Unlock()
-	key := fmt.Sprintf("%p %s %s", d, name, duration)
-	if r, ok := jsShortRuns[key]; ok {
-		return r, nil
-	}
-	sc, err := scenarios.Builtin(name)
-	if err != nil {
-		return nil, err
-	}
-	var rec bytes.Buffer
-	var sum *engine.Summary
-	var runErr error
-	synctest.Test(d.t, func(t *testing.T) {
-		n := memnet.New()
-		sum, runErr = engine.Run(context.Background(), engine.Options{Scenario: sc, Recording: &rec, Duration: duration, Listen: n.Listen, Dial: n.Dial})
-	})
-	if runErr != nil {
-		return nil, fmt.Errorf("running %s for %s: %v", name, duration, runErr)
-	}
-	file := fmt.Sprintf("%s-%s.jsonl", name, duration)
-	spans, err := traces.Read(&rec, file)
-	if err != nil {
-		return nil, err
-	}
-	r := &docRun{name: name, sum: sum, spans: spans, file: file}
-	if len(spans) > 0 {
-		r.started, _ = jsStartRange(spans)
-	}
-	jsShortRuns[key] = r
-	return r, nil
+	return d.variant(name, "duration-"+duration.String(), func(_ *scenarios.Scenario, o *engine.Options) { o.Duration = duration }), nil
 }
