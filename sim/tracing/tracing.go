@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -188,7 +189,12 @@ func (t *Tracing) keep(what string, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.exportErr == nil {
-		if errors.Is(err, context.DeadlineExceeded) || status.Code(err) == codes.DeadlineExceeded {
+		// The exporter's own deadline, or the batch processor's, whichever
+		// ends first (on a loaded CPU, either): the SDK's processor cancels
+		// with the cause "processor export timeout", which is not
+		// DeadlineExceeded.
+		if errors.Is(err, context.DeadlineExceeded) || status.Code(err) == codes.DeadlineExceeded ||
+			strings.Contains(err.Error(), "processor export timeout") {
 			err = fmt.Errorf("no answer within %s: %w", t.timeout, err)
 		}
 		t.exportErr = fmt.Errorf("%s failed: %w", what, err)

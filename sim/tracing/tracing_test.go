@@ -3,6 +3,8 @@ package tracing
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -88,6 +90,22 @@ func TestBadEndpoint(t *testing.T) {
 	for _, ep := range []string{"127.0.0.1:4318", "ftp://127.0.0.1:1", "http://"} {
 		if _, err := New(context.Background(), Options{Recording: &bytes.Buffer{}, OTLPEndpoint: ep}); err == nil {
 			t.Errorf("endpoint %q accepted", ep)
+		}
+	}
+}
+
+// An export that ran out of time says so, whichever deadline ended it: the
+// exporter's own, or the batch processor's (whose cause is not
+// DeadlineExceeded).
+func TestExportTimeoutsSayNoAnswer(t *testing.T) {
+	for _, cause := range []error{
+		context.DeadlineExceeded,
+		fmt.Errorf("traces export: Post %q: %w", "http://127.0.0.1:1/v1/traces", errors.New("processor export timeout")),
+	} {
+		tr := &Tracing{timeout: 500 * time.Millisecond}
+		tr.keep("the OTLP export to http://127.0.0.1:1", cause)
+		if got := tr.ExportError().Error(); !strings.Contains(got, "failed: no answer within 500ms") {
+			t.Errorf("%v: the error says %q", cause, got)
 		}
 	}
 }
