@@ -15,9 +15,10 @@ func init() {
 				"logging a crash can lose. It runs until the process exits; main's deferred logs.FlushLogs flushes one last time.",
 			SummaryZH: "由 main 里的 logs.InitLogs 在解析完参数后启动，是进程最早的协程之一。每隔 --log-flush-frequency（5 秒）调用一次 glog.Flush，" +
 				"把缓冲中的日志真正写出去，这样进程崩溃时最多丢失几秒的日志。它一直运行到进程退出；main 中 defer 的 logs.FlushLogs 会在最后再刷一次。",
-			Quote: "logs.InitLogs()defer logs.FlushLogs()",
-			Now:   "glog became klog, set up by k8s.io/component-base/logs; the flush loop remains and --log-flush-frequency is still 5s.",
-			NowZH: "glog 已改为 klog，由 k8s.io/component-base/logs 负责初始化；刷新循环依然存在，--log-flush-frequency 仍是 5 秒。",
+			Quote:   "logs.InitLogs()defer logs.FlushLogs()",
+			QuoteEN: "logs.InitLogs()defer logs.FlushLogs()",
+			Now:     "glog became klog, set up by k8s.io/component-base/logs; the flush loop remains and --log-flush-frequency is still 5s.",
+			NowZH:   "glog 已改为 klog，由 k8s.io/component-base/logs 负责初始化；刷新循环依然存在，--log-flush-frequency 仍是 5 秒。",
 		},
 		Entry{
 			Name: "cm/http-server", Component: "kube-controller-manager", Kind: KindGo,
@@ -31,9 +32,10 @@ func init() {
 			SummaryZH: "controller manager 自己的 HTTP 服务，在 Run 中、选主之前就启动了，所以备用实例同样能响应。" +
 				"它阻塞在 ListenAndServe 上，在 --address:--port（1.5 为 0.0.0.0:10252）提供 /healthz、/configz、/metrics，" +
 				"开启 --profiling（默认开启）时还有 /debug/pprof/；服务一旦返回，glog.Fatal 就让进程退出。kubeloom 把它绑定在 127.0.0.1 的临时端口上。",
-			Quote: "//开启服务go func() {mux := http.NewServeMux()healthz.InstallHandler(mux)",
-			Now:   "Today kube-controller-manager serves over HTTPS on the secure port 10257; the insecure port 10252 was removed (around 1.20).",
-			NowZH: "如今 kube-controller-manager 通过 HTTPS 在安全端口 10257 上提供服务；非安全端口 10252 已被移除（大约在 1.20）。",
+			Quote:   "//开启服务go func() {mux := http.NewServeMux()healthz.InstallHandler(mux)",
+			QuoteEN: "//start the server go func() {mux := http.NewServeMux()healthz.InstallHandler(mux)",
+			Now:     "Today kube-controller-manager serves over HTTPS on the secure port 10257; the insecure port 10252 was removed (around 1.20).",
+			NowZH:   "如今 kube-controller-manager 通过 HTTPS 在安全端口 10257 上提供服务；非安全端口 10252 已被移除（大约在 1.20）。",
 		},
 		Entry{
 			Name: "cm/event-broadcast-loop", Component: "kube-controller-manager", Kind: KindGo,
@@ -51,8 +53,9 @@ func init() {
 				"每个 watcher 的队列容量 1000，满了就丢弃。除了 controller manager 自己的一个，1.5 中还有 14 个控制器各建一个" +
 				"（ReplicationManager、NodeController、DaemonSets、Job、Deployment、ReplicaSet、PetSet、ScheduledJob、AttachDetach、Certificate、" +
 				"HPA、Disruption、PV、Service），用属性 event.component 区分；service 控制器（没有云厂商）和缺少 CA 文件时的 certificate 控制器随后启动失败，它们的这些协程就白白运行。kubeloom 使用 client-go 真实的 broadcaster，从外部记录它的生命周期：从启动到 Shutdown，每个事件一次迭代。",
-			Quote: "//事件播音员 Broadcaster发送事件到EventSink，EventSink存储事件eventBroadcaster := record.NewBroadcaster()",
-			Now:   "Same shape in client-go's tools/record (which gained Shutdown); an events.k8s.io/v1 broadcaster also exists in client-go/tools/events.",
+			Quote:   "//事件播音员 Broadcaster发送事件到EventSink，EventSink存储事件eventBroadcaster := record.NewBroadcaster()",
+			QuoteEN: "//event announcer Broadcaster sends events to the EventSink, the EventSink stores the events eventBroadcaster := record.NewBroadcaster()",
+			Now:     "Same shape in client-go's tools/record (which gained Shutdown); an events.k8s.io/v1 broadcaster also exists in client-go/tools/events.",
 			NowZH: "client-go 的 tools/record 中结构相同（新增了 Shutdown）；" +
 				"client-go/tools/events 中还有一个 events.k8s.io/v1 的 broadcaster。",
 		},
@@ -68,9 +71,10 @@ func init() {
 			SummaryZH: "由 StartLogging(glog.Infof) 启动：每次迭代从 broadcaster 收到一个事件，用 glog.Infof 写进日志，" +
 				"所以事件也会出现在 controller manager 的日志里。每个要打日志的管道有一个；HPA、Disruption、PV 和 Service 的管道只写 sink，没有它。" +
 				"kubeloom 从 client-go 的 broadcaster 外部记录它，每个事件一次迭代。",
-			Quote: "eventBroadcaster.StartLogging(glog.Infof)",
-			Now:   "Still in client-go's tools/record, where StartStructuredLogging is the structured-logging form.",
-			NowZH: "仍在 client-go 的 tools/record 中，StartStructuredLogging 是它的结构化日志版本。",
+			Quote:   "eventBroadcaster.StartLogging(glog.Infof)",
+			QuoteEN: "eventBroadcaster.StartLogging(glog.Infof)",
+			Now:     "Still in client-go's tools/record, where StartStructuredLogging is the structured-logging form.",
+			NowZH:   "仍在 client-go 的 tools/record 中，StartStructuredLogging 是它的结构化日志版本。",
 		},
 		Entry{
 			Name: "cm/event-sink-watcher", Component: "kube-controller-manager", Kind: KindGo,
@@ -84,8 +88,9 @@ func init() {
 			SummaryZH: "由 StartRecordingToSink 启动：每次迭代取一个事件，经过 EventCorrelator（聚合与防刷屏过滤）后写到 apiserver，" +
 				"新事件用 POST，重复事件用 PATCH 增加计数，失败最多重试 12 次、每次间隔 10 秒。事件正是在这里变得能被 kubectl get events 看到。" +
 				"每个管道都有一个；kubeloom 从 client-go 的 broadcaster 外部记录它，每个事件一次迭代。",
-			Quote: "eventBroadcaster.StartRecordingToSink(&unversionedcore.EventSinkImpl{Interface: kubeClient.Core().Events(\"\")})",
-			Now:   "Same in client-go's tools/record; the events.k8s.io/v1 broadcaster in client-go/tools/events is the newer alternative.",
+			Quote:   "eventBroadcaster.StartRecordingToSink(&unversionedcore.EventSinkImpl{Interface: kubeClient.Core().Events(\"\")})",
+			QuoteEN: "eventBroadcaster.StartRecordingToSink(&unversionedcore.EventSinkImpl{Interface: kubeClient.Core().Events(\"\")})",
+			Now:     "Same in client-go's tools/record; the events.k8s.io/v1 broadcaster in client-go/tools/events is the newer alternative.",
 			NowZH: "client-go 的 tools/record 中依然如此；" +
 				"client-go/tools/events 中 events.k8s.io/v1 的 broadcaster 是较新的替代方案。",
 		},
@@ -104,7 +109,8 @@ func init() {
 				"control-plane.alpha.kubernetes.io/leader 的 Endpoints 对象 kube-system/kube-controller-manager，不存在就创建；" +
 				"只有当记录在本候选者自己的 LeaseDuration（15 秒）内都没有变化时，才用 PUT 把锁抢过来。记录里的 leaseDurationSeconds 会被写入，但从不被读取。" +
 				"每隔 RetryPeriod（2 秒）尝试一次，并加上最多 1.2 倍的抖动，第一次立即进行；成功后记录 \"became leader\" 事件并结束循环。",
-			Quote: "//根据配置选举leader，以及选举 失败/成功对应的执行方法leaderelection.RunOrDie(leaderelection.LeaderElectionConfig{",
+			Quote:   "//根据配置选举leader，以及选举 失败/成功对应的执行方法leaderelection.RunOrDie(leaderelection.LeaderElectionConfig{",
+			QuoteEN: "//elect the leader according to the configuration, and the methods to run on election failure/success leaderelection.RunOrDie(leaderelection.LeaderElectionConfig{",
 			Now: "The lock is now a Lease (coordination.k8s.io), the default since 1.20; the Endpoints and ConfigMap locks were " +
 				"removed in 1.24, and candidates use the record's leaseDurationSeconds. The 15s/10s/2s timings and the 1.2 jitter are unchanged.",
 			NowZH: "锁现在是 Lease（coordination.k8s.io），自 1.20 起为默认；Endpoints 锁和 ConfigMap 锁已在 1.24 中移除，" +
@@ -125,7 +131,8 @@ func init() {
 				"刷新 renewTime，失败则每 2 秒重试，最长到 RenewDeadline（10 秒）；外层循环周期为 0，成功后立即开始下一次迭代，所以大约每 2 秒续约一次。" +
 				"若 10 秒内都没续约成功，就记录 \"stopped leading\" 事件，OnStoppedLeading 调用 glog.Fatalf(\"leaderelection lost\")：丢了租约，进程就退出。" +
 				"每次 wait.Poll 还会启动一个短命的 ticker 协程（cm/leader-poll-ticker），kubeloom 不为它单独画一条泳道。",
-			Quote: "//根据配置选举leader，以及选举 失败/成功对应的执行方法leaderelection.RunOrDie(leaderelection.LeaderElectionConfig{",
+			Quote:   "//根据配置选举leader，以及选举 失败/成功对应的执行方法leaderelection.RunOrDie(leaderelection.LeaderElectionConfig{",
+			QuoteEN: "//elect the leader according to the configuration, and the methods to run on election failure/success leaderelection.RunOrDie(leaderelection.LeaderElectionConfig{",
 			Now: "Renewal now updates a coordination.k8s.io Lease (the default since 1.20) instead of an Endpoints annotation; " +
 				"the 10s renew deadline and 2s retry period are unchanged.",
 			NowZH: "续约现在更新的是 coordination.k8s.io 的 Lease（自 1.20 起为默认），" +
@@ -143,7 +150,8 @@ func init() {
 			SummaryZH: "本进程一成为 leader，LeaderElector.Run 就启动它：OnStartedLeading 就是 Run 里的 run 闭包，它调用 StartControllers。" +
 				"StartControllers 依次启动 21 个控制器，再用 sharedInformers.Start(stop) 启动它们申请的所有共享 informer，然后永久阻塞在 select {} 上；" +
 				"各控制器的泳道都是它的子协程。若 --leader-elect=false，则直接在主协程上调用 run(nil)。",
-			Quote: "OnStartedLeading: run；在run方法中实际上调用了sharedInformers",
+			Quote:   "OnStartedLeading: run；在run方法中实际上调用了sharedInformers",
+			QuoteEN: "OnStartedLeading: run … The run method in fact calls sharedInformers",
 			Now: "Controllers are now started from an init-function map (selectable with --controllers), each as Run(ctx, workers), " +
 				"the shared informers are started after all of them, and OnStartedLeading receives a context.",
 			NowZH: "现在各控制器通过一个初始化函数表启动（可用 --controllers 选择），每个都以 Run(ctx, workers) 的形式运行，" +

@@ -21,7 +21,8 @@ func init() {
 			SummaryZH: "EndpointController.Run。它启动控制器私有的 Services informer（resync 30 秒）和共享 Pods informer 的 dummy controller，" +
 				"等 pod 缓存同步完成后，启动 --concurrent-endpoint-syncs（5）个 worker 和一次性的遗留检查。之后阻塞在 stop 通道上；" +
 				"1.5 传入的是 wait.NeverStop，所以它与进程同寿。",
-			Quote: "EndpointController",
+			Quote:   "EndpointController",
+			QuoteEN: "EndpointController",
 			Now: "Now Run(ctx, workers), which waits for the pod, service and endpoints caches; the EndpointSlice and " +
 				"EndpointSliceMirroring controllers run beside it.",
 			NowZH: "现在是 Run(ctx, workers)，它会等待 pod、service 和 endpoints 缓存同步；" +
@@ -69,7 +70,8 @@ func init() {
 			SummaryZH: "ReplicationManager.Run。它打印 \"Starting RC Manager\"，启动私有的 ReplicationController informer（resync 10 分钟）" +
 				"和共享 Pods informer 的 dummy controller，再启动 --concurrent_rc_syncs（5）个 worker，然后永久阻塞。" +
 				"它不等待缓存同步：同步时若发现 pod 缓存还没同步，就睡 100 毫秒并把 key 放回队列。",
-			Quote: "ReplicationManager",
+			Quote:   "ReplicationManager",
+			QuoteEN: "ReplicationManager",
 			Now: "The ReplicationManager is now just a wrapper around the ReplicaSet controller, treating RCs as an older " +
 				"ReplicaSet API, and it waits for its caches before starting workers.",
 			NowZH: "ReplicationManager 现在只是 ReplicaSet 控制器的一层包装，" +
@@ -101,9 +103,10 @@ func init() {
 				"and no handler: the pods it inspects are read from the shared Pods informer's store.",
 			SummaryZH: "PodGCController.Run。它启动唯一的 gc 循环（每 20 秒）然后永久阻塞。没有 workqueue 也没有 handler：" +
 				"它检查的 pod 直接从共享 Pods informer 的 store 中读取。",
-			Quote: "PodGCController",
-			Now:   "Run(ctx) now waits for the pod and node caches before starting the same 20s loop.",
-			NowZH: "Run(ctx) 现在会先等 pod 和节点缓存同步，再启动同样的 20 秒循环。",
+			Quote:   "PodGCController",
+			QuoteEN: "PodGCController",
+			Now:     "Run(ctx) now waits for the pod and node caches before starting the same 20s loop.",
+			NowZH:   "Run(ctx) 现在会先等 pod 和节点缓存同步，再启动同样的 20 秒循环。",
 		},
 		Entry{
 			Name: "controller/podgc/gc", Component: cm, Kind: KindUntil, Period: 20 * time.Second,
@@ -149,7 +152,8 @@ func init() {
 			SummaryZH: "StartControllers 调用 NodeController.Run 时没有加 go，所以 Run 启动这个包装协程后立即返回。" +
 				"包装协程等共享的 Node、Pod、DaemonSet 缓存同步完成，启动节点状态监控和 pod 驱逐两个循环，然后退出。" +
 				"（没有见到 release-1.5 的原文；这个形式来自合入 1.5 的 PR #34809 和早期 1.6 代码。）",
-			Quote: "nodeController",
+			Quote:   "nodeController",
+			QuoteEN: "nodeController",
 			Now: "The NodeController is now split into node-ipam and node-lifecycle controllers; node-lifecycle's Run waits " +
 				"for its Lease, Node, Pod and DaemonSet caches itself.",
 			NowZH: "NodeController 现已拆分为 node-ipam 和 node-lifecycle 两个控制器；" +
@@ -201,7 +205,8 @@ func init() {
 			SummaryZH: "ResourceQuotaController.Run。它启动私有的 ResourceQuota informer（resync 5 分钟）和各个补充（replenishment）informer" +
 				"（Services、RCs、Secrets、ConfigMaps 是私有的；Pod 和 PVC 用的是共享 informer，所以它们的 Run 是 dummy），" +
 				"然后在两个队列上各启动 5 个 worker，再加上全量重同步循环，之后永久阻塞，不等待任何缓存。",
-			Quote: "resourceQuotaController",
+			Quote:   "resourceQuotaController",
+			QuoteEN: "resourceQuotaController",
 			Now: "A quota monitor now watches the counted resources through metadata informers, and Run waits for the caches " +
 				"before starting the same two worker pools and the resync loop.",
 			NowZH: "现在由一个 quota monitor 通过元数据 informer 监视被计量的资源，Run 会等缓存同步后，才启动同样的两组 worker 和重同步循环。",
@@ -260,9 +265,10 @@ func init() {
 			SummaryZH: "NamespaceController.Run。它启动私有的 Namespace informer（resync 为 --namespace-sync-period，5 分钟；" +
 				"每次新增、更新和重同步都延迟 5 秒入队）和 --concurrent-namespace-syncs（2）个 worker，然后永久阻塞，不等待缓存。" +
 				"它的构造函数已经做过一次 API 发现，失败则直接结束进程。",
-			Quote: "namespaceController",
-			Now:   "Run(ctx, workers) now waits for the namespace cache before starting the workers.",
-			NowZH: "Run(ctx, workers) 现在会先等 namespace 缓存同步，再启动 worker。",
+			Quote:   "namespaceController",
+			QuoteEN: "namespaceController",
+			Now:     "Run(ctx, workers) now waits for the namespace cache before starting the workers.",
+			NowZH:   "Run(ctx, workers) 现在会先等 namespace 缓存同步，再启动 worker。",
 		},
 		Entry{
 			Name: "controller/namespace/worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -297,7 +303,8 @@ func init() {
 				"所有工作都在这个 informer 的处理循环（informer/private）里完成，其 add 和 update handler 调用 reconcileAutoscaler；" +
 				"正是每隔 --horizontal-pod-autoscaler-sync-period（30 秒）的 resync 让每个 HPA 被周期性地协调：读取目标的 scale，" +
 				"根据 Heapster 的 CPU 指标计算副本数，PUT 新的 scale 和 HPA status。",
-			Quote: "orizontalController",
+			Quote:   "orizontalController",
+			QuoteEN: "orizontalController",
 			Now: "The HPA now has a workqueue with workers, waits for its HPA and Pod caches, re-queues every HPA each sync " +
 				"period (15s by default) and reads the metrics.k8s.io, custom and external metrics APIs instead of Heapster.",
 			NowZH: "HPA 现在有了 workqueue 和 worker，会等待 HPA 和 Pod 缓存同步，每个同步周期（默认 15 秒）把每个 HPA 重新入队，" +
@@ -314,9 +321,10 @@ func init() {
 				"Pod and Node caches, starts 2 workers (ConcurrentDaemonSetSyncs, which is not a flag in 1.5) and blocks forever.",
 			SummaryZH: "DaemonSetsController.Run。它的 DaemonSet、Pod、Node informer 都是共享的，所以它只等 Pod 和 Node 缓存同步，" +
 				"然后启动 2 个 worker（ConcurrentDaemonSetSyncs，1.5 中不是命令行参数）并永久阻塞。",
-			Quote: "DaemonSetsController",
-			Now:   "Same pattern, now Run(ctx, workers).",
-			NowZH: "模式相同，现在是 Run(ctx, workers)。",
+			Quote:   "DaemonSetsController",
+			QuoteEN: "DaemonSetsController",
+			Now:     "Same pattern, now Run(ctx, workers).",
+			NowZH:   "模式相同，现在是 Run(ctx, workers)。",
 		},
 		Entry{
 			Name: "controller/daemonset/worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -343,9 +351,10 @@ func init() {
 				"1.5) and blocks forever. The Jobs come from the shared Jobs informer that the controller manager passes in.",
 			SummaryZH: "JobController.Run。它等共享 Pod 缓存同步，启动 5 个 worker（ConcurrentJobSyncs，1.5 中不是命令行参数），然后永久阻塞。" +
 				"Job 对象来自 controller manager 传入的共享 Jobs informer。",
-			Quote: "obController",
-			Now:   "Run(ctx, workers) now waits for both the Pod and Job caches and also runs an orphan-pod worker beside the sync workers.",
-			NowZH: "Run(ctx, workers) 现在会等 Pod 和 Job 两个缓存都同步，并且在同步 worker 之外还运行一个处理孤儿 pod 的 worker。",
+			Quote:   "obController",
+			QuoteEN: "obController",
+			Now:     "Run(ctx, workers) now waits for both the Pod and Job caches and also runs an orphan-pod worker beside the sync workers.",
+			NowZH:   "Run(ctx, workers) 现在会等 Pod 和 Job 两个缓存都同步，并且在同步 worker 之外还运行一个处理孤儿 pod 的 worker。",
 		},
 		Entry{
 			Name: "controller/job/worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -373,9 +382,10 @@ func init() {
 				"blocks forever.",
 			SummaryZH: "DeploymentController.Run。它等待共享缓存同步（1.5 有个 bug：三项检查看的都是 Deployment informer，而不是 ReplicaSet 和 Pod 的），" +
 				"然后启动 --concurrent-deployment-syncs（5）个 worker 并永久阻塞。",
-			Quote: "DeploymentController",
-			Now:   "Same pattern, now Run(ctx, workers).",
-			NowZH: "模式相同，现在是 Run(ctx, workers)。",
+			Quote:   "DeploymentController",
+			QuoteEN: "DeploymentController",
+			Now:     "Same pattern, now Run(ctx, workers).",
+			NowZH:   "模式相同，现在是 Run(ctx, workers)。",
 		},
 		Entry{
 			Name: "controller/deployment/worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -402,9 +412,10 @@ func init() {
 				"starts --concurrent-replicaset-syncs (5) workers and blocks forever.",
 			SummaryZH: "ReplicaSetController.Run。它的 ReplicaSet 和 Pod informer 是共享的，所以只等 pod 缓存同步，" +
 				"然后启动 --concurrent-replicaset-syncs（5）个 worker 并永久阻塞。",
-			Quote: "ReplicaSetController",
-			Now:   "Same pattern, now Run(ctx, workers); the same code also runs the ReplicationController manager today.",
-			NowZH: "模式相同，现在是 Run(ctx, workers)；如今 ReplicationController manager 也由同一份代码运行。",
+			Quote:   "ReplicaSetController",
+			QuoteEN: "ReplicaSetController",
+			Now:     "Same pattern, now Run(ctx, workers); the same code also runs the ReplicationController manager today.",
+			NowZH:   "模式相同，现在是 Run(ctx, workers)；如今 ReplicationController manager 也由同一份代码运行。",
 		},
 		Entry{
 			Name: "controller/replicaset/worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -433,9 +444,10 @@ func init() {
 			SummaryZH: "DisruptionController.Run。它先开始把事件写到 API（只写 sink 的管道），再启动 PodDisruptionBudget、RC、ReplicaSet、" +
 				"Deployment 的私有 informer（resync 30 秒）、共享 Pods informer 的 dummy controller、一个 worker 和一个 recheck worker，" +
 				"然后永久阻塞，不等待任何缓存。",
-			Quote: "DisruptionController",
-			Now:   "Run now waits for all its caches (StatefulSets included) and also runs a stale-pod-disruption worker.",
-			NowZH: "Run 现在会等待它所有的缓存（包括 StatefulSet）同步，并且还运行一个 stale-pod-disruption worker。",
+			Quote:   "DisruptionController",
+			QuoteEN: "DisruptionController",
+			Now:     "Run now waits for all its caches (StatefulSets included) and also runs a stale-pod-disruption worker.",
+			NowZH:   "Run 现在会等待它所有的缓存（包括 StatefulSet）同步，并且还运行一个 stale-pod-disruption worker。",
 		},
 		Entry{
 			Name: "controller/disruption/worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -476,9 +488,10 @@ func init() {
 				"waiting for any cache.",
 			SummaryZH: "StatefulSetController.Run；1.5 中包名仍是 petset，文章里叫 PetSetController。它启动共享 Pods informer 的 dummy controller " +
 				"和私有的 StatefulSet informer（resync 固定 30 秒，controller manager 传入的周期被忽略），启动唯一的 worker 后永久阻塞，不等待任何缓存。",
-			Quote: "PetSetController",
-			Now:   "StatefulSet is apps/v1 (GA in 1.9), and its controller's workers are started with a context.",
-			NowZH: "StatefulSet 已是 apps/v1（1.9 GA），其控制器的 worker 以 context 启动。",
+			Quote:   "PetSetController",
+			QuoteEN: "PetSetController",
+			Now:     "StatefulSet is apps/v1 (GA in 1.9), and its controller's workers are started with a context.",
+			NowZH:   "StatefulSet 已是 apps/v1（1.9 GA），其控制器的 worker 以 context 启动。",
 		},
 		Entry{
 			Name: "controller/statefulset/worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -507,7 +520,8 @@ func init() {
 				"\"Not starting batch/v2alpha1 apis\" instead.",
 			SummaryZH: "CronJobController.Run（即文章中的 ScheduledJobController）。它启动每 10 秒一次的 SyncAll 循环后永久阻塞；没有 informer，也没有队列。" +
 				"1.5 的默认参数下它不会运行：它需要 batch/v2alpha1，而 apiserver 默认不提供，于是 controller manager 只打印 \"Not starting batch/v2alpha1 apis\"。",
-			Quote: "ScheduledJobController",
+			Quote:   "ScheduledJobController",
+			QuoteEN: "ScheduledJobController",
 			Now: "CronJob is batch/v1 (GA in 1.21), and the rewritten controller (ControllerV2) uses informers and a workqueue, " +
 				"waiting for its Job and CronJob caches.",
 			NowZH: "CronJob 已是 batch/v1（1.21 GA），" +
@@ -539,7 +553,8 @@ func init() {
 				"in-memory caches (desired and actual state of the world) are filled by its Pod and Node handlers.",
 			SummaryZH: "AttachDetachController.Run。它启动 reconciler 和期望状态填充器（populator）后永久阻塞。1.5 中它既不等待共享的 Pod、Node、PVC、PV 缓存，" +
 				"启动时也不重建状态：两个内存缓存（期望状态和实际状态）由它的 Pod 和 Node handler 填充。",
-			Quote: "AttachDetachController",
+			Quote:   "AttachDetachController",
+			QuoteEN: "AttachDetachController",
 			Now: "Since 1.6/1.7 it waits for its caches and rebuilds the actual and desired states of the world before starting " +
 				"the same two loops.",
 			NowZH: "从 1.6/1.7 起，它会先等缓存同步，并重建实际状态和期望状态，然后才启动同样的两个循环。",
@@ -583,9 +598,10 @@ func init() {
 			SummaryZH: "CertificateController.Run：启动私有的 CSR informer（resync 12–24 小时）和一个 worker，然后永久阻塞。" +
 				"1.5 的默认参数下根本走不到这里：构造函数先建好事件管道，随后从 /etc/kubernetes/ca/ca.pem 加载签名 CA 失败" +
 				"（\"Failed to start certificate controller\"），于是只剩它的三个事件协程在白白运行。",
-			Quote: "CertificateController",
-			Now:   "The work is now split into the csrapproving, csrsigning and csrcleaner controllers on certificates.k8s.io/v1.",
-			NowZH: "这些工作现已拆分到基于 certificates.k8s.io/v1 的 csrapproving、csrsigning 和 csrcleaner 三个控制器中。",
+			Quote:   "CertificateController",
+			QuoteEN: "CertificateController",
+			Now:     "The work is now split into the csrapproving, csrsigning and csrcleaner controllers on certificates.k8s.io/v1.",
+			NowZH:   "这些工作现已拆分到基于 certificates.k8s.io/v1 的 csrapproving、csrsigning 和 csrcleaner 三个控制器中。",
 		},
 		Entry{
 			Name: "controller/certificatesigningrequests/worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -611,9 +627,10 @@ func init() {
 				"waits for the shared ServiceAccount cache, starts one worker and blocks until stop.",
 			SummaryZH: "ServiceAccountsController.Run，1.5 中唯一拿到选主 stop 通道的控制器。它等共享的 ServiceAccount 缓存同步，" +
 				"启动一个 worker，然后阻塞直到 stop。",
-			Quote: "ServiceAccountsController",
-			Now:   "Run(ctx, workers) now waits for both the ServiceAccount and Namespace caches.",
-			NowZH: "Run(ctx, workers) 现在会等 ServiceAccount 和 Namespace 两个缓存都同步。",
+			Quote:   "ServiceAccountsController",
+			QuoteEN: "ServiceAccountsController",
+			Now:     "Run(ctx, workers) now waits for both the ServiceAccount and Namespace caches.",
+			NowZH:   "Run(ctx, workers) 现在会等 ServiceAccount 和 Namespace 两个缓存都同步。",
 		},
 		Entry{
 			Name: "controller/serviceaccount/worker", Component: cm, Kind: KindUntil, Period: time.Second,
@@ -641,7 +658,8 @@ func init() {
 				"then starts the propagator, 20 workers and 20 orphan finalizers (--concurrent-gc-syncs), and blocks forever.",
 			SummaryZH: "GarbageCollector.Run。它为 API 发现到的每种可删除资源启动一个私有的、只含元数据的 informer（monitor，从不重同步），" +
 				"在本协程上每 10 秒检查一次直到全部同步，然后启动 propagator、20 个 worker 和 20 个 orphan finalizer（--concurrent-gc-syncs），并永久阻塞。",
-			Quote: "GarbageCollector",
+			Quote:   "GarbageCollector",
+			QuoteEN: "GarbageCollector",
 			Now: "A GraphBuilder now runs the monitors (metadata informers) and picks up new resource types from discovery " +
 				"over time; after the caches sync, Run starts attemptToDelete and attemptToOrphan workers.",
 			NowZH: "现在由 GraphBuilder 运行这些 monitor（元数据 informer），并随着时间推移从 API 发现中拾取新的资源类型；" +

@@ -17,9 +17,10 @@ func init() {
 				"processLoop is re-entered every 1s if it returns; normally it blocks in Pop.",
 			SummaryZH: "informer 的处理循环：从 DeltaFIFO（如今是 RealFIFO）弹出一个 key 的 Deltas，更新 indexer，" +
 				"并把 add/update/delete 通知分发给每个 listener。processLoop 返回后每 1 秒重新进入；通常阻塞在 Pop 上。",
-			Quote: "go informer.Run(stopCh)；wait.Until(c.processLoop, time.Second, stopCh)",
-			Now:   "Same shape in client-go today; the queue is a RealFIFO (InOrderInformers) and the FIFO is closed when the context ends.",
-			NowZH: "今天 client-go 中结构相同；队列是 RealFIFO（InOrderInformers），context 结束时 FIFO 会被关闭。",
+			Quote:   "go informer.Run(stopCh)；wait.Until(c.processLoop, time.Second, stopCh)",
+			QuoteEN: "go informer.Run(stopCh) … wait.Until(c.processLoop, time.Second, stopCh)",
+			Now:     "Same shape in client-go today; the queue is a RealFIFO (InOrderInformers) and the FIFO is closed when the context ends.",
+			NowZH:   "今天 client-go 中结构相同；队列是 RealFIFO（InOrderInformers），context 结束时 FIFO 会被关闭。",
 		},
 		Entry{
 			Name: "informer/listener-pop", Component: "informer", Kind: KindGo,
@@ -30,8 +31,9 @@ func init() {
 				"unbuffered nextCh; waits while the buffer is empty. A slow handler never blocks the process loop.",
 			SummaryZH: "每个 handler 一个。把无界缓冲 pendingNotifications 的队首送入无缓冲的 nextCh；缓冲为空时等待。" +
 				"慢的 handler 不会阻塞处理循环。",
-			Quote: "//当pendingNotifications为0时判断是否stop，是则推出，不是则返回pendingNotifications加入nextCh交给run处理go listener.pop(stopCh)",
-			Now:   "Still a pop goroutine per listener; pendingNotifications is a growing ring buffer. Handlers added after start use the same two goroutines and first get the cached objects.",
+			Quote:   "//当pendingNotifications为0时判断是否stop，是则推出，不是则返回pendingNotifications加入nextCh交给run处理go listener.pop(stopCh)",
+			QuoteEN: "//when pendingNotifications is 0, decide whether to stop: if so, exit; if not, return pendingNotifications, add them to nextCh and hand them to run to process go listener.pop(stopCh)",
+			Now:     "Still a pop goroutine per listener; pendingNotifications is a growing ring buffer. Handlers added after start use the same two goroutines and first get the cached objects.",
 			NowZH: "仍是每个 listener 一个 pop 协程；pendingNotifications 是一个可增长的环形缓冲区。" +
 				"启动之后才添加的 handler 同样使用这两个协程，并会先收到缓存中已有的对象。",
 		},
@@ -44,9 +46,10 @@ func init() {
 				"OnAdd, OnUpdate or OnDelete (a controller's handler usually enqueues a key on its workqueue).",
 			SummaryZH: "每个 handler 一个。从 nextCh 取一个通知，调用 handler 的 OnAdd、OnUpdate 或 OnDelete" +
 				"（控制器的 handler 通常把 key 放进自己的 workqueue）。",
-			Quote: "//开启goroutine 获取notification 做出OnUpdate  OnAdd  OnDelete操作go listener.run(stopCh)",
-			Now:   "Unchanged in spirit; handlers can now be removed (RemoveEventHandler) and have their own resync period.",
-			NowZH: "思路不变；handler 现在可以被移除（RemoveEventHandler），也可以有自己的 resync 周期。",
+			Quote:   "//开启goroutine 获取notification 做出OnUpdate  OnAdd  OnDelete操作go listener.run(stopCh)",
+			QuoteEN: "//start a goroutine, get the notification, do the OnUpdate  OnAdd  OnDelete operation go listener.run(stopCh)",
+			Now:     "Unchanged in spirit; handlers can now be removed (RemoveEventHandler) and have their own resync period.",
+			NowZH:   "思路不变；handler 现在可以被移除（RemoveEventHandler），也可以有自己的 resync 周期。",
 		},
 		Entry{
 			Name: "reflector/list-watch", Component: "informer", Kind: KindUntil, Period: time.Second,
@@ -59,9 +62,10 @@ func init() {
 			SummaryZH: "先 LIST 资源并替换 FIFO 的内容，再从 list 的 resourceVersion 开始 WATCH，把每个事件放进队列。" +
 				"正常关闭的 watch 会被重新打开；410 Gone（resource version 太旧）会结束 ListAndWatch，" +
 				"reflector 在周期（v1.5 为 1 秒）后重新 list。",
-			Quote: "go wait.Until(func() {if err := r.ListAndWatch(stopCh)…}, r.period, stopCh)；ListAndWatch先获取rsv 根据rsv监控；watchHandler保证rsv更新",
-			Now:   "The fixed 1s period became an exponential backoff (800ms doubling to 30s, jittered); lists are paginated and may be replaced by a streaming WatchList.",
-			NowZH: "固定的 1 秒周期变成了指数退避（从 800 毫秒翻倍到 30 秒，带抖动）；list 是分页的，并且可能被流式的 WatchList 取代。",
+			Quote:   "go wait.Until(func() {if err := r.ListAndWatch(stopCh)…}, r.period, stopCh)；ListAndWatch先获取rsv 根据rsv监控；watchHandler保证rsv更新",
+			QuoteEN: "go wait.Until(func() {if err := r.ListAndWatch(stopCh)…}, r.period, stopCh) … ListAndWatch first gets the rsv, watches according to the rsv … watchHandler makes sure the rsv is updated",
+			Now:     "The fixed 1s period became an exponential backoff (800ms doubling to 30s, jittered); lists are paginated and may be replaced by a streaming WatchList.",
+			NowZH:   "固定的 1 秒周期变成了指数退避（从 800 毫秒翻倍到 30 秒，带抖动）；list 是分页的，并且可能被流式的 WatchList 取代。",
 		},
 		Entry{
 			Name: "reflector/resync-timer", Component: "informer", Kind: KindGo,
@@ -82,9 +86,10 @@ func init() {
 				"exits when the stream ends. In kubeloom the stream is the fake apiserver's watch.",
 			SummaryZH: "每个打开的 WATCH 一个。从 HTTP 流中解码每个事件并发送到 ResultChan；流结束时退出。" +
 				"在 kubeloom 中这个流来自 fake apiserver 的 watch。",
-			Quote: "ListAndWatch先获取rsv 根据rsv监控",
-			Now:   "Same; the decoder may now be protobuf or CBOR.",
-			NowZH: "相同；只是解码器现在也可以是 protobuf 或 CBOR。",
+			Quote:   "ListAndWatch先获取rsv 根据rsv监控",
+			QuoteEN: "ListAndWatch first gets the rsv, watches according to the rsv",
+			Now:     "Same; the decoder may now be protobuf or CBOR.",
+			NowZH:   "相同；只是解码器现在也可以是 protobuf 或 CBOR。",
 		},
 		Entry{
 			Name: "informer/private", Component: "informer", Kind: KindUntil, Period: time.Second,

@@ -22,9 +22,10 @@ func init() {
 			SummaryZH: "由 kubelet main 中的 logs.InitLogs（文章的 v1.3 里是 util.InitLogs）启动，比其他一切都早。" +
 				"每隔 --log-flush-frequency（5 秒）调用一次 glog.Flush，把缓冲中的日志写出去；InitLogs 的注释说 glog 自带的 30 秒刷新间隔" +
 				"\"长得吓人\"。它不调用 apiserver，一直运行到进程退出。",
-			Quote: "main函数中： util.InitLogs()；go wait.Until(glog.Flush, *logFlushFreq, wait.NeverStop)",
-			Now:   "glog became klog, set up by k8s.io/component-base/logs; the flush loop remains and --log-flush-frequency is still 5s.",
-			NowZH: "glog 已改为 klog，由 k8s.io/component-base/logs 负责初始化；刷新循环依然存在，--log-flush-frequency 仍是 5 秒。",
+			Quote:   "main函数中： util.InitLogs()；go wait.Until(glog.Flush, *logFlushFreq, wait.NeverStop)",
+			QuoteEN: "In the main function: util.InitLogs() … go wait.Until(glog.Flush, *logFlushFreq, wait.NeverStop)",
+			Now:     "glog became klog, set up by k8s.io/component-base/logs; the flush loop remains and --log-flush-frequency is still 5s.",
+			NowZH:   "glog 已改为 klog，由 k8s.io/component-base/logs 负责初始化；刷新循环依然存在，--log-flush-frequency 仍是 5 秒。",
 		},
 		Entry{
 			Name: "kubelet/healthz-server", Component: kubelet, Kind: KindUntil, Period: 5 * time.Second,
@@ -40,7 +41,8 @@ func init() {
 				"它在 --healthz-bind-address:--healthz-port（127.0.0.1:10248）上提供 /healthz（由 healthz.DefaultHealthz 注册在默认 ServeMux 上的简单 ping）。" +
 				"ListenAndServe 通常不会返回；一旦返回（比如端口被占用），记录错误后 wait.Until 在 5 秒后重试，所以一次迭代就是一次提供服务的尝试。" +
 				"kubeloom 把它绑定在 127.0.0.1 的临时端口上。",
-			Quote: "err := http.ListenAndServe(net.JoinHostPort(s.HealthzBindAddress, strconv.Itoa(int(s.HealthzPort))), nil)；}, 5*time.Second, wait.NeverStop)",
+			Quote:   "err := http.ListenAndServe(net.JoinHostPort(s.HealthzBindAddress, strconv.Itoa(int(s.HealthzPort))), nil)；}, 5*time.Second, wait.NeverStop)",
+			QuoteEN: "err := http.ListenAndServe(net.JoinHostPort(s.HealthzBindAddress, strconv.Itoa(int(s.HealthzPort))), nil) … }, 5*time.Second, wait.NeverStop)",
 			Now: "Still started after RunKubelet and retried every 5s, now as go wait.UntilWithContext(ctx, …, 5*time.Second) " +
 				"on a dedicated ServeMux (healthz.InstallHandler) instead of the default one.",
 			NowZH: "仍在 RunKubelet 之后启动、每 5 秒重试，现在写作 go wait.UntilWithContext(ctx, …, 5*time.Second)，" +
@@ -112,7 +114,8 @@ func init() {
 				"读一次清单，给每个 pod 的名字加上节点名后缀、用内容计算 UID、把 spec.nodeName 设为本节点，再把整个列表作为一个 SET 更新" +
 				"（来源 \"file\"）发到它的 config-mux 通道。它不调用 apiserver：这些 pod 由 kubelet 自己运行，之后才为它们创建镜像 pod。" +
 				"在文章的 v1.3 中 makePodSourceConfig 位于 server.go 的 CreateAndInitKubelet；1.5 中由 NewMainKubelet 调用。",
-			Quote: "go wait.Until(config.run, period, wait.NeverStop)；调用链为run->\u00a0RunKubelet -> CreateAndInitKubelet ->makePodSourceConfig->NewSourceFile",
+			Quote:   "go wait.Until(config.run, period, wait.NeverStop)；调用链为run->\u00a0RunKubelet -> CreateAndInitKubelet ->makePodSourceConfig->NewSourceFile",
+			QuoteEN: "go wait.Until(config.run, period, wait.NeverStop) … The call chain is run-> RunKubelet -> CreateAndInitKubelet ->makePodSourceConfig->NewSourceFile",
 			Now: "Still a 20s re-list (staticPodPath, fileCheckFrequency); on Linux the file source also watches the path " +
 				"with inotify, so changes arrive sooner.",
 			NowZH: "仍是每 20 秒重新读取一次（staticPodPath、fileCheckFrequency）；在 Linux 上文件源还会用 inotify 监视该路径，所以变化能更快到达。",
@@ -129,9 +132,10 @@ func init() {
 			SummaryZH: "静态 pod 的 HTTP 源，只有指定 --manifest-url 时才启动。每隔 --http-check-frequency（20 秒）以 10 秒超时的客户端 GET 一次该 URL，" +
 				"若内容与上次不同，就解码出一个 pod 或 pod 列表，作为 SET 更新（来源 \"http\"）发到它的 config-mux 通道。" +
 				"它只访问这个 URL，从不访问 apiserver。kubeloom 自己在 127.0.0.1 上通过 HTTP 提供这些清单。",
-			Quote: "client: &http.Client{Timeout: 10 * time.Second},；调用链为run->\u00a0RunKubelet -> CreateAndInitKubelet ->makePodSourceConfig->NewSourceURL",
-			Now:   "Unchanged in shape: staticPodURL polled every httpCheckFrequency (20s).",
-			NowZH: "结构不变：每隔 httpCheckFrequency（20 秒）轮询一次 staticPodURL。",
+			Quote:   "client: &http.Client{Timeout: 10 * time.Second},；调用链为run->\u00a0RunKubelet -> CreateAndInitKubelet ->makePodSourceConfig->NewSourceURL",
+			QuoteEN: "client: &http.Client{Timeout: 10 * time.Second}, … The call chain is run-> RunKubelet -> CreateAndInitKubelet ->makePodSourceConfig->NewSourceURL",
+			Now:     "Unchanged in shape: staticPodURL polled every httpCheckFrequency (20s).",
+			NowZH:   "结构不变：每隔 httpCheckFrequency（20 秒）轮询一次 staticPodURL。",
 		},
 		Entry{
 			Name: "kubelet/source-apiserver", Component: kubelet, Kind: KindUntil, Period: time.Second,
@@ -148,7 +152,8 @@ func init() {
 				"ListAndWatch 失败后 1 秒重新 list。它的 store 是 UndeltaStore：每次增、改、删或替换之后，都把整个 pod 列表作为一个 " +
 				"PodUpdate{Op: SET, Source: \"api\"} 发出去，由 config mux 算出变化。文章第 (8) 节照抄了第 (7) 节的调用链，结尾写成 NewSourceURL；" +
 				"实际是 NewSourceApiserver。client-go 的 fake clientset 会忽略字段选择器，所以 kubeloom 自己按 spec.nodeName 过滤。",
-			Quote: "cache.NewReflector(lw, &api.Pod{}, cache.NewUndeltaStore(send, cache.MetaNamespaceKeyFunc), 0).Run()；updates <- kubetypes.PodUpdate{Pods: pods, Op: kubetypes.SET, Source: kubetypes.ApiserverSource}",
+			Quote:   "cache.NewReflector(lw, &api.Pod{}, cache.NewUndeltaStore(send, cache.MetaNamespaceKeyFunc), 0).Run()；updates <- kubetypes.PodUpdate{Pods: pods, Op: kubetypes.SET, Source: kubetypes.ApiserverSource}",
+			QuoteEN: "cache.NewReflector(lw, &api.Pod{}, cache.NewUndeltaStore(send, cache.MetaNamespaceKeyFunc), 0).Run() … updates <- kubetypes.PodUpdate{Pods: pods, Op: kubetypes.SET, Source: kubetypes.ApiserverSource}",
 			Now: "Still a reflector on spec.nodeName feeding an UndeltaStore SET; it now backs off exponentially instead of " +
 				"re-listing after a fixed 1s, and starts only once the kubelet's node informer has synced.",
 			NowZH: "仍是一个按 spec.nodeName 过滤的 reflector，以 SET 更新喂给 UndeltaStore；" +
@@ -187,7 +192,8 @@ func init() {
 				"清理一次已退出的容器：每个 pod 的每个容器名保留 --maximum-dead-containers-per-container（1）个，多出的从最旧的开始删；" +
 				"所有 pod 源都见过之后，已不存在的 pod 的退出容器也删掉。失败时在节点上记录 ContainerGCFailed 事件，除此之外不调用 apiserver。" +
 				"kubeloom 把每次迭代的 span 命名为 Containers/GarbageCollect，并从模拟的容器运行时中删除容器。",
-			Quote: "在KubeletConfig\u00a0CreateAndInitKubelet函数中，调用k.StartGarbageCollection()启动；}, ContainerGCPeriod, wait.NeverStop)",
+			Quote:   "在KubeletConfig\u00a0CreateAndInitKubelet函数中，调用k.StartGarbageCollection()启动；}, ContainerGCPeriod, wait.NeverStop)",
+			QuoteEN: "In the KubeletConfig CreateAndInitKubelet function, it is started by calling k.StartGarbageCollection() … }, ContainerGCPeriod, wait.NeverStop)",
 			Now: "Same 1m loop started by StartGarbageCollection(ctx); with the CRI it removes dead containers and then " +
 				"dead pod sandboxes.",
 			NowZH: "同样是由 StartGarbageCollection(ctx) 启动的 1 分钟循环；使用 CRI 后，它先删除已退出的容器，再删除已退出的 pod sandbox。",
@@ -208,7 +214,8 @@ func init() {
 				"达到或超过 --image-gc-high-threshold（1.5 为 90%）时，删除未被使用的镜像，按最近最少使用的顺序、且只删首次发现至少 MinAge（2 分钟）之前的，" +
 				"直到使用率降到 --image-gc-low-threshold（80%）。释放不够时在节点上记录 FreeDiskSpaceFailed 警告事件（今天的 kubelet 还会记录 ImageGCFailed），除此之外不调用 apiserver。" +
 				"kubeloom 把每次迭代的 span 命名为 Images/GarbageCollect；场景动作 setImageFSUsage 设定模拟镜像文件系统的使用率。",
-			Quote: "if err := kl.imageManager.GarbageCollect(); err != nil {；}, ImageGCPeriod, wait.NeverStop)",
+			Quote:   "if err := kl.imageManager.GarbageCollect(); err != nil {；}, ImageGCPeriod, wait.NeverStop)",
+			QuoteEN: "if err := kl.imageManager.GarbageCollect(); err != nil { … }, ImageGCPeriod, wait.NeverStop)",
 			Now: "Same 5m loop; the default high threshold is now 85% (low still 80%), and newer releases can also delete " +
 				"images unused for longer than imageMaximumGCAge.",
 			NowZH: "同样是 5 分钟的循环；默认的高阈值现在是 85%（低阈值仍是 80%），较新的版本还能删除超过 imageMaximumGCAge 未被使用的镜像。",
@@ -231,7 +238,8 @@ func init() {
 				"PLEG 事件、1 秒的同步 tick（到了重新同步时间的 pod）、存活探针失败，或 2 秒的 housekeeping tick（HandlePodCleanups）；" +
 				"在 runtime-up 报告运行时正常之前，它跳过处理并睡 5 秒。它只通过 pod worker、状态管理器和镜像 pod 调用 apiserver。" +
 				"kubeloom 把 select 的每个分支记录为一个 span。",
-			Quote: "go wait.Until(func() { k.Run(podCfg.Updates()) }, 0, wait.NeverStop)；kl.syncLoop(updates, kl)",
+			Quote:   "go wait.Until(func() { k.Run(podCfg.Updates()) }, 0, wait.NeverStop)；kl.syncLoop(updates, kl)",
+			QuoteEN: "go wait.Until(func() { k.Run(podCfg.Updates()) }, 0, wait.NeverStop) … kl.syncLoop(updates, kl)",
 			Now: "startKubelet now runs a plain go k.Run(ctx, podCfg.Updates()); syncLoop keeps its config, PLEG, 1s sync " +
 				"and 2s housekeeping arms, and readiness and startup probe results became arms of it too.",
 			NowZH: "startKubelet 现在直接执行 go k.Run(ctx, podCfg.Updates())；" +
@@ -253,7 +261,8 @@ func init() {
 				"/attach、/portForward、/logs 和 /containerLogs，每个连接一个协程。ListenAndServe 以 glog.Fatal 结束，所以周期 0 只在理论上有意义。" +
 				"文章说它在 Run 的协程都启动之后才启动；实际上 startKubelet 在启动主循环协程后紧接着就启动它，并不等待，两者是并发的。" +
 				"kubeloom 把它绑定在 127.0.0.1 的临时端口上。",
-			Quote: "该协程在Run函数的协程都启动完成之后启动；k.ListenAndServe(kc.Address, kc.Port, kc.TLSOptions, kc.Auth, kc.EnableDebuggingHandlers)",
+			Quote:   "该协程在Run函数的协程都启动完成之后启动；k.ListenAndServe(kc.Address, kc.Port, kc.TLSOptions, kc.Auth, kc.EnableDebuggingHandlers)",
+			QuoteEN: "This goroutine is started after the goroutines of the Run function have all been started … k.ListenAndServe(kc.Address, kc.Port, kc.TLSOptions, kc.Auth, kc.EnableDebuggingHandlers)",
 			Now: "A plain go k.ListenAndServe(ctx, …) without wait.Until, still on 10250 over TLS, usually with webhook " +
 				"authentication and authorization; startKubelet also starts the pod-resources gRPC server.",
 			NowZH: "直接 go k.ListenAndServe(ctx, …)，不再套 wait.Until，仍在 10250 端口上使用 TLS，" +
@@ -271,9 +280,10 @@ func init() {
 			SummaryZH: "只读的 kubelet API，监听 --read-only-port（10255），该端口不为 0 时启动。它通过不加认证的普通 HTTP 提供只读端点" +
 				"（/pods、/stats、/spec、/healthz、/metrics），这个时代的 Heapster 就是这样读取节点统计数据的。与主服务一样，ListenAndServe 返回时以 glog.Fatal 结束。" +
 				"kubeloom 把它绑定在 127.0.0.1 的临时端口上。",
-			Quote: "k.ListenAndServeReadOnly(kc.Address, kc.ReadOnlyPort)",
-			Now:   "A plain go k.ListenAndServeReadOnly(…); readOnlyPort defaults to 0 (off) in the KubeletConfiguration file format.",
-			NowZH: "直接 go k.ListenAndServeReadOnly(…)；在 KubeletConfiguration 配置文件格式中，readOnlyPort 默认为 0（关闭）。",
+			Quote:   "k.ListenAndServeReadOnly(kc.Address, kc.ReadOnlyPort)",
+			QuoteEN: "k.ListenAndServeReadOnly(kc.Address, kc.ReadOnlyPort)",
+			Now:     "A plain go k.ListenAndServeReadOnly(…); readOnlyPort defaults to 0 (off) in the KubeletConfiguration file format.",
+			NowZH:   "直接 go k.ListenAndServeReadOnly(…)；在 KubeletConfiguration 配置文件格式中，readOnlyPort 默认为 0（关闭）。",
 		},
 
 		// Kubelet.Run → initializeModules.
@@ -289,9 +299,10 @@ func init() {
 			SummaryZH: "由 Kubelet.Run 开头的 initializeModules 启动（文章的 v1.3 中叫 realImageManager，位于 pkg/kubelet/image_manager.go）。" +
 				"每 5 分钟列出运行时中的镜像和容器，为每个镜像记录首次发现时间和最后使用时间，镜像 GC 就按这些记录排序。" +
 				"第一次扫描发现的镜像，首次发现时间记为零值，就像它们一直都在。它不调用 apiserver。",
-			Quote: "k8s.io/kubernetes/pkg/kubelet.(*realImageManager).Start；if err := kl.imageManager.Start(); err != nil {",
-			Now:   "Same 5m detect loop in realImageGCManager.Start.",
-			NowZH: "realImageGCManager.Start 中仍是同样的 5 分钟检测循环。",
+			Quote:   "k8s.io/kubernetes/pkg/kubelet.(*realImageManager).Start；if err := kl.imageManager.Start(); err != nil {",
+			QuoteEN: "k8s.io/kubernetes/pkg/kubelet.(*realImageManager).Start … if err := kl.imageManager.Start(); err != nil {",
+			Now:     "Same 5m detect loop in realImageGCManager.Start.",
+			NowZH:   "realImageGCManager.Start 中仍是同样的 5 分钟检测循环。",
 		},
 		Entry{
 			Name: "kubelet/image-cache", Component: kubelet, Kind: KindUntil, Period: 30 * time.Second,
@@ -321,7 +332,8 @@ func init() {
 				"即 --runtime-cgroups、--system-cgroups 或 --kubelet-cgroups 指定了 cgroup。每分钟把 docker 守护进程、非内核系统进程或 kubelet " +
 				"移回各自的 cgroup，并重新设置它们的 OOM 分数调整值。默认参数下没有这样的函数，所以默认的 1.5 节点不会启动它。" +
 				"它不调用 apiserver；kubeloom 不模拟 cgroup。",
-			Quote: "k8s.io/kubernetes/pkg/kubelet/cm.(*containerManagerImpl).Start；if err := kl.containerManager.Start(); err != nil {",
+			Quote:   "k8s.io/kubernetes/pkg/kubelet/cm.(*containerManagerImpl).Start；if err := kl.containerManager.Start(); err != nil {",
+			QuoteEN: "k8s.io/kubernetes/pkg/kubelet/cm.(*containerManagerImpl).Start … if err := kl.containerManager.Start(); err != nil {",
 			Now: "The same conditional 1m loop, but the container manager now starts from initializeRuntimeDependentModules, " +
 				"after cAdvisor, instead of initializeModules.",
 			NowZH: "同样是有条件启动的 1 分钟循环，但容器管理器现在在 cAdvisor 之后由 initializeRuntimeDependentModules 启动，" +
@@ -340,9 +352,10 @@ func init() {
 			SummaryZH: "容器管理器的第二个循环，setupNode 登记了周期任务时才启动，而恰恰在相应的 cgroup 参数没有设置时才会登记，所以默认节点会运行它。" +
 				"每 5 分钟执行这些任务：对 docker，重新设置守护进程的 OOM 分数并查出它所在的 cgroup；对 kubelet，重新设置自己的 OOM 分数（-999）并查出自己的 cgroup，" +
 				"这些名字会出现在统计摘要里。它不调用 apiserver；kubeloom 不模拟 cgroup。",
-			Quote: "k8s.io/kubernetes/pkg/kubelet/cm.(*containerManagerImpl).Start；if err := kl.containerManager.Start(); err != nil {",
-			Now:   "Still a conditional 5m loop; the docker task went with dockershim (removed in 1.24), the kubelet's own task remains.",
-			NowZH: "仍是有条件启动的 5 分钟循环；docker 的任务随 dockershim（1.24 移除）一起消失了，kubelet 自己的任务仍然保留。",
+			Quote:   "k8s.io/kubernetes/pkg/kubelet/cm.(*containerManagerImpl).Start；if err := kl.containerManager.Start(); err != nil {",
+			QuoteEN: "k8s.io/kubernetes/pkg/kubelet/cm.(*containerManagerImpl).Start … if err := kl.containerManager.Start(); err != nil {",
+			Now:     "Still a conditional 5m loop; the docker task went with dockershim (removed in 1.24), the kubelet's own task remains.",
+			NowZH:   "仍是有条件启动的 5 分钟循环；docker 的任务随 dockershim（1.24 移除）一起消失了，kubelet 自己的任务仍然保留。",
 		},
 		Entry{
 			Name: "kubelet/oom-watcher", Component: kubelet, Kind: KindGo,
@@ -357,7 +370,8 @@ func init() {
 			SummaryZH: "由 initializeModules 启动：它向 cAdvisor 订阅 OOM 事件流并遍历它。每次迭代是一次 cAdvisor 归到根容器 \"/\" 的 OOM kill" +
 				"（被杀的进程不在任何 pod 容器里）；它在节点上记录一个 SystemOOM 警告事件 \"System OOM encountered\"，时间为 kill 发生的时间（PastEventf）。" +
 				"这个事件是它唯一的 apiserver 流量。在 kubeloom 中，场景动作 injectOOM 产生这样的事件。",
-			Quote: "k8s.io/kubernetes/pkg/kubelet.(*realOOMWatcher).Start；if err := kl.oomWatcher.Start(kl.nodeRef); err != nil {",
+			Quote:   "k8s.io/kubernetes/pkg/kubelet.(*realOOMWatcher).Start；if err := kl.oomWatcher.Start(kl.nodeRef); err != nil {",
+			QuoteEN: "k8s.io/kubernetes/pkg/kubelet.(*realOOMWatcher).Start … if err := kl.oomWatcher.Start(kl.nodeRef); err != nil {",
 			Now: "The OOM watcher reads kernel OOM messages from /dev/kmsg through cAdvisor's oomparser (a streaming goroutine " +
 				"plus this handler) and names the victim process in the event.",
 			NowZH: "OOM watcher 通过 cAdvisor 的 oomparser 从 /dev/kmsg 读取内核的 OOM 消息（一个流式读取协程加上这个处理协程），" +
@@ -376,8 +390,9 @@ func init() {
 			SummaryZH: "由 initializeModules 最后启动，除非 --volume-stats-agg-period 为 0。每个周期（1 分钟）刷新每个 pod 的卷使用量（字节数和 inode 数），" +
 				"供 /stats/summary API 和驱逐管理器读取。在文章的 v1.3 中，它自己测量每个 pod 的卷；在后来的代码中，它只为每个新 pod 启动一个 volumeStatCalculator 协程，" +
 				"由后者按自己带抖动的周期测量，并停掉已删除 pod 的那些协程。它不调用 apiserver。",
-			Quote: "k8s.io/kubernetes/pkg/kubelet/server/stats.(*fsResourceAnalyzer).Start；kl.resourceAnalyzer.Start()",
-			Now:   "Same wait.Forever(updateCachedPodVolumeStats, volumeStatsAggPeriod) with per-pod volumeStatCalculator goroutines.",
+			Quote:   "k8s.io/kubernetes/pkg/kubelet/server/stats.(*fsResourceAnalyzer).Start；kl.resourceAnalyzer.Start()",
+			QuoteEN: "k8s.io/kubernetes/pkg/kubelet/server/stats.(*fsResourceAnalyzer).Start … kl.resourceAnalyzer.Start()",
+			Now:     "Same wait.Forever(updateCachedPodVolumeStats, volumeStatsAggPeriod) with per-pod volumeStatCalculator goroutines.",
 			NowZH: "仍是 wait.Forever(updateCachedPodVolumeStats, volumeStatsAggPeriod)，" +
 				"每个 pod 有自己的 volumeStatCalculator 协程。",
 		},
@@ -395,7 +410,8 @@ func init() {
 			SummaryZH: "Kubelet.Run 在 initializeModules 之后启动的第一个协程。volumeManager.Run 启动期望状态填充器（populator）和协调器（reconciler），" +
 				"然后阻塞在 stop 通道上，而那是 wait.NeverStop，所以它与进程同寿。文章的 v1.3 只传入 stop 通道；1.5 还传入 sourcesReady，" +
 				"协调器在重建状态之前要看它。它自己不调用 apiserver。",
-			Quote: "go kl.volumeManager.Run(wait.NeverStop)",
+			Quote:   "go kl.volumeManager.Run(wait.NeverStop)",
+			QuoteEN: "go kl.volumeManager.Run(wait.NeverStop)",
 			Now: "Same shape: Run(ctx, sourcesReady) starts the populator and the reconciler (and, with an apiserver, the " +
 				"volume plugin manager's informers) and waits for the context to end.",
 			NowZH: "结构相同：Run(ctx, sourcesReady) 启动填充器和协调器（有 apiserver 时还会启动卷插件管理器的 informer），然后等待 context 结束。",
@@ -445,7 +461,8 @@ func init() {
 				"之后每次迭代更新状态：GET Node，填入地址、容量、版本、镜像、各种压力状况，以及带有新心跳时间的 Ready 状况，再 PUT nodes/<name>/status，" +
 				"最多尝试 5 次。每隔 --node-status-update-frequency（10 秒）一次，这就是节点控制器盯着的心跳。" +
 				"kubeloom 的 modern 时代使用今天 kubelet 的抖动和 PATCH，但不模拟节点租约（lease）。",
-			Quote: "go wait.Until(kl.syncNodeStatus, kl.nodeStatusUpdateFrequency, wait.NeverStop)",
+			Quote:   "go wait.Until(kl.syncNodeStatus, kl.nodeStatusUpdateFrequency, wait.NeverStop)",
+			QuoteEN: "go wait.Until(kl.syncNodeStatus, kl.nodeStatusUpdateFrequency, wait.NeverStop)",
 			Now: "wait.JitterUntil(syncNodeStatus, 10s, 0.04, …), status PATCHed and, when unchanged, only re-sent every " +
 				"nodeStatusReportFrequency (5m); the heartbeat is a Lease in kube-node-lease renewed by its own node-lease " +
 				"goroutine, plus a one-shot fastStatusUpdateOnce at start.",
@@ -463,9 +480,10 @@ func init() {
 				"starting. It makes no apiserver calls. kubeloom runs it in era classic only.",
 			SummaryZH: "每 30 秒把网络插件的 Status() 复制到 kubelet 的运行时状态中。网络出错时，node-status 会把节点报告为 NotReady，" +
 				"不使用主机网络的 pod 也无法启动。它不调用 apiserver。kubeloom 只在 classic 时代运行它。",
-			Quote: "go wait.Until(kl.syncNetworkStatus, 30*time.Second, wait.NeverStop)",
-			Now:   "Gone: network readiness now comes from the CRI runtime's NetworkReady condition, read by runtime-up.",
-			NowZH: "已不存在：网络是否就绪现在来自 CRI 运行时的 NetworkReady 状况，由 runtime-up 读取。",
+			Quote:   "go wait.Until(kl.syncNetworkStatus, 30*time.Second, wait.NeverStop)",
+			QuoteEN: "go wait.Until(kl.syncNetworkStatus, 30*time.Second, wait.NeverStop)",
+			Now:     "Gone: network readiness now comes from the CRI runtime's NetworkReady condition, read by runtime-up.",
+			NowZH:   "已不存在：网络是否就绪现在来自 CRI 运行时的 NetworkReady 状况，由 runtime-up 读取。",
 		},
 		Entry{
 			Name: "kubelet/runtime-up", Component: kubelet, Kind: KindUntil, Period: 5 * time.Second,
@@ -480,7 +498,8 @@ func init() {
 			SummaryZH: "每 5 秒向容器运行时询问一次状态。第一次成功时执行一次 initializeRuntimeDependentModules：启动 cAdvisor，" +
 				"在 1.5 和今天还会启动驱逐管理器。每次成功都记录运行时同步的时间；在第一次成功之前，或最近一次成功已经太久时，syncLoop 跳过处理，" +
 				"node-status 把节点报告为 NotReady。它不调用 apiserver。在 kubeloom 中，它询问的是模拟的运行时。",
-			Quote: "go wait.Until(kl.updateRuntimeUp, 5*time.Second, wait.NeverStop)",
+			Quote:   "go wait.Until(kl.updateRuntimeUp, 5*time.Second, wait.NeverStop)",
+			QuoteEN: "go wait.Until(kl.updateRuntimeUp, 5*time.Second, wait.NeverStop)",
 			Now: "Still every 5s; it reads the CRI RuntimeReady and NetworkReady conditions, and the first success now also " +
 				"starts the container manager, the container log manager and the plugin manager.",
 			NowZH: "仍是每 5 秒一次；它读取 CRI 的 RuntimeReady 和 NetworkReady 状况，第一次成功时现在还会启动容器管理器、容器日志管理器和插件管理器。",
@@ -498,9 +517,10 @@ func init() {
 			SummaryZH: "终止不归 pod worker 处理的运行中 pod：也就是 kubelet 不再需要、由 housekeeping（HandlePodCleanups）和 deletePod 发到 " +
 				"podKillingCh（容量 50）上的 pod。podKiller 自己在这个通道上永久循环，所以 wait.Until 的 1 秒只有在它返回时才有意义；每次迭代是一个请求。" +
 				"对还没有在终止的 pod，它启动一个 kill-pod 协程，结束后再把该 pod 从记录中删掉。它不调用 apiserver。kubeloom 只在 classic 时代运行它。",
-			Quote: "go wait.Until(kl.podKiller, 1*time.Second, wait.NeverStop)",
-			Now:   "Removed in 1.22 (PR #102344): killing moved into the pod workers' terminating phase.",
-			NowZH: "已在 1.22 中移除（PR #102344）：终止 pod 的工作移到了 pod worker 的终止阶段。",
+			Quote:   "go wait.Until(kl.podKiller, 1*time.Second, wait.NeverStop)",
+			QuoteEN: "go wait.Until(kl.podKiller, 1*time.Second, wait.NeverStop)",
+			Now:     "Removed in 1.22 (PR #102344): killing moved into the pod workers' terminating phase.",
+			NowZH:   "已在 1.22 中移除（PR #102344）：终止 pod 的工作移到了 pod worker 的终止阶段。",
 		},
 		Entry{
 			Name: "kubelet/kill-pod", Component: kubelet, Kind: KindGo,
@@ -530,9 +550,10 @@ func init() {
 				"每次迭代要么是 podStatusChannel（容量 1000）上的一次状态变化，由 syncPod 立即写出；要么是 10 秒的 syncTicker，" +
 				"这时 syncBatch 重写所有 apiserver 还没看到的状态。syncPod 先 GET pod，有变化时 PUT pods/<name>/status；" +
 				"对于已终止且带有删除时间戳的 pod，以宽限期 0 和 UID 前置条件 DELETE 该 pod。",
-			Quote: "kl.statusManager.Start()",
-			Now:   "Still a 10s batch plus change-driven syncs, but a change now only triggers syncBatch, and status is written with a PATCH.",
-			NowZH: "仍是 10 秒一次的批量同步加上由变化驱动的同步，但现在一次变化只会触发 syncBatch，并且 status 用 PATCH 写出。",
+			Quote:   "kl.statusManager.Start()",
+			QuoteEN: "kl.statusManager.Start()",
+			Now:     "Still a 10s batch plus change-driven syncs, but a change now only triggers syncBatch, and status is written with a PATCH.",
+			NowZH:   "仍是 10 秒一次的批量同步加上由变化驱动的同步，但现在一次变化只会触发 syncBatch，并且 status 用 PATCH 写出。",
 		},
 		Entry{
 			Name: "kubelet/probe-readiness", Component: kubelet, Kind: KindForever,
@@ -546,7 +567,8 @@ func init() {
 			SummaryZH: "由 prober 管理器的 Start 启动。updateReadiness 阻塞到某个就绪探针 worker 报告结果变化，然后交给 statusManager.SetContainerReadiness，" +
 				"由它设置容器的 ready 标志和 pod 的 Ready 状况；wait.Forever(f, 0) 随即再次调用它，所以一次迭代就是一个结果。" +
 				"它自己不调用 apiserver；新状态由状态管理器写出。",
-			Quote: "kl.probeManager.Start()",
+			Quote:   "kl.probeManager.Start()",
+			QuoteEN: "kl.probeManager.Start()",
 			Now: "Gone as a goroutine: readiness and startup results are now arms of syncLoopIteration, which sets the " +
 				"status and re-syncs the pod.",
 			NowZH: "不再是单独的协程：就绪和启动探针的结果现在是 syncLoopIteration 的分支，由它设置状态并重新同步 pod。",
@@ -582,7 +604,8 @@ func init() {
 				"因为它要靠 cAdvisor 才知道运行时是否有独立的镜像文件系统。每 10 秒读取一次统计摘要，与阈值（默认 memory.available<100Mi）比较，" +
 				"并设置 node-status 上报的 MemoryPressure 和 DiskPressure 状况。超过阈值时先回收节点资源，再通过 pod worker 终止一个 pod，" +
 				"把它标记为 Failed、原因为 Evicted，并记录 Evicted 事件。",
-			Quote: "kl.evictionManager.Start(kl.getActivePods, evictionMonitoringPeriod)",
+			Quote:   "kl.evictionManager.Start(kl.getActivePods, evictionMonitoringPeriod)",
+			QuoteEN: "kl.evictionManager.Start(kl.getActivePods, evictionMonitoringPeriod)",
 			Now: "Still a 10s synchronize loop started from initializeRuntimeDependentModules; it also handles PID and " +
 				"ephemeral-storage pressure and can be woken early by memcg threshold notifications.",
 			NowZH: "仍是由 initializeRuntimeDependentModules 启动的 10 秒 synchronize 循环；" +
@@ -601,7 +624,8 @@ func init() {
 			SummaryZH: "pod 生命周期事件生成器（PLEG），在 syncLoop 之前启动。每秒从运行时列出所有 pod 和容器，把每个容器的状态与上一次比较，" +
 				"刷新有变化的 pod 的缓存，并把 ContainerStarted、ContainerDied 等事件发给 syncLoop（通道容量 1000）。" +
 				"如果 3 分钟内没有完成一次 relist，kubelet 报告 \"PLEG is not healthy\"，节点变为 NotReady。它不调用 apiserver；在 kubeloom 中它列出的是模拟的运行时。",
-			Quote: "kl.pleg.Start()",
+			Quote:   "kl.pleg.Start()",
+			QuoteEN: "kl.pleg.Start()",
 			Now: "The generic PLEG still relists every second; the feature-gated Evented PLEG takes container events from " +
 				"the CRI and keeps only a slow relist as a fallback.",
 			NowZH: "通用 PLEG（generic PLEG）仍每秒 relist 一次；受特性门控的 Evented PLEG 从 CRI 获取容器事件，只保留低频的 relist 作为兜底。",

@@ -16,6 +16,7 @@ type Step struct {
 	Summary   string // what the step does, in English
 	SummaryZH string // the same in Chinese
 	Quote     string // the article's sentence, verbatim (Chinese); "" if none
+	QuoteEN   string // kubeloom's English rendering of Quote, as Entry.QuoteEN
 }
 
 var (

@@ -30,7 +30,8 @@ func init() {
 				"初始化日志（InitLogs，并 defer FlushLogs），然后调用 app.Run；app.Run 本不应返回，一旦返回，main 就打印错误并以状态码 1 退出。" +
 				"kubeloom 中 main 这个 span 与进程同寿：持续到运行结束，或进程被杀（killLeader）、自行退出（选主失败、HTTP 服务失败）为止，" +
 				"退出原因记录在 span 属性 process.exit 中。",
-			Quote: "1.main函数k8s.io/kubernetes/cmd/kube-controller-manager/controller-manager.go；//运行if err := app.Run(s); err != nil {",
+			Quote:   "1.main函数k8s.io/kubernetes/cmd/kube-controller-manager/controller-manager.go；//运行if err := app.Run(s); err != nil {",
+			QuoteEN: "1.main function k8s.io/kubernetes/cmd/kube-controller-manager/controller-manager.go … //run if err := app.Run(s); err != nil {",
 		},
 		Step{
 			Component: cm, Name: "NewCMServer",
@@ -45,7 +46,8 @@ func init() {
 				"开启选主，租约 15 秒、续约期限 10 秒、重试周期 2 秒，endpoint 控制器 5 个 worker，最小 resync 周期 12 小时，等等。" +
 				"此时还什么都没运行；接下来解析的参数会覆盖这些值。kubeloom 在 127.0.0.1 的空闲端口上提供服务，而不是 0.0.0.0:10252；" +
 				"它的 modern 时代以今天的锁类型 leases 为默认值。",
-			Quote: "// 根据默认配置创建cm对象s := options.NewCMServer()",
+			Quote:   "// 根据默认配置创建cm对象s := options.NewCMServer()",
+			QuoteEN: "// create the cm object from the default configuration s := options.NewCMServer()",
 		},
 		Step{
 			Component: cm, Name: "AddFlags",
@@ -60,7 +62,8 @@ func init() {
 				"默认值就是 NewCMServer 填进去的值，所以没给出的参数保持默认。注册本身不解析任何东西，解析由 InitFlags 完成。" +
 				"kubeloom 在这一步建立对应时代的参数集（v1.5 的参数，modern 时代再加上之后新增的参数），把场景给出的参数设置上去，" +
 				"像真实程序一样拒绝未知参数，并记录注册的参数个数（flags.registered）。",
-			Quote: "// 添加flags.AddFlags(pflag.CommandLine)",
+			Quote:   "// 添加flags.AddFlags(pflag.CommandLine)",
+			QuoteEN: "// add flags.AddFlags(pflag.CommandLine)",
 		},
 		Step{
 			Component: cm, Name: "InitFlags",
@@ -73,7 +76,8 @@ func init() {
 			SummaryZH: "解析命令行。InitFlags 装上 WordSepNormalizeFunc，使 --concurrent_rc_syncs 与 --concurrent-rc-syncs 成为同一个参数，" +
 				"把 Go 标准库的 flag 集合（glog 的 -v、--logtostderr 等）并入 pflag，再调用 pflag.Parse；从此 CMServer 中就是最终配置。" +
 				"kubeloom 已在 AddFlags 中设置好场景给出的参数，这一步为每个被设置的参数添加一个 span 事件 FLAG: --名称=\"值\"。",
-			Quote: "flag.InitFlags()",
+			Quote:   "flag.InitFlags()",
+			QuoteEN: "flag.InitFlags()",
 		},
 		Step{
 			Component: cm, Name: "InitLogs",
@@ -84,7 +88,8 @@ func init() {
 				"logs.FlushLogs for one last flush at exit. app.Run comes next.",
 			SummaryZH: "把 Go 标准库 log 包的输出转到 glog（log.SetOutput(GlogWriter{})、log.SetFlags(0)），并启动进程的第一个协程 cm/log-flush，" +
 				"它每隔 --log-flush-frequency（5 秒）调用一次 glog.Flush；main 中 defer 的 logs.FlushLogs 在退出时再刷一次。接下来是 app.Run。",
-			Quote: "logs.InitLogs()defer logs.FlushLogs()",
+			Quote:   "logs.InitLogs()defer logs.FlushLogs()",
+			QuoteEN: "logs.InitLogs()defer logs.FlushLogs()",
 		},
 		Step{
 			Component: cm, Name: "Run",
@@ -98,7 +103,8 @@ func init() {
 			SummaryZH: "app.Run 在主协程上完成其余的启动工作：为 /configz 注册配置，构建客户端配置和两个 clientset，启动 HTTP 服务协程（cm/http-server），" +
 				"建立事件管道，然后要么立即运行控制器（--leader-elect=false），要么进入 leaderelection.RunOrDie。" +
 				"进程存活期间它从不返回（panic(\"unreachable\")）；kubeloom 中 Run 这个 span 随进程一起结束。",
-			Quote: "2.k8s.io/kubernetes/cmd/kube-controller-manager/app/controllermanager.go；func Run(s *options.CMServer) error {",
+			Quote:   "2.k8s.io/kubernetes/cmd/kube-controller-manager/app/controllermanager.go；func Run(s *options.CMServer) error {",
+			QuoteEN: "2.k8s.io/kubernetes/cmd/kube-controller-manager/app/controllermanager.go … func Run(s *options.CMServer) error {",
 		},
 		Step{
 			Component: cm, Name: "configz.New",
@@ -111,7 +117,8 @@ func init() {
 			SummaryZH: "向 configz 包注册名为 \"componentconfig\" 的配置，并把整个 KubeControllerManagerConfiguration 存进去，" +
 				"这样几步之后启动的 HTTP 服务的 /configz 端点就能展示进程实际使用的配置。失败（名字已被占用）只记一条日志。" +
 				"kubeloom 的 /configz 以同样的名字、用 JSON 提供模拟的配置。",
-			Quote: "// 创建对应的config，加入到configsif c, err := configz.New(\"componentconfig\"); err == nil {// 为对应的config设置config.val值c.Set(s.KubeControllerManagerConfiguration)",
+			Quote:   "// 创建对应的config，加入到configsif c, err := configz.New(\"componentconfig\"); err == nil {// 为对应的config设置config.val值c.Set(s.KubeControllerManagerConfiguration)",
+			QuoteEN: "// create the corresponding config and add it to configs if c, err := configz.New(\"componentconfig\"); err == nil {// set the config.val value of the corresponding config c.Set(s.KubeControllerManagerConfiguration)",
 		},
 		Step{
 			Component: cm, Name: "BuildConfigFromFlags",
@@ -125,7 +132,8 @@ func init() {
 			SummaryZH: "构建进程中所有客户端共用的 restclient.Config：加载 --kubeconfig 指定的 kubeconfig 文件，并用 --master 覆盖 apiserver 地址。" +
 				"随后 Run 设置内容类型（1.5 默认 protobuf）以及来自 --kube-api-qps（20）和 --kube-api-burst（30）的客户端限流。" +
 				"kubeloom 没有真实的 apiserver：它的客户端访问的是 client-go 的 fake clientset，span 属性 kubeloom.apiserver 说明了这一点。",
-			Quote: "//根据kubeconfig和master的url地址生成最终的restclient.Configkubeconfig, err := clientcmd.BuildConfigFromFlags(s.Master, s.Kubeconfig)",
+			Quote:   "//根据kubeconfig和master的url地址生成最终的restclient.Configkubeconfig, err := clientcmd.BuildConfigFromFlags(s.Master, s.Kubeconfig)",
+			QuoteEN: "//from kubeconfig and the master's url address, generate the final restclient.Config kubeconfig, err := clientcmd.BuildConfigFromFlags(s.Master, s.Kubeconfig)",
 		},
 		Step{
 			Component: cm, Name: "NewForConfig",
@@ -139,7 +147,8 @@ func init() {
 			SummaryZH: "创建 kubeClient，即 user agent 为 \"controller-manager\"、供 Run 自己调用的 clientset：事件 sink 通过它写事件，" +
 				"service account 客户端构建器也使用它的 core 客户端。配置无效则直接致命退出（glog.Fatalf）。" +
 				"各控制器随后从传给 StartControllers 的客户端构建器那里得到各自的客户端，每个控制器名一个。",
-			Quote: "// 创建ClientsetkubeClient, err := clientset.NewForConfig(restclient.AddUserAgent(kubeconfig, \"controller-manager\"))",
+			Quote:   "// 创建ClientsetkubeClient, err := clientset.NewForConfig(restclient.AddUserAgent(kubeconfig, \"controller-manager\"))",
+			QuoteEN: "// create the Clientset kubeClient, err := clientset.NewForConfig(restclient.AddUserAgent(kubeconfig, \"controller-manager\"))",
 		},
 		Step{
 			Component: cm, Name: "NewForConfigOrDie",
@@ -152,7 +161,8 @@ func init() {
 				"kubeloom's modern era the lock is a Lease.",
 			SummaryZH: "创建第二个 clientset，user agent 为 \"leader-election\"，只供选主用的 Endpoints 锁使用。单独的客户端有自己的限流器，" +
 				"所以续约请求不会排在进程其他请求的后面。OrDie 表示配置无效时直接 panic，而不是返回错误。kubeloom 的 modern 时代中锁是 Lease。",
-			Quote: "leaderElectionClient := clientset.NewForConfigOrDie(restclient.AddUserAgent(kubeconfig, \"leader-election\"))",
+			Quote:   "leaderElectionClient := clientset.NewForConfigOrDie(restclient.AddUserAgent(kubeconfig, \"leader-election\"))",
+			QuoteEN: "leaderElectionClient := clientset.NewForConfigOrDie(restclient.AddUserAgent(kubeconfig, \"leader-election\"))",
 		},
 		Step{
 			Component: cm, Name: "NewBroadcaster",
@@ -165,7 +175,8 @@ func init() {
 			SummaryZH: "为 controller manager 自己的事件管道创建 broadcaster，同时启动分发协程 cm/event-broadcast-loop。" +
 				"通过它记录的事件（比如选主的 \"became leader\"）经由接下来两步挂上的 watcher 进入日志和 apiserver。" +
 				"若 --leader-elect=false，各控制器的构造函数也在这条主线上建立各自的管道，用 span 属性 event.component 区分。",
-			Quote: "//事件播音员 Broadcaster发送事件到EventSink，EventSink存储事件eventBroadcaster := record.NewBroadcaster()",
+			Quote:   "//事件播音员 Broadcaster发送事件到EventSink，EventSink存储事件eventBroadcaster := record.NewBroadcaster()",
+			QuoteEN: "//event announcer Broadcaster sends events to the EventSink, the EventSink stores the events eventBroadcaster := record.NewBroadcaster()",
 		},
 		Step{
 			Component: cm, Name: "StartLogging",
@@ -176,7 +187,8 @@ func init() {
 				"makes no apiserver calls.",
 			SummaryZH: "给 broadcaster 挂上一个 watcher，用 glog.Infof 把每个事件写进日志；它启动协程 cm/event-log-watcher。" +
 				"这就是 controller manager 的日志里会出现它记录的每个事件的原因。它不调用 apiserver。",
-			Quote: "eventBroadcaster.StartLogging(glog.Infof)",
+			Quote:   "eventBroadcaster.StartLogging(glog.Infof)",
+			QuoteEN: "eventBroadcaster.StartLogging(glog.Infof)",
 		},
 		Step{
 			Component: cm, Name: "StartRecordingToSink",
@@ -188,7 +200,8 @@ func init() {
 				"the events this process records can be seen with kubectl get events.",
 			SummaryZH: "挂上第二个 watcher，它通过 kubeClient 的 Events(\"\") 客户端把事件写到 apiserver，写之前由 EventCorrelator 做聚合和防刷屏过滤；" +
 				"它启动 cm/event-sink-watcher。从此本进程记录的事件就能用 kubectl get events 看到。",
-			Quote: "// 发送event到指定的SinkeventBroadcaster.StartRecordingToSink(&unversionedcore.EventSinkImpl{Interface: kubeClient.Core().Events(\"\")})",
+			Quote:   "// 发送event到指定的SinkeventBroadcaster.StartRecordingToSink(&unversionedcore.EventSinkImpl{Interface: kubeClient.Core().Events(\"\")})",
+			QuoteEN: "// send the event to the specified Sink eventBroadcaster.StartRecordingToSink(&unversionedcore.EventSinkImpl{Interface: kubeClient.Core().Events(\"\")})",
 		},
 		Step{
 			Component: cm, Name: "NewRecorder",
@@ -199,7 +212,8 @@ func init() {
 				"goroutine: recording an event only hands it to the broadcaster's channel.",
 			SummaryZH: "创建 EventRecorder，给事件打上来源组件 \"controller-manager\"。Run 把它交给选主的锁（锁用它记录 \"became leader\"）" +
 				"和 StartControllers。它不启动协程：记录一个事件只是把事件交给 broadcaster 的通道。",
-			Quote: "// 创建新的接收器，从给定的event source中记录eventrecorder := eventBroadcaster.NewRecorder(api.EventSource{Component: \"controller-manager\"})",
+			Quote:   "// 创建新的接收器，从给定的event source中记录eventrecorder := eventBroadcaster.NewRecorder(api.EventSource{Component: \"controller-manager\"})",
+			QuoteEN: "// create a new receiver: from the given event source, record event recorder := eventBroadcaster.NewRecorder(api.EventSource{Component: \"controller-manager\"})",
 		},
 		Step{
 			Component: cm, Name: "RunOrDie",
@@ -215,7 +229,8 @@ func init() {
 				"Run 先阻塞在 acquire 中（cm/leader-acquire 泳道），直到本进程拿到锁，然后把 OnStartedLeading（即 run 闭包）作为协程 cm/controllers-main 启动，" +
 				"之后一直停留在 renew 中（cm/leader-renew）；续约失败则以 OnStoppedLeading 中的 glog.Fatalf(\"leaderelection lost\") 结束。" +
 				"在 kubeloom 的 modern 时代，锁是 Lease，身份还带有唯一后缀；这个 span 直到进程结束才结束。",
-			Quote: "//根据配置选举leader，以及选举 失败/成功对应的执行方法leaderelection.RunOrDie(leaderelection.LeaderElectionConfig{",
+			Quote:   "//根据配置选举leader，以及选举 失败/成功对应的执行方法leaderelection.RunOrDie(leaderelection.LeaderElectionConfig{",
+			QuoteEN: "//elect the leader according to the configuration, and the methods to run on election failure/success leaderelection.RunOrDie(leaderelection.LeaderElectionConfig{",
 		},
 		// With --leader-elect=false, Run calls run(nil) on the main
 		// goroutine, so StartControllers and its steps are main-line spans.
@@ -232,7 +247,8 @@ func init() {
 				"它创建 SharedInformerFactory，resync 周期在 12 到 24 小时之间随机（--min-resync-period 乘以 1 到 2），然后依次启动 21 个控制器，" +
 				"每个都是一个 \"start <名称>\" span，每启动一个就按带抖动的 --controller-start-interval 睡一会儿，最后调用 sharedInformers.Start，" +
 				"之后永久阻塞在 select {} 上。它一旦返回，run 就会调用 glog.Fatalf。",
-			Quote: "err := StartControllers(s, kubeconfig, rootClientBuilder, clientBuilder, stop, recorder)；在StartControllers中在初始化了SharedInformerFactory后启动了EndpointController、ReplicationManager、PodGCController",
+			Quote:   "err := StartControllers(s, kubeconfig, rootClientBuilder, clientBuilder, stop, recorder)；在StartControllers中在初始化了SharedInformerFactory后启动了EndpointController、ReplicationManager、PodGCController",
+			QuoteEN: "err := StartControllers(s, kubeconfig, rootClientBuilder, clientBuilder, stop, recorder) … In StartControllers, after the SharedInformerFactory has been initialized, EndpointController, ReplicationManager, PodGCController are started",
 		},
 		// The span is "start <controller name>"; like "scenario", the step is
 		// registered under the span name's first word, which the caller
@@ -250,7 +266,8 @@ func init() {
 				"申请它需要的 informer，还可能建立自己的事件管道，然后 Run 启动控制器的协程，那些泳道各有自己的说明。" +
 				"没有启动的控制器（没有云厂商时的 service 控制器、缺少 CA 文件时的 certificate 控制器、被 --controllers 关闭的控制器）" +
 				"会得到一个带原因的 \"not started\" span 事件。",
-			Quote: "在StartControllers中在初始化了SharedInformerFactory后启动了EndpointController、ReplicationManager、PodGCController",
+			Quote:   "在StartControllers中在初始化了SharedInformerFactory后启动了EndpointController、ReplicationManager、PodGCController",
+			QuoteEN: "In StartControllers, after the SharedInformerFactory has been initialized, EndpointController, ReplicationManager, PodGCController are started",
 		},
 		Step{
 			Component: cm, Name: "sharedInformers.Start",
@@ -263,7 +280,8 @@ func init() {
 			SummaryZH: "StartControllers 的最后一步：对控制器通过 Informer() 申请过、且尚未运行的每个 informer 执行 go informer.Run(stopCh)。" +
 				"因此所有共享 informer 的 reflector、处理循环和 listener 协程都在这里一起启动，此时每个控制器都已注册好自己的 handler；" +
 				"之后才申请的 informer 需要再调用一次 Start。",
-			Quote: "在run方法中实际上调用了sharedInformers；for informerType, informer := range s.informers {if !s.startedInformers[informerType] {// sharedIndexInformer.rungo informer.Run(stopCh)",
+			Quote:   "在run方法中实际上调用了sharedInformers；for informerType, informer := range s.informers {if !s.startedInformers[informerType] {// sharedIndexInformer.rungo informer.Run(stopCh)",
+			QuoteEN: "The run method in fact calls sharedInformers … for informerType, informer := range s.informers {if !s.startedInformers[informerType] {// sharedIndexInformer.rungo informer.Run(stopCh)",
 		},
 
 		// kubelet: main (kubelet.go) → app.Run → run → RunKubelet.
@@ -280,7 +298,8 @@ func init() {
 				"初始化日志（InitLogs），然后调用 app.Run(s, nil)；它运行 kubelet，不会返回，出错时 main 打印错误并以状态码 1 退出。" +
 				"kubeloom 中 main 这个 span 持续到运行结束、场景停掉 kubelet（stopKubelet）或 kubelet 自行退出（它的服务绑定不了端口）为止，" +
 				"退出原因记录在 process.exit 中；startKubelet 会开始一个新的 main。",
-			Quote: "main函数中： util.InitLogs()",
+			Quote:   "main函数中： util.InitLogs()",
+			QuoteEN: "In the main function: util.InitLogs()",
 		},
 		Step{
 			Component: kubelet, Name: "NewKubeletServer",
@@ -324,7 +343,8 @@ func init() {
 				"1.5 has it in pkg/util/logs. app.Run comes next.",
 			SummaryZH: "把 Go 标准库 log 包的输出转到 glog，并启动 kubelet 的第一个协程 kubelet/log-flush，它每隔 --log-flush-frequency（5 秒）调用一次 glog.Flush。" +
 				"文章的 v1.3 中它是 pkg/util 里的 util.InitLogs；1.5 中位于 pkg/util/logs。接下来是 app.Run。",
-			Quote: "main函数中： util.InitLogs()；// InitLogs initializes logs the way we want for kubernetes. func InitLogs() {",
+			Quote:   "main函数中： util.InitLogs()；// InitLogs initializes logs the way we want for kubernetes. func InitLogs() {",
+			QuoteEN: "In the main function: util.InitLogs() … // InitLogs initializes logs the way we want for kubernetes. func InitLogs() {",
 		},
 		Step{
 			Component: kubelet, Name: "run",
@@ -338,7 +358,8 @@ func init() {
 			SummaryZH: "server.go 的 run 完成进程级的准备：注册 /configz，检查 CAP_SYS_ADMIN 权限，构建依赖（UnsecuredKubeletConfig）和 apiserver 客户端" +
 				"（CreateAPIServerClientConfig、NewForConfig），创建 cAdvisor 和 container manager，设置 kubelet 自己的 OOM 分数，然后调用 RunKubelet。" +
 				"RunKubelet 返回后，它启动 healthz 服务（kubelet/healthz-server），然后一直阻塞。kubeloom 只记录影响模拟的那些步骤；run 这个 span 与进程同寿。",
-			Quote: "(4)server.go的run函数中启动Healthz的协程；在server.go的run函数中",
+			Quote:   "(4)server.go的run函数中启动Healthz的协程；在server.go的run函数中",
+			QuoteEN: "(4) The Healthz goroutine started in the run function of server.go … In the run function of server.go",
 		},
 		Step{
 			Component: kubelet, Name: "UnsecuredKubeletConfig",
@@ -384,7 +405,8 @@ func init() {
 			SummaryZH: "准备并启动一个 kubelet：确定节点名，建立事件管道（NewBroadcaster、StartLogging、StartRecordingToSink、NewRecorder），" +
 				"设置 capabilities 和特权来源，调用构建函数 CreateAndInitKubelet，再调用 startKubelet 启动主循环和各个服务。" +
 				"这些协程一启动它就返回，run 接着启动 healthz 服务。",
-			Quote: "调用链为run->\u00a0RunKubelet -> CreateAndInitKubelet ->makePodSourceConfig->NewSourceFile",
+			Quote:   "调用链为run->\u00a0RunKubelet -> CreateAndInitKubelet ->makePodSourceConfig->NewSourceFile",
+			QuoteEN: "The call chain is run-> RunKubelet -> CreateAndInitKubelet ->makePodSourceConfig->NewSourceFile",
 		},
 		Step{
 			Component: kubelet, Name: "NewBroadcaster",
@@ -434,7 +456,8 @@ func init() {
 				"makes them.",
 			SummaryZH: "RunKubelet 调用的默认构建函数：用 NewMainKubelet 创建 Kubelet，用 BirthCry 宣告启动，再用 StartGarbageCollection 启动两个垃圾回收协程，" +
 				"这些都发生在主循环运行之前。kubeloom 按文章的 v1.3，先在这里创建 pod 源（makePodSourceConfig）；1.5 中由 NewMainKubelet 创建。",
-			Quote: "在KubeletConfig\u00a0CreateAndInitKubelet函数中，调用k.StartGarbageCollection()启动",
+			Quote:   "在KubeletConfig\u00a0CreateAndInitKubelet函数中，调用k.StartGarbageCollection()启动",
+			QuoteEN: "In the KubeletConfig CreateAndInitKubelet function, it is started by calling k.StartGarbageCollection()",
 		},
 		Step{
 			Component: kubelet, Name: "makePodSourceConfig",
@@ -449,7 +472,8 @@ func init() {
 				"设置了 --pod-manifest-path 时启动清单文件或目录源（NewSourceFile），设置了 --manifest-url 时启动清单 URL 源（NewSourceURL），" +
 				"有客户端时启动 apiserver 源（NewSourceApiserver）。每个源有自己的通道，由一个 kubelet/config-mux 协程负责。" +
 				"文章的 v1.3 中它位于 server.go、由 CreateAndInitKubelet 调用；1.5 把它移到 pkg/kubelet，由 NewMainKubelet 调用。",
-			Quote: "调用链为run->\u00a0RunKubelet -> CreateAndInitKubelet ->makePodSourceConfig->NewSourceURL",
+			Quote:   "调用链为run->\u00a0RunKubelet -> CreateAndInitKubelet ->makePodSourceConfig->NewSourceURL",
+			QuoteEN: "The call chain is run-> RunKubelet -> CreateAndInitKubelet ->makePodSourceConfig->NewSourceURL",
 		},
 		Step{
 			Component: kubelet, Name: "NewSourceFile",
@@ -460,7 +484,8 @@ func init() {
 				"kubeloom's built-in scenarios, only kubelet-startup gives its kubelet a manifest directory.",
 			SummaryZH: "启动静态 pod 的文件源，即协程 kubelet/source-file，它每隔 --file-check-frequency（20 秒）读一次 --pod-manifest-path，" +
 				"把找到的 pod 作为一个 SET 更新发出去。只有设置了该参数时才会启动：kubeloom 的内置场景中只有 kubelet-startup 给 kubelet 配了清单目录。",
-			Quote: "func NewSourceFile(path string, nodeName string, period time.Duration, updates chan<- interface{}) {；glog.V(1).Infof(\"Watching path %q\", path)",
+			Quote:   "func NewSourceFile(path string, nodeName string, period time.Duration, updates chan<- interface{}) {；glog.V(1).Infof(\"Watching path %q\", path)",
+			QuoteEN: "func NewSourceFile(path string, nodeName string, period time.Duration, updates chan<- interface{}) { … glog.V(1).Infof(\"Watching path %q\", path)",
 		},
 		Step{
 			Component: kubelet, Name: "NewSourceURL",
@@ -471,7 +496,8 @@ func init() {
 				"--manifest-url; kubeloom serves the manifests itself on 127.0.0.1.",
 			SummaryZH: "启动静态 pod 的 HTTP 源 kubelet/source-url，它每隔 --http-check-frequency（20 秒）以 10 秒超时 GET 一次 --manifest-url，" +
 				"内容有变化时把 pod 作为 SET 更新发出去。只有设置了 --manifest-url 才启动；kubeloom 自己在 127.0.0.1 上提供这些清单。",
-			Quote: "func NewSourceURL(url string, header http.Header, nodeName string, period time.Duration, updates chan<- interface{}) {；glog.V(1).Infof(\"Watching URL %s\", url)",
+			Quote:   "func NewSourceURL(url string, header http.Header, nodeName string, period time.Duration, updates chan<- interface{}) {；glog.V(1).Infof(\"Watching URL %s\", url)",
+			QuoteEN: "func NewSourceURL(url string, header http.Header, nodeName string, period time.Duration, updates chan<- interface{}) { … glog.V(1).Infof(\"Watching URL %s\", url)",
 		},
 		Step{
 			Component: kubelet, Name: "NewSourceApiserver",
@@ -484,7 +510,8 @@ func init() {
 			SummaryZH: "启动绑定到本节点的 pod 的来源：一个 reflector（kubelet/source-apiserver），以字段选择器 spec.nodeName=<节点名> list 并 watch pod，" +
 				"存入 UndeltaStore，每次变化后都把整个列表作为 SET 更新发出去。调度器绑定的 pod 就是这样到达 kubelet 的。" +
 				"fake clientset 会忽略字段选择器，所以 kubeloom 自己按 spec.nodeName 过滤。",
-			Quote: "// NewSourceApiserver creates a config source that watches and pulls from the apiserver. func NewSourceApiserver(c *clientset.Clientset, nodeName string, updates chan<- interface{}) {",
+			Quote:   "// NewSourceApiserver creates a config source that watches and pulls from the apiserver. func NewSourceApiserver(c *clientset.Clientset, nodeName string, updates chan<- interface{}) {",
+			QuoteEN: "// NewSourceApiserver creates a config source that watches and pulls from the apiserver. func NewSourceApiserver(c *clientset.Clientset, nodeName string, updates chan<- interface{}) {",
 		},
 		Step{
 			Component: kubelet, Name: "NewMainKubelet",
@@ -516,7 +543,8 @@ func init() {
 				"the first container GC finds the pod sources not yet ready and leaves the dead containers of vanished pods alone.",
 			SummaryZH: "启动两个垃圾回收协程：每隔 ContainerGCPeriod（1 分钟）运行的 kubelet/container-gc 和每隔 ImageGCPeriod（5 分钟）运行的 kubelet/image-gc。" +
 				"两者都立即先运行一次，那时主循环还没开始，所以第一次容器 GC 发现 pod 源尚未就绪，不会清理已消失的 pod 的退出容器。",
-			Quote: "在KubeletConfig\u00a0CreateAndInitKubelet函数中，调用k.StartGarbageCollection()启动；// Starts garbage collection threads. func (kl *Kubelet) StartGarbageCollection() {",
+			Quote:   "在KubeletConfig\u00a0CreateAndInitKubelet函数中，调用k.StartGarbageCollection()启动；// Starts garbage collection threads. func (kl *Kubelet) StartGarbageCollection() {",
+			QuoteEN: "In the KubeletConfig CreateAndInitKubelet function, it is started by calling k.StartGarbageCollection() … // Starts garbage collection threads. func (kl *Kubelet) StartGarbageCollection() {",
 		},
 		Step{
 			Component: kubelet, Name: "startKubelet",
@@ -529,7 +557,8 @@ func init() {
 			SummaryZH: "启动 kubelet 的主循环（kubelet/main-loop：Kubelet.Run，然后是 syncLoop）、--port 10250 上的 kubelet 服务（kubelet/server）" +
 				"和 --read-only-port 10255 上的只读服务（kubelet/readonly-server），每个都用 wait.Until(…, 0, wait.NeverStop)，然后立即返回：" +
 				"三个协程是一起启动的，并不是一个接一个。随后 RunKubelet 返回，run 启动 healthz 服务。",
-			Quote: "func startKubelet(k KubeletBootstrap, podCfg *config.PodConfig, kc *KubeletConfig) {；// start the kubelet server",
+			Quote:   "func startKubelet(k KubeletBootstrap, podCfg *config.PodConfig, kc *KubeletConfig) {；// start the kubelet server",
+			QuoteEN: "func startKubelet(k KubeletBootstrap, podCfg *config.PodConfig, kc *KubeletConfig) { … // start the kubelet server",
 		},
 
 		// kubeloom: the scenario's own instance. Its root span is named
@@ -692,7 +721,8 @@ func init() {
 				"它在对应资源上创建一个 shared index informer，加上场景要求的 handler，然后运行它，从而启动它的 reflector、处理循环和 listener 协程。" +
 				"它持续整个运行过程。kubeloom 的 informer 由 client-go 的组件拼装而成（classic 用 DeltaFIFO，modern 用 RealFIFO），" +
 				"并有自己的 shared processor，这样其中的每个协程都能被追踪。",
-			Quote: "func (s *sharedInformerFactory) Start(stopCh <-chan struct{}) {；// sharedIndexInformer.rungo informer.Run(stopCh)",
+			Quote:   "func (s *sharedInformerFactory) Start(stopCh <-chan struct{}) {；// sharedIndexInformer.rungo informer.Run(stopCh)",
+			QuoteEN: "func (s *sharedInformerFactory) Start(stopCh <-chan struct{}) { … // sharedIndexInformer.rungo informer.Run(stopCh)",
 		},
 		Step{
 			Component: informers, Name: "action/addHandler",
