@@ -8,8 +8,9 @@ import (
 )
 
 // Languages of the narrative: the catalog's English Summary or its Chinese
-// SummaryZH. The article quotes are Chinese in both; the headings follow
-// the language.
+// SummaryZH. The article quotes are the article's Chinese in both; English
+// adds the catalog's rendering of them (QuoteEN) under them. The headings
+// follow the language.
 const (
 	English = "en"
 	Chinese = "zh"
@@ -36,6 +37,7 @@ type words struct {
 	object, took, lived, skipped, period, evType string
 	what, article, source, now                   string
 	noArticle, mainLane, unknown                 string
+	rendered                                     string // "(rendered in English: %s)"; "" shows no rendering
 	language                                     string
 
 	first, last, pastEnd, noMatch, wrapped string
@@ -70,6 +72,9 @@ var dict = map[string]words{
 		source:    "Kubernetes source",
 		now:       "Then vs now",
 		noArticle: "The articles do not name this goroutine; the catalog places it from the Kubernetes source.",
+		// kubeloom's translation, not the article's text, so the label
+		// says so.
+		rendered: "(rendered in English: %s)",
 		mainLane: "This is the instance's main line: startup steps and scenario actions, which run on no " +
 			"goroutine of their own. The goroutines they start have steps of their own.",
 		unknown:      "kubeloom's goroutine catalog has no entry for %s; the recording may come from another version of kubeloom.",
@@ -114,6 +119,7 @@ var dict = map[string]words{
 		source:       "Kubernetes 源码",
 		now:          "当年与现在",
 		noArticle:    "文章没有提到这个协程；目录根据 Kubernetes 源码收录它。",
+		rendered:     "", // the article is in Chinese: its sentence needs no rendering here
 		mainLane:     "这是实例的主线：启动步骤和场景动作，它们不在单独的协程上运行。它们启动的协程有各自的步骤。",
 		unknown:      "kubeloom 的协程目录里没有 %s；这个录制可能来自另一个版本的 kubeloom。",
 		language:     "语言：中文",

@@ -56,7 +56,7 @@ func TestViewTellsTheStoryInEitherLanguage(t *testing.T) {
 		"iteration · OnAdd #1", "+1.34s", "informers classic · informer/listener-run",
 		"object default/web-0",
 		"What it does", e.Summary,
-		"The article says", "「" + e.Quote + "」", "— " + e.Article,
+		"The article says", "「" + e.Quote + "」", "(rendered in English: " + e.QuoteEN + ")", "— " + e.Article,
 		"Kubernetes source", e.Function, e.File,
 		"Then vs now", e.Now,
 		"l 中文",
@@ -81,6 +81,10 @@ func TestViewTellsTheStoryInEitherLanguage(t *testing.T) {
 	}
 	if strings.Contains(v, e.Summary) {
 		t.Error("the Chinese view shows the English narrative")
+	}
+	// The article is Chinese: in Chinese its sentence stands alone.
+	if strings.Contains(v, e.QuoteEN) || strings.Contains(v, "rendered in English") {
+		t.Errorf("the Chinese view shows the English rendering of the quote:\n%s", v)
 	}
 	if m, _ = press(t, m, "l"); m.Lang() != stepview.English || !strings.Contains(view(m), e.Summary) {
 		t.Error("a second l does not return to English")

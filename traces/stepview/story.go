@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
@@ -79,14 +80,7 @@ func (d *data) tell(i int, lang string) story {
 		}
 		st.sections = append(st.sections, section{w.what, []string{summary}})
 		if e.Quote != "" || e.Article != "" {
-			var lines []string
-			if e.Quote != "" {
-				lines = append(lines, "「"+e.Quote+"」")
-			}
-			if e.Article != "" {
-				lines = append(lines, "— "+e.Article)
-			}
-			st.sections = append(st.sections, section{w.article, lines})
+			st.sections = append(st.sections, section{w.article, w.quote(e.Quote, e.QuoteEN, e.Article)})
 		} else {
 			st.sections = append(st.sections, section{w.article, []string{w.noArticle}})
 		}
@@ -107,11 +101,7 @@ func (d *data) tell(i int, lang string) story {
 		}
 		st.sections = append(st.sections, section{w.what, []string{summary}})
 		if e.Quote != "" {
-			lines := []string{"「" + e.Quote + "」"}
-			if e.Article != "" {
-				lines = append(lines, "— "+e.Article)
-			}
-			st.sections = append(st.sections, section{w.article, lines})
+			st.sections = append(st.sections, section{w.article, w.quote(e.Quote, e.QuoteEN, e.Article)})
 		}
 		if src := nonEmpty(e.Function, e.File); len(src) > 0 {
 			st.sections = append(st.sections, section{w.source, src})
@@ -122,6 +112,28 @@ func (d *data) tell(i int, lang string) story {
 		st.sections = append(st.sections, section{w.what, []string{fmt.Sprintf(w.unknown, s.Lane.Goroutine)}})
 	}
 	return st
+}
+
+// quote is the article section of a story: the article's sentence as it
+// is, always, since it is the article's word; in English, under it, the
+// catalog's English rendering, labelled as such, when the sentence has
+// Chinese in it (code reads the same in both); then where it comes from.
+func (w words) quote(quote, quoteEN, article string) []string {
+	var lines []string
+	if quote != "" {
+		lines = append(lines, "「"+quote+"」")
+		if w.rendered != "" && quoteEN != "" && hasHan(quote) {
+			lines = append(lines, fmt.Sprintf(w.rendered, quoteEN))
+		}
+	}
+	if article != "" {
+		lines = append(lines, "— "+article)
+	}
+	return lines
+}
+
+func hasHan(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) })
 }
 
 // shownElsewhere are attributes a step does not list: the goroutine's own
