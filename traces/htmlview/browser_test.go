@@ -335,6 +335,48 @@ func BenchmarkFirstPaint100k(b *testing.B) {
 	b.ReportMetric(float64(size)/1e6, "page-MB")
 }
 
+// zoomPanFrames is a script that, from the whole recording, zooms in at a
+// point of the timeline with the wheel 24 times (×1.27 each, to about
+// 300×) and then pans with the wheel 24 times, drawing a frame after each
+// step; it returns the mean and the worst frame in ms. Wheel events go
+// through the page's own handlers, so a frame costs what a reader's does.
+const zoomPanFrames = `(() => {
+	const k = window.kubeloom, c = document.getElementById('canvas'), r = c.getBoundingClientRect();
+	const x = r.left + r.width * 0.6, y = r.top + r.height / 2;
+	k.fit(); k.redraw();
+	const times = [];
+	const wheel = (dx, dy) => {
+		c.dispatchEvent(new WheelEvent('wheel', {deltaX: dx, deltaY: dy, clientX: x, clientY: y, bubbles: true, cancelable: true}));
+		times.push(k.redraw());
+	};
+	for (let i = 0; i < 24; i++) wheel(0, -160);
+	for (let i = 0; i < 24; i++) wheel(120, 0);
+	return {Mean: times.reduce((a, b) => a + b, 0) / times.length, Max: Math.max(...times)};
+})()`
+
+// BenchmarkZoomPanFrame100k measures the frames of zooming and panning a
+// 100,000-span recording in Chromium (zoomPanFrames): zoom-frame-ms is the
+// mean frame, worst-frame-ms the slowest; a frame of 16 ms or less keeps
+// up with a 60 Hz display.
+func BenchmarkZoomPanFrame100k(b *testing.B) {
+	br := browsertest.Start(b, browsertest.Options{Width: 1400, Height: 900})
+	pageURL, _ := writePage(b, timeline.Build(synthetic(100_000)))
+	load(b, br, pageURL)
+	var mean, worst float64
+	n := 0
+	for b.Loop() {
+		f := eval[struct{ Mean, Max float64 }](b, br, zoomPanFrames)
+		mean += f.Mean
+		worst = max(worst, f.Max)
+		n++
+	}
+	if p := br.Problems(b); len(p) > 0 {
+		b.Fatalf("the console has errors:\n%s", strings.Join(p, "\n"))
+	}
+	b.ReportMetric(mean/float64(n), "zoom-frame-ms")
+	b.ReportMetric(worst, "worst-frame-ms")
+}
+
 // BenchmarkWrite100k is the Go side: encoding a 100,000-span timeline
 // into its page.
 func BenchmarkWrite100k(b *testing.B) {
