@@ -103,3 +103,22 @@ func TestQuoteENRendersTheQuote(t *testing.T) {
 		t.Fatal("no quotes in the catalog")
 	}
 }
+
+func TestQuoteInEnglish(t *testing.T) {
+	for _, tc := range []struct {
+		e    Entry
+		want string
+	}{
+		{Entry{Quote: "ListAndWatch先获取rsv", QuoteEN: "ListAndWatch first gets the rsv"}, "ListAndWatch first gets the rsv"},
+		{Entry{Quote: "kl.pleg.Start()", QuoteEN: "kl.pleg.Start()"}, ""}, // code: nothing to render
+		{Entry{}, ""},
+	} {
+		if got := tc.e.QuoteInEnglish(); got != tc.want {
+			t.Errorf("%q: QuoteInEnglish() = %q, want %q", tc.e.Quote, got, tc.want)
+		}
+		s := Step{Quote: tc.e.Quote, QuoteEN: tc.e.QuoteEN}
+		if got := s.QuoteInEnglish(); got != tc.want {
+			t.Errorf("step %q: QuoteInEnglish() = %q, want %q", s.Quote, got, tc.want)
+		}
+	}
+}

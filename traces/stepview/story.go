@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
@@ -80,7 +79,7 @@ func (d *data) tell(i int, lang string) story {
 		}
 		st.sections = append(st.sections, section{w.what, []string{summary}})
 		if e.Quote != "" || e.Article != "" {
-			st.sections = append(st.sections, section{w.article, w.quote(e.Quote, e.QuoteEN, e.Article)})
+			st.sections = append(st.sections, section{w.article, w.quote(e.Quote, e.QuoteInEnglish(), e.Article)})
 		} else {
 			st.sections = append(st.sections, section{w.article, []string{w.noArticle}})
 		}
@@ -101,7 +100,7 @@ func (d *data) tell(i int, lang string) story {
 		}
 		st.sections = append(st.sections, section{w.what, []string{summary}})
 		if e.Quote != "" {
-			st.sections = append(st.sections, section{w.article, w.quote(e.Quote, e.QuoteEN, e.Article)})
+			st.sections = append(st.sections, section{w.article, w.quote(e.Quote, e.QuoteInEnglish(), e.Article)})
 		}
 		if src := nonEmpty(e.Function, e.File); len(src) > 0 {
 			st.sections = append(st.sections, section{w.source, src})
@@ -116,24 +115,20 @@ func (d *data) tell(i int, lang string) story {
 
 // quote is the article section of a story: the article's sentence as it
 // is, always, since it is the article's word; in English, under it, the
-// catalog's English rendering, labelled as such, when the sentence has
-// Chinese in it (code reads the same in both); then where it comes from.
-func (w words) quote(quote, quoteEN, article string) []string {
+// catalog's English rendering (QuoteInEnglish: none for a quote that is
+// only code), labelled as such; then where it comes from.
+func (w words) quote(quote, inEnglish, article string) []string {
 	var lines []string
 	if quote != "" {
 		lines = append(lines, "「"+quote+"」")
-		if w.rendered != "" && quoteEN != "" && hasHan(quote) {
-			lines = append(lines, fmt.Sprintf(w.rendered, quoteEN))
+		if w.rendered != "" && inEnglish != "" {
+			lines = append(lines, fmt.Sprintf(w.rendered, inEnglish))
 		}
 	}
 	if article != "" {
 		lines = append(lines, "— "+article)
 	}
 	return lines
-}
-
-func hasHan(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) })
 }
 
 // shownElsewhere are attributes a step does not list: the goroutine's own
