@@ -42,6 +42,10 @@ const (
 	// the number of a worker in its pool.
 	AttrEventComponent = "event.component"
 	AttrWorker         = "worker"
+	// AttrControllerID is on the controller manager's "start <Name>" span
+	// of each controller: every goroutine started under it belongs to that
+	// controller (its private informers and event pipeline too).
+	AttrControllerID = "kubeloom.controller.id"
 
 	// The kubelet: the pod source a config-mux goroutine drains, and the
 	// container and probe type of a probe worker.

@@ -8,6 +8,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/controllers"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
@@ -15,7 +16,7 @@ import (
 
 // Span attributes of a controller's start span.
 const (
-	AttrControllerID      = "kubeloom.controller.id"
+	AttrControllerID      = catalog.AttrControllerID
 	AttrControllerName    = "kubeloom.controller.name"
 	AttrControllerStarted = "kubeloom.controller.started"
 )

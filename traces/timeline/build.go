@@ -183,6 +183,7 @@ func Build(spans []traces.Span) *Timeline {
 			built[i] = buildLane(tl, spans, info, laneOrder[i])
 		}
 	})
+	spawnedBy(spans, info, laneOrder, built)
 	instances := map[instKey]*Instance{}
 	for i, acc := range laneOrder {
 		in := instances[acc.key.inst]
@@ -207,8 +208,39 @@ func Build(spans []traces.Span) *Timeline {
 			}
 			return naturalCompare(a.Label, b.Label)
 		})
+		in.group()
 	}
 	return tl
+}
+
+// spawnedBy finds, for each lane, the lane that started it (the lane of
+// the nearest goroutine lifetime span above its own) and the controller it
+// was started for (the nearest span above it with kubeloom.controller.id),
+// within its instance.
+func spawnedBy(spans []traces.Span, info []spanInfo, order []*laneAcc, built []*Lane) {
+	byLifetime := make(map[int32]*Lane, len(order))
+	for i, acc := range order {
+		if acc.lifetime >= 0 {
+			byLifetime[int32(acc.lifetime)] = built[i]
+		}
+	}
+	for i, acc := range order {
+		if acc.lifetime < 0 {
+			continue // an open or main lane: nothing above it is recorded
+		}
+		l := built[i]
+		inst := info[acc.lifetime].inst
+		p := info[acc.lifetime].parent
+		for n := 0; p >= 0 && n < len(spans) && info[p].inst == inst && (l.spawner == nil || l.owner == ""); n++ {
+			if l.owner == "" {
+				l.owner = spans[p].Attributes.String(catalog.AttrControllerID)
+			}
+			if l.spawner == nil && info[p].lifetime {
+				l.spawner = byLifetime[p]
+			}
+			p = info[p].parent
+		}
+	}
 }
 
 // Parents that are not span indexes (spanInfo.parent).
@@ -695,7 +727,7 @@ func buildLane(tl *Timeline, spans []traces.Span, info []spanInfo, acc *laneAcc)
 	l.Calls = make([]Mark, 0, len(members)-iterations)
 	for _, i := range members {
 		s := &spans[i]
-		m := Mark{Name: s.Name, Start: s.Start, End: spanEnd(s), SpanID: s.SpanID, Attributes: s.Attributes}
+		m := Mark{Name: s.Name, Start: s.Start, End: spanEnd(s), SpanID: s.SpanID, Attributes: s.Attributes, Causes: causes(s)}
 		if in := &info[i]; in.hasIter {
 			m.Iteration = in.iter
 			m.Skipped = in.skipped
@@ -717,6 +749,17 @@ func buildLane(tl *Timeline, spans []traces.Span, info []spanInfo, acc *laneAcc)
 	return l
 }
 
+// causes returns the span IDs s links to as its causes.
+func causes(s *traces.Span) []string {
+	var ids []string
+	for _, l := range s.Links {
+		if l.Attributes.String(catalog.AttrLink) == catalog.LinkCause {
+			ids = append(ids, l.SpanID)
+		}
+	}
+	return ids
+}
+
 func appendEvents(marks []Mark, s *traces.Span) []Mark {
 	for _, e := range s.Events {
 		marks = append(marks, Mark{Name: e.Name, Start: e.Time, End: e.Time, SpanID: s.SpanID, Attributes: e.Attributes})
@@ -736,6 +779,7 @@ func labelLanes(lanes []*Lane) {
 			continue
 		}
 		parts := []string{l.Goroutine}
+		l.quals = nil
 		for _, k := range qualifiers {
 			v := fmt.Sprint(l.Attributes[k])
 			if l.Attributes[k] == nil || v == "" {
@@ -745,6 +789,7 @@ func labelLanes(lanes []*Lane) {
 				continue
 			}
 			parts = append(parts, v)
+			l.quals = append(l.quals, qual{k, v})
 		}
 		l.Label = strings.Join(parts, " ")
 	}

@@ -33,6 +33,9 @@ type Timeline struct {
 type Instance struct {
 	Service, ID string
 	Lanes       []*Lane // by goroutine start time, then label
+
+	groups  []*Group // see group.go
+	display []*Lane
 }
 
 // Lane is one goroutine of an instance (or the instance's main lane).
@@ -56,7 +59,22 @@ type Lane struct {
 	// Attributes of the lifetime span; for an Open lane, the goroutine
 	// attributes found on its spans.
 	Attributes traces.Attributes
+
+	// Group is the lane's innermost group (group.go): a family of lanes,
+	// else its component. Short is its label inside that group: what the
+	// group's name already says left out, still distinct in the group.
+	Group *Group
+	Short string
+
+	spawner   *Lane   // the lane whose span the lifetime span hangs under
+	owner     string  // the controller it was started for (kubeloom.controller.id)
+	component string  // its component's name
+	quals     []qual  // the qualifiers in Label, in order
 }
+
+// qual is a qualifier of a lane's label: an attribute that tells the lane
+// from others of its goroutine name.
+type qual struct{ key, value string }
 
 // Mark is a span or a span event placed on a lane. An event has Start == End.
 type Mark struct {
@@ -69,6 +87,9 @@ type Mark struct {
 	Skipped    int64
 	SpanID     string // the span, or for an event the span it was recorded on
 	Attributes traces.Attributes
+	// Causes are the span IDs the span names as its causes (span links
+	// with kubeloom.link=cause); nil for events.
+	Causes []string
 }
 
 // Offset returns how far t is from the start of the recording, in simulated time.

@@ -1,0 +1,160 @@
+package timeline_test
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/traces/timeline"
+	tt "github.com/kubeloom/kubeloom/traces/timeline/timelinetest"
+)
+
+// groups describes an instance's grouping: one line per component, its
+// families in brackets, and each lane's short label.
+func groups(in *timeline.Instance) []string {
+	var out []string
+	for _, c := range in.Groups() {
+		var fams []string
+		for _, f := range c.Groups {
+			fams = append(fams, fmt.Sprintf("%s(%d)", f.Name, len(f.Lanes)))
+		}
+		var shorts []string
+		for _, l := range c.Lanes {
+			shorts = append(shorts, l.Short)
+		}
+		out = append(out, fmt.Sprintf("%s %v: %s", c.Key, fams, strings.Join(shorts, ", ")))
+	}
+	return out
+}
+
+// TestGroupsFollowWhoStartedWhat records a controller manager the way the
+// simulation does: the controllers-main goroutine starts each controller
+// under a "start <Name>" span, the controller's run goroutine starts its
+// private informer (with its reflector) and its workers, and the shared
+// informers are started outside any controller.
+func TestGroupsFollowWhoStartedWhat(t *testing.T) {
+	r := tt.New("groups")
+	root := r.Span("", "run", 0, 100)
+	r.Goroutine(root, "cm/log-flush", catalog.KindUntil, 0, 100, catalog.AttrGoroutinePeriod, 5.0)
+	main := r.Goroutine(root, "cm/controllers-main", catalog.KindGo, 1, 100)
+	start := r.Span(main, "start ReplicaSetController", 2, 2.1, catalog.AttrControllerID, "replicaset")
+	nb := r.Span(start, "NewBroadcaster", 2, 2.01)
+	r.Goroutine(nb, "cm/event-broadcast-loop", catalog.KindGo, 2, 100, catalog.AttrEventComponent, "replicaset-controller")
+	r.Goroutine(nb, "cm/event-sink-watcher", catalog.KindGo, 2, 100, catalog.AttrEventComponent, "replicaset-controller")
+	run := r.Goroutine(start, "controller/replicaset/run", catalog.KindGo, 2.05, 100)
+	for w := 1; w <= 2; w++ {
+		r.Goroutine(run, "controller/replicaset/worker", catalog.KindUntil, 3, 100, catalog.AttrWorker, int64(w))
+	}
+	priv := r.Goroutine(run, "informer/private", catalog.KindUntil, 2.5, 100, catalog.AttrInformer, "replicasets")
+	r.Goroutine(priv, "reflector/list-watch", catalog.KindUntil, 2.5, 100, catalog.AttrInformer, "replicasets")
+	// The shared informer of pods, outside every controller, with two
+	// handlers' listeners.
+	sh := r.Span(main, "sharedInformers.Start", 5, 5.1)
+	inf := r.Goroutine(sh, "informer/run", catalog.KindUntil, 5, 100, catalog.AttrInformer, "pods")
+	for _, h := range []string{"replicaset-controller", "job-controller"} {
+		r.Goroutine(inf, "informer/listener-run", catalog.KindGo, 5, 100, catalog.AttrInformer, "pods", catalog.AttrHandler, h)
+	}
+	r.Goroutine(inf, "reflector/list-watch", catalog.KindUntil, 5, 100, catalog.AttrInformer, "pods")
+
+	tl := timeline.Build(r.Spans())
+	got := groups(tl.Instance("kube-controller-manager", "cm-0"))
+	want := []string{
+		"cm-0/main []: main",
+		"cm-0/controller-manager []: log-flush, controllers-main",
+		"cm-0/controller/replicaset [events replicaset-controller(2) informer replicasets(2) worker(2)]: " +
+			"event-broadcast-loop, event-sink-watcher, run, informer/private, reflector/list-watch, worker 1, worker 2",
+		"cm-0/informers []: informer/listener-run pods job-controller, informer/listener-run pods replicaset-controller, informer/run pods, reflector/list-watch pods",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("groups:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	in := tl.Instance("kube-controller-manager", "cm-0")
+	// Display order is component by component; every lane appears once.
+	if len(in.Display()) != len(in.Lanes) {
+		t.Errorf("Display has %d lanes, the instance %d", len(in.Display()), len(in.Lanes))
+	}
+	// The reflector of two informers shares its Label's goroutine name but
+	// not its group.
+	for _, l := range in.Lanes {
+		if l.Goroutine == "reflector/list-watch" && l.Component() == nil {
+			t.Errorf("lane %s has no component", l.Label)
+		}
+	}
+}
+
+func TestGroupMatch(t *testing.T) {
+	g := &timeline.Group{Key: "cm-0/controller/replicaset", Name: "controller/replicaset"}
+	f := &timeline.Group{Key: "cm-0/informers/informer pods", Name: "informer pods"}
+	for _, c := range []struct {
+		g       *timeline.Group
+		pattern string
+		want    bool
+	}{
+		{g, "replicaset", true},
+		{g, "controller/replicaset", true},
+		{g, "cm-0/controller/replicaset", true},
+		{g, "controller/*", true},
+		{g, "cm-1/*", false},
+		{g, "set", false},
+		{f, "pods", true},
+		{f, "informer pods", true},
+		{f, "*/informers/*", true},
+		{f, "informers", false},
+	} {
+		if got := c.g.Match(c.pattern); got != c.want {
+			t.Errorf("%q.Match(%q) = %v, want %v", c.g.Key, c.pattern, got, c.want)
+		}
+	}
+	if err := timeline.ValidPattern("[a-"); err == nil || !strings.Contains(err.Error(), `--expand "[a-"`) {
+		t.Errorf("ValidPattern([a-) = %v, want an error naming --expand", err)
+	}
+}
+
+func TestFitKeepsWhatDiffers(t *testing.T) {
+	pods := []string{
+		"pod-worker default/web-2078879897-pts6f",
+		"pod-worker default/web-2078879897-9hv5z",
+		"pod-worker default/web-2078879897-rtz5t",
+	}
+	listeners := []string{
+		"informer/listener-run replicaset-controller",
+		"informer/listener-pop replicaset-controller",
+		"informer/listener-run deployment-controller",
+	}
+	for _, c := range []struct {
+		label string
+		group []string
+		width int
+		want  string
+	}{
+		{"worker 1", nil, 20, "worker 1"},
+		{pods[0], pods, 18, "pod-worker …pts6f"},
+		{pods[1], pods, 12, "…9hv5z"},
+		{listeners[0], listeners, 24, "informer/listener-run r…"},
+		{listeners[1], listeners, 24, "informer/listener-pop r…"},
+		{"a-very-long-name-without-siblings", nil, 10, "a-very-lo…"},
+	} {
+		got := timeline.Fit(c.label, c.group, c.width, "…")
+		if got != c.want {
+			t.Errorf("Fit(%q, %d) = %q, want %q", c.label, c.width, got, c.want)
+		}
+		if n := len([]rune(got)); n > c.width {
+			t.Errorf("Fit(%q, %d) = %q has %d runes", c.label, c.width, got, n)
+		}
+	}
+	// At every width, the labels of a group stay distinct.
+	for _, group := range [][]string{pods, listeners} {
+		for w := 8; w < 50; w++ {
+			seen := map[string]string{}
+			for _, l := range group {
+				f := timeline.Fit(l, group, w, "…")
+				if o, dup := seen[f]; dup {
+					t.Errorf("width %d: %q and %q both fit as %q", w, o, l, f)
+				}
+				seen[f] = l
+			}
+		}
+	}
+}
