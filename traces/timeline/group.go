@@ -3,8 +3,8 @@ package timeline
 import (
 	"cmp"
 	"fmt"
-	"slices"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 

@@ -66,10 +66,10 @@ type Lane struct {
 	Group *Group
 	Short string
 
-	spawner   *Lane   // the lane whose span the lifetime span hangs under
-	owner     string  // the controller it was started for (kubeloom.controller.id)
-	component string  // its component's name
-	quals     []qual  // the qualifiers in Label, in order
+	spawner   *Lane  // the lane whose span the lifetime span hangs under
+	owner     string // the controller it was started for (kubeloom.controller.id)
+	component string // its component's name
+	quals     []qual // the qualifiers in Label, in order
 }
 
 // qual is a qualifier of a lane's label: an attribute that tells the lane
