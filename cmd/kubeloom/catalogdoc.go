@@ -14,6 +14,7 @@ type catalogText struct {
 	component, mechanism, period, source, startedBy, in string
 	article, quote, story, now, eventDriven, index      string
 	colon                                               string // ": " or "："
+	quoteEN                                             string // label of the English rendering under a quote; "" (中文) shows none: the quote is the article's Chinese
 	steps, stepsIntro                                   string
 }
 
@@ -24,14 +25,16 @@ var catalogTexts = map[string]catalogText{
 (the ` + "`goroutine.name`" + ` of its spans), the component it belongs to, how Kubernetes starts it
 (the mechanism: ` + "`go`" + `, ` + "`wait.Until`" + `, ` + "`wait.JitterUntil`" + `, ` + "`wait.Forever`" + `), its default period in the
 v1.5 code the articles read, the Kubernetes function and file that start it, the article's own
-words where the articles name it, what it does, and how today's Kubernetes differs.
+words where the articles name it (with kubeloom's English rendering of their Chinese), what it
+does, and how today's Kubernetes differs.
 
 kubeloom refuses to start a goroutine that is not in the catalog, and a test requires a story in
 English and Chinese for every entry, so this page covers every goroutine of every recording.
 ` + "`kubeloom step`" + ` and the HTML timeline show the same texts beside each step. 中文版：[zh/goroutines.md](zh/goroutines.md).`,
 		component: "Component", mechanism: "Mechanism", period: "Period", source: "Kubernetes source",
 		startedBy: "Started by", in: "in", article: "Article", quote: "The article says", story: "What it does",
-		now: "Then vs now", eventDriven: "event-driven", index: "Index", colon: ": ",
+		quoteEN: "In English (kubeloom's rendering, not the article's words)",
+		now:     "Then vs now", eventDriven: "event-driven", index: "Index", colon: ": ",
 		steps: "Startup steps",
 		stepsIntro: "The calls on an instance's main line, between the goroutines: the startup steps the articles walk " +
 			"through first, and the scenario's own actions. `kubeloom step` and the HTML page tell these stories too.",
@@ -107,6 +110,7 @@ func writeCatalogMarkdown(w io.Writer, lang string) error {
 			fmt.Fprintf(&b, "\n**%s**%s%s\n", t.story, c, story)
 			if e.Quote != "" {
 				fmt.Fprintf(&b, "\n**%s**%s\n\n> %s\n", t.quote, c, oneLine(e.Quote))
+				writeQuoteEN(&b, t, "", e.QuoteInEnglish())
 			}
 			if now != "" {
 				fmt.Fprintf(&b, "\n**%s**%s%s\n", t.now, c, now)
@@ -136,9 +140,20 @@ func writeStepsMarkdown(b *strings.Builder, t catalogText, lang string) {
 		fmt.Fprintf(b, "- **`%s`** (`%s`, `%s`)%s%s\n", s.Name, oneLine(s.Function), s.File, t.colon, story)
 		if s.Quote != "" {
 			fmt.Fprintf(b, "  > %s\n", oneLine(s.Quote))
+			writeQuoteEN(b, t, "  ", s.QuoteInEnglish())
 		}
 	}
 	b.WriteString("\n")
+}
+
+// writeQuoteEN writes the English rendering of the quote just written, as
+// a paragraph of its own after it (indented by indent, to stay in a list
+// item): outside the blockquote, which holds only the article's words.
+func writeQuoteEN(b *strings.Builder, t catalogText, indent, inEnglish string) {
+	if t.quoteEN == "" || inEnglish == "" {
+		return
+	}
+	fmt.Fprintf(b, "\n%s*%s*%s%s\n", indent, t.quoteEN, t.colon, oneLine(inEnglish))
 }
 
 // anchor is the GitHub anchor of a "### name" heading: lower case, with

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kubeloom/kubeloom/internal/memnet"
 	"github.com/kubeloom/kubeloom/scenarios"
+	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
 )
 
@@ -181,6 +182,9 @@ func TestGoroutinesAndVersion(t *testing.T) {
 	out, _, _ = execute(t, "goroutines", "--long")
 	if !strings.Contains(out, "每个 handler 一个") {
 		t.Errorf("goroutines --long lacks the Chinese narrative")
+	}
+	if e, _ := catalog.Lookup("informer/listener-pop"); !strings.Contains(out, "(rendered in English: "+e.QuoteEN+")") {
+		t.Errorf("goroutines --long lacks the English rendering of the article's words")
 	}
 	out, _, err = execute(t, "version")
 	if err != nil || !strings.HasPrefix(out, "kubeloom ") {

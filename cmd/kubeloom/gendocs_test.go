@@ -81,6 +81,11 @@ func TestGoroutinesMarkdownIsTheCommand(t *testing.T) {
 			if !strings.Contains(out, "### "+e.Name+"\n") || !strings.Contains(out, story) {
 				t.Errorf("--lang %s: %s or its story is missing", lang, e.Name)
 			}
+			// The English page renders the article's Chinese; the
+			// Chinese page quotes it alone.
+			if en := e.QuoteInEnglish(); en != "" && strings.Contains(out, oneLine(en)) != (lang == "en") {
+				t.Errorf("--lang %s: %s: the English rendering of its quote shown %v, want %v", lang, e.Name, lang != "en", lang == "en")
+			}
 		}
 	}
 	if _, _, err := execute(t, "goroutines", "--format", "html"); err == nil || !strings.Contains(err.Error(), "expected text or markdown") {

@@ -17,7 +17,8 @@ func newGoroutinesCmd(s streams) *cobra.Command {
 		Short: "List the goroutine catalog as this kubeloom knows it",
 		Long: `List every goroutine kubeloom can start: its catalog name, mechanism, period
 and Kubernetes source. --long adds what it does (English and 中文), the
-article's words and how today's Kubernetes differs. --format markdown writes
+article's words (with kubeloom's English rendering of their Chinese) and how
+today's Kubernetes differs. --format markdown writes
 the whole catalog as the reference page docs/goroutines.md (--lang zh:
 docs/zh/goroutines.md).`,
 		Example: `  kubeloom goroutines
@@ -45,6 +46,9 @@ docs/zh/goroutines.md).`,
 					fmt.Fprintf(s.out, "  %s\n  %s\n", e.Summary, e.SummaryZH)
 					if e.Quote != "" {
 						fmt.Fprintf(s.out, "  「%s」\n", e.Quote)
+					}
+					if en := e.QuoteInEnglish(); en != "" {
+						fmt.Fprintf(s.out, "  (rendered in English: %s)\n", en)
 					}
 					if e.Now != "" {
 						fmt.Fprintf(s.out, "  today: %s\n", e.Now)

@@ -28,14 +28,23 @@ func newStepCmd(s streams) *cobra.Command {
 		Long: `Step through a recording in front of a class: the goroutine tree so far
 beside the current step's story — what happened, on which goroutine, what the
 goroutine catalog says about it (in English or 中文), the article's words, the
-Kubernetes source, and what changed since.
+Kubernetes source, and what changed since. The article's words are its Chinese
+in both languages; in English kubeloom's rendering of them follows, marked
+"(rendered in English: …)".
 
 Keys: n, →, space next · p, ← previous · g jump to a time · / search a
 goroutine · f follow the current object along its causal links · l switch
 language · ↑/↓ scroll the story · q quit.
 
 When stdin or stdout is not a terminal, or with --plain, every step is printed
-as a block of text instead (for slides and notes).`,
+as a block of text instead (for slides and notes).
+
+Chinese text is drawn with the terminal's font, which kubeloom cannot choose.
+If 中文 shows as boxes, give the terminal a font that has Chinese in it:
+on Debian/Ubuntu install fonts-noto-cjk (sudo apt-get install fonts-noto-cjk)
+and restart the terminal; on macOS PingFang SC is built in; on Windows
+Microsoft YaHei is built in (in Windows Terminal pick a font with CJK
+characters, or rely on its font fallback). See docs/step.md.`,
 		Example: `  kubeloom step recordings/informer-basics.jsonl
   kubeloom step recordings/informer-basics.jsonl --lang zh
   kubeloom step recordings/informer-basics.jsonl --plain --from 20s --to 25s > slides.txt`,
