@@ -2,6 +2,7 @@ package goroutine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/pprof"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/clock"
@@ -393,6 +395,46 @@ func TestTickSamplesEachNameByItsPeriod(t *testing.T) {
 		}
 		if n := len(named(spans, "housekeepingCh")); n != 15 {
 			t.Errorf("%d housekeeping ticks recorded, want all 15 (a 2s tick is not sampled)", n)
+		}
+	})
+}
+
+// An error made by CausedBy links the span that records it to its cause,
+// also through wrapping, and still reads as the error it marks.
+func TestRecordErrorLinksItsCause(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 1)
+		_, action := Start(h.ctx, "action/stopKubelet")
+		action.End()
+		stopped := errors.New("stopped by the scenario")
+		err := fmt.Errorf("kubelet exits: %w", CausedBy(stopped, action.SpanContext(), "node-1"))
+		_, main := Start(h.ctx, "main")
+		main.RecordError(err)
+		main.End()
+		_, plain := Start(h.ctx, "run")
+		plain.RecordError(stopped)
+		plain.End()
+		spans := h.stop(t)
+
+		if !errors.Is(err, stopped) || err.Error() != "kubelet exits: stopped by the scenario" {
+			t.Errorf("the caused error reads %q and is stopped: %v", err, errors.Is(err, stopped))
+		}
+		m := named(spans, "main")[0]
+		if len(m.Links) != 1 || m.Links[0].SpanContext.SpanID() != action.SpanContext().SpanID() {
+			t.Fatalf("main links %v, want one to the action", m.Links)
+		}
+		got := map[string]string{}
+		for _, kv := range m.Links[0].Attributes {
+			got[string(kv.Key)] = kv.Value.Emit()
+		}
+		if got[catalog.AttrLink] != catalog.LinkCause || got[catalog.AttrObjectKey] != "node-1" {
+			t.Errorf("link attributes %v, want a cause link for node-1", got)
+		}
+		if l := named(spans, "run")[0].Links; len(l) != 0 {
+			t.Errorf("a plain error linked %v", l)
+		}
+		if CausedBy(stopped, trace.SpanContext{}, "x") != stopped || CausedBy(nil, action.SpanContext(), "x") != nil {
+			t.Error("CausedBy without a cause or an error changed its error")
 		}
 	})
 }

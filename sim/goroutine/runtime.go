@@ -2,6 +2,7 @@ package goroutine
 
 import (
 	"context"
+	"errors"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -93,10 +94,16 @@ func (s Span) End(opts ...trace.SpanEndOption) {
 }
 
 // RecordError records an error as an exception event at the current
-// simulated time and sets the span's status to Error.
+// simulated time and sets the span's status to Error. An error made by
+// CausedBy (or wrapping one) also links the span to the span that caused
+// it.
 func (s Span) RecordError(err error, opts ...trace.EventOption) {
 	if err == nil {
 		return
+	}
+	var c *causedError
+	if errors.As(err, &c) {
+		s.Span.AddLink(c.link)
 	}
 	s.Span.RecordError(err, append(opts, trace.WithTimestamp(s.clock.Now()))...)
 	s.Span.SetStatus(codes.Error, err.Error())
@@ -134,6 +141,29 @@ func SpanFrom(ctx context.Context) Span {
 func Cause(sc trace.SpanContext, key string) trace.Link {
 	return trace.Link{SpanContext: sc, Attributes: []attribute.KeyValue{linkCause, attribute.String(attrObjectKey, key)}}
 }
+
+// CausedBy returns err marked as caused by the span sc, for the object
+// with the given key: a span that records it (or an error wrapping it)
+// with RecordError names sc as its cause. Errors are how some effects
+// reach the code that reacts: a process killed by a scenario action ends
+// with the cancel cause the action gave it, a server whose port an action
+// took fails to listen. err is returned as is when sc is not valid.
+func CausedBy(err error, sc trace.SpanContext, key string) error {
+	if err == nil || !sc.IsValid() {
+		return err
+	}
+	return &causedError{err: err, link: Cause(sc, key)}
+}
+
+// causedError is an error with the span that caused it; it reads and
+// unwraps as the error it marks, so errors.Is still finds that one.
+type causedError struct {
+	err  error
+	link trace.Link
+}
+
+func (e *causedError) Error() string { return e.err.Error() }
+func (e *causedError) Unwrap() error { return e.err }
 
 // Live returns this instance's goroutine families alive now, by name.
 func (r *Runtime) Live() map[string]int {
