@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"go.opentelemetry.io/otel/trace"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -30,9 +31,10 @@ type Cluster struct {
 	rv       map[schema.GroupVersionResource]int64
 	watches  map[schema.GroupVersionResource][]*watcher
 	kinds    map[schema.GroupVersionResource]schema.GroupVersionKind
-	seed     uint64         // of generated names and UIDs
-	draws    map[string]int // how many names or UIDs each key has drawn
-	requests int            // served, for forgetRequests
+	seed     uint64            // of generated names and UIDs
+	draws    map[string]int    // how many names or UIDs each key has drawn
+	requests int               // served, for forgetRequests
+	cause    trace.SpanContext // the span that made the request being served, if it said (see request)
 }
 
 // Option configures a Cluster.
@@ -77,21 +79,23 @@ func New(opts ...Option) *Cluster {
 	return c
 }
 
-// Create stores a new object of the resource.
+// Create stores a new object of the resource. The watch events of the
+// write name ctx's cause, if it has one, as theirs (see WithCause).
 func (c *Cluster) Create(ctx context.Context, gvr schema.GroupVersionResource, obj runtime.Object) (runtime.Object, error) {
 	ns := namespaceOf(obj)
-	return c.Client.Invokes(k8stesting.NewCreateAction(gvr, ns, obj), obj)
+	return c.Client.Invokes(caused(ctx, k8stesting.NewCreateAction(gvr, ns, obj)), obj)
 }
 
-// Update replaces a stored object.
+// Update replaces a stored object; its watch events name ctx's cause.
 func (c *Cluster) Update(ctx context.Context, gvr schema.GroupVersionResource, obj runtime.Object) (runtime.Object, error) {
 	ns := namespaceOf(obj)
-	return c.Client.Invokes(k8stesting.NewUpdateAction(gvr, ns, obj), obj)
+	return c.Client.Invokes(caused(ctx, k8stesting.NewUpdateAction(gvr, ns, obj)), obj)
 }
 
-// Delete removes an object (or starts its graceful deletion).
+// Delete removes an object (or starts its graceful deletion); its watch
+// events name ctx's cause.
 func (c *Cluster) Delete(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) error {
-	_, err := c.Client.Invokes(k8stesting.NewDeleteAction(gvr, namespace, name), nil)
+	_, err := c.Client.Invokes(caused(ctx, k8stesting.NewDeleteAction(gvr, namespace, name)), nil)
 	return err
 }
 
@@ -119,18 +123,51 @@ func (c *Cluster) Watch(ctx context.Context, gvr schema.GroupVersionResource, na
 
 // Patch patches an object (types.StrategicMergePatchType, MergePatchType, JSONPatchType).
 func (c *Cluster) Patch(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, pt types.PatchType, data []byte) (runtime.Object, error) {
-	return c.Client.Invokes(k8stesting.NewPatchAction(gvr, namespace, name, pt, data), nil)
+	return c.Client.Invokes(caused(ctx, k8stesting.NewPatchAction(gvr, namespace, name, pt, data)), nil)
 }
 
 // DeleteWithOptions deletes an object with delete options (preconditions,
 // propagation policy, grace period).
 func (c *Cluster) DeleteWithOptions(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, opts metav1.DeleteOptions) error {
-	_, err := c.Client.Invokes(k8stesting.NewDeleteActionWithOptions(gvr, namespace, name, opts), nil)
+	_, err := c.Client.Invokes(caused(ctx, k8stesting.NewDeleteActionWithOptions(gvr, namespace, name, opts)), nil)
 	return err
 }
 
 // DeleteCollection deletes every object of a resource in a namespace.
 func (c *Cluster) DeleteCollection(ctx context.Context, gvr schema.GroupVersionResource, namespace string, opts metav1.DeleteOptions, list metav1.ListOptions) error {
-	_, err := c.Client.Invokes(k8stesting.NewDeleteCollectionActionWithOptions(gvr, namespace, opts, list), nil)
+	_, err := c.Client.Invokes(caused(ctx, k8stesting.NewDeleteCollectionActionWithOptions(gvr, namespace, opts, list)), nil)
 	return err
+}
+
+// WithCause returns ctx marked with the span sc as the cause of the
+// writes made with it through the Cluster's methods: their watch events name
+// sc (watcher.Cause), and the informers' receive spans link to it. The
+// scenario's actions pass their own span, so that a student can follow an
+// action to the informers, handlers and loops that react. It is kubeloom's
+// doing: a real apiserver's watch events carry no trace context, and the
+// fake clientset drops the context its typed clients are given, so the
+// components' own writes name nothing.
+func WithCause(ctx context.Context, sc trace.SpanContext) context.Context {
+	return context.WithValue(ctx, causeKey{}, sc)
+}
+
+type causeKey struct{}
+
+// request is a write with the span that caused it (see WithCause).
+type request struct {
+	k8stesting.Action
+	cause trace.SpanContext
+}
+
+// DeepCopy keeps the cause: the fake copies every action it serves.
+func (r request) DeepCopy() k8stesting.Action {
+	return request{Action: r.Action.DeepCopy(), cause: r.cause}
+}
+
+// caused wraps a write made with ctx in a request when ctx has a cause.
+func caused(ctx context.Context, a k8stesting.Action) k8stesting.Action {
+	if sc, _ := ctx.Value(causeKey{}).(trace.SpanContext); sc.IsValid() {
+		return request{Action: a, cause: sc}
+	}
+	return a
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/goleak"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -86,7 +87,7 @@ func TestBreakWatchesEndsThemWithGone(t *testing.T) {
 	if n := c.OpenWatches(pods); n != 2 {
 		t.Fatalf("open watches = %d", n)
 	}
-	if n := c.BreakWatches(pods); n != 2 {
+	if n := c.BreakWatches(ctx, pods); n != 2 {
 		t.Errorf("broke %d, want 2", n)
 	}
 	for _, w := range []watch.Interface{w1, w2} {
@@ -101,6 +102,61 @@ func TestBreakWatchesEndsThemWithGone(t *testing.T) {
 	}
 	if n := c.OpenWatches(pods); n != 0 {
 		t.Errorf("open watches after the break = %d", n)
+	}
+}
+
+// A write through the Cluster's own methods with a context marked by
+// WithCause (a scenario action's write) names that span as the cause of
+// its watch events; other writes name nothing.
+func TestWatchEventsNameTheSpanThatWrote(t *testing.T) {
+	c := New()
+	action := trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1}, SpanID: trace.SpanID{2}, TraceFlags: trace.FlagsSampled})
+	ctx := WithCause(context.Background(), action)
+	w, _ := c.Watch(ctx, pods, "", metav1.ListOptions{})
+	defer w.Stop()
+	cw := w.(interface {
+		Cause(watch.Event) trace.SpanContext
+	})
+	next := func(want watch.EventType) watch.Event {
+		t.Helper()
+		ev := <-w.ResultChan()
+		if ev.Type != want {
+			t.Fatalf("event %v, want %v", ev.Type, want)
+		}
+		return ev
+	}
+
+	if _, err := c.Create(ctx, pods, pod("a")); err != nil {
+		t.Fatal(err)
+	}
+	ev := next(watch.Added)
+	if got := cw.Cause(ev); !got.Equal(action) {
+		t.Errorf("the create's event names %v, want the action's span", got)
+	}
+	if got := cw.Cause(ev); got.IsValid() {
+		t.Errorf("asked twice, the event names %v", got)
+	}
+	if _, err := c.Client.CoreV1().Pods("default").Create(ctx, pod("b"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := cw.Cause(next(watch.Added)); got.IsValid() {
+		t.Errorf("a typed client's create names %v", got)
+	}
+	if err := c.Delete(trace.ContextWithSpanContext(context.Background(), action), pods, "default", "b"); err != nil {
+		t.Fatal(err)
+	}
+	if got := cw.Cause(next(watch.Deleted)); got.IsValid() {
+		t.Errorf("a delete with a span but no cause names %v", got)
+	}
+	if err := c.Delete(ctx, pods, "default", "a"); err != nil {
+		t.Fatal(err)
+	}
+	if got := cw.Cause(next(watch.Deleted)); !got.Equal(action) {
+		t.Errorf("the delete's event names %v, want the action's span", got)
+	}
+	c.BreakWatches(ctx, pods)
+	if got := cw.Cause(next(watch.Error)); !got.Equal(action) {
+		t.Errorf("the 410 names %v, want the action's span", got)
 	}
 }
 

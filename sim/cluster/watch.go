@@ -1,10 +1,12 @@
 package cluster
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"sync"
 
+	"go.opentelemetry.io/otel/trace"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -61,7 +63,7 @@ func (c *Cluster) watch(action k8stesting.Action) (bool, watch.Interface, error)
 				w.matched[objectKey(m)] = true
 			}
 			if rv, _ := strconv.ParseInt(m.GetResourceVersion(), 10, 64); rv > from && matches {
-				w.push(watch.Event{Type: watch.Added, Object: it})
+				w.push(watch.Event{Type: watch.Added, Object: it}, trace.SpanContext{})
 			}
 		}
 	}
@@ -70,12 +72,13 @@ func (c *Cluster) watch(action k8stesting.Action) (bool, watch.Interface, error)
 }
 
 // notify sends an event to every watch of the resource that sees the
-// namespace. The caller holds c.mu.
+// namespace, with the cause of the request being served. The caller holds
+// c.mu.
 func (c *Cluster) notify(gvr schema.GroupVersionResource, ns string, t watch.EventType, obj runtime.Object) {
 	c.watches[gvr] = alive(c.watches[gvr]) // a stopped watch's queue would only grow
 	for _, w := range c.watches[gvr] {
 		if w.ns == "" || w.ns == ns {
-			w.send(t, obj)
+			w.send(t, obj, c.cause)
 		}
 	}
 }
@@ -94,15 +97,17 @@ func alive(ws []*watcher) []*watcher {
 // apiserver (or a compacted etcd) does: with a watch error event "410 Gone:
 // too old resource version", after which the stream closes. A reflector
 // then re-lists; a watch that merely closed would only be re-opened.
-// It returns how many watches it broke.
-func (c *Cluster) BreakWatches(gvr schema.GroupVersionResource) int {
+// It returns how many watches it broke. The error events name ctx's cause,
+// if it has one (see WithCause).
+func (c *Cluster) BreakWatches(ctx context.Context, gvr schema.GroupVersionResource) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	ws := alive(c.watches[gvr])
 	current := c.currentRV(gvr)
+	cause, _ := ctx.Value(causeKey{}).(trace.SpanContext)
 	for _, w := range ws {
 		gone := apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", current, current+1))
-		w.push(watch.Event{Type: watch.Error, Object: &gone.ErrStatus})
+		w.push(watch.Event{Type: watch.Error, Object: &gone.ErrStatus}, cause)
 		w.end()
 	}
 	c.watches[gvr] = nil
@@ -131,7 +136,8 @@ type watcher struct {
 
 	mu     sync.Mutex
 	queue  []watch.Event
-	ending bool // no more events: close after the queue drains
+	causes map[runtime.Object]trace.SpanContext // by event object: the spans that made queued or delivered events, until Cause takes them
+	ending bool                                 // no more events: close after the queue drains
 	once   sync.Once
 }
 
@@ -141,9 +147,10 @@ func newWatcher(ns string, sel fields.Selector) *watcher {
 	return w
 }
 
-// send queues an event of obj as the watch's field selector shows it.
-// Only the apiserver's lock holder calls it.
-func (w *watcher) send(t watch.EventType, obj runtime.Object) {
+// send queues an event of obj as the watch's field selector shows it,
+// made by the span cause (if valid). Only the apiserver's lock holder
+// calls it.
+func (w *watcher) send(t watch.EventType, obj runtime.Object, cause trace.SpanContext) {
 	if !w.sel.Empty() {
 		key := ""
 		if m, err := meta.Accessor(obj); err == nil {
@@ -166,14 +173,31 @@ func (w *watcher) send(t watch.EventType, obj runtime.Object) {
 			return
 		}
 	}
-	w.push(watch.Event{Type: t, Object: obj.DeepCopyObject()})
+	w.push(watch.Event{Type: t, Object: obj.DeepCopyObject()}, cause)
 }
 
-func (w *watcher) push(ev watch.Event) {
+func (w *watcher) push(ev watch.Event, cause trace.SpanContext) {
 	w.mu.Lock()
 	w.queue = append(w.queue, ev)
+	if cause.IsValid() {
+		if w.causes == nil {
+			w.causes = map[runtime.Object]trace.SpanContext{}
+		}
+		w.causes[ev.Object] = cause // each event has an object of its own (a copy)
+	}
 	w.mu.Unlock()
 	w.signal()
+}
+
+// Cause returns the span whose request made ev, an event this watch
+// delivered, if the request had one (see WithCause); invalid otherwise.
+// It answers once per event.
+func (w *watcher) Cause(ev watch.Event) trace.SpanContext {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	sc := w.causes[ev.Object]
+	delete(w.causes, ev.Object)
+	return sc
 }
 
 // end closes the stream once the queued events are delivered.

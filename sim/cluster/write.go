@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -34,6 +35,10 @@ func (c *Cluster) serve(action k8stesting.Action) (bool, runtime.Object, error) 
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.forgetRequests()
+	if r, ok := action.(request); ok {
+		action, c.cause = r.Action, r.cause
+		defer func() { c.cause = trace.SpanContext{} }()
+	}
 	switch a := action.(type) {
 	case k8stesting.CreateActionImpl:
 		return c.create(a)

@@ -49,8 +49,12 @@ func (w *world) close() {
 	}
 }
 
-// apply performs an action on the world's cluster or instances.
+// apply performs an action on the world's cluster or instances. The
+// action's span is the cause of what it sets off: the watch events of its
+// writes (through ctx, see cluster.WithCause) and, for actions that act
+// without writing, the span that reacts first.
 func (w *world) apply(ctx context.Context, sp goroutine.Span, a scenarios.Action) error {
+	ctx = cluster.WithCause(ctx, sp.SpanContext())
 	switch {
 	case a.Create != nil:
 		sp.SetAttributes(attribute.String(catalog.AttrObjectKey, a.Create.Ref().Key()))
@@ -64,7 +68,7 @@ func (w *world) apply(ctx context.Context, sp goroutine.Span, a scenarios.Action
 		sp.SetAttributes(attribute.String(catalog.AttrObjectKey, a.Delete.Key()))
 		return w.cluster.Delete(ctx, a.Delete.Resource.GVR, a.Delete.Namespace, a.Delete.Name)
 	case a.BreakWatches != nil:
-		n := w.cluster.BreakWatches(a.BreakWatches.Resource.GVR)
+		n := w.cluster.BreakWatches(ctx, a.BreakWatches.Resource.GVR)
 		sp.SetAttributes(attribute.String(catalog.AttrResource, a.BreakWatches.Resource.Name), attribute.Int("watches.broken", n))
 		return nil
 	case a.AddHandler != nil:

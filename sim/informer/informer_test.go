@@ -166,7 +166,7 @@ func TestBreakWatchesRelistsAndClosedWatchOnlyReopens(t *testing.T) {
 				inf.AddHandler(w.ctx, h)
 				inf.Run(w.ctx)
 				w.clk.Sleep(time.Second)
-				if n := w.cluster.BreakWatches(podsGVR); n != 1 {
+				if n := w.cluster.BreakWatches(context.Background(), podsGVR); n != 1 {
 					t.Fatalf("broke %d watches, want 1", n)
 				}
 				w.clk.Sleep(40 * time.Second) // longer than any backoff
@@ -198,7 +198,12 @@ func TestHandlerSpansCarryTheirCause(t *testing.T) {
 		inf.AddHandler(w.ctx, Observer("h"))
 		inf.Run(w.ctx)
 		w.clk.Sleep(time.Second)
-		w.create(t, pod("x"))
+		// A scenario action's write: its watch event names the action.
+		actx, action := goroutine.Start(w.ctx, "action/create")
+		if _, err := w.cluster.Create(cluster.WithCause(actx, action.SpanContext()), podsGVR, pod("x")); err != nil {
+			t.Fatal(err)
+		}
+		action.End()
 		w.clk.Sleep(time.Second)
 		spans := w.stop(t)
 		byID := map[string]tracetest.SpanStub{}
@@ -225,7 +230,7 @@ func TestHandlerSpansCarryTheirCause(t *testing.T) {
 				cur, ok = byID[l.SpanContext.SpanID().String()]
 			}
 		}
-		want := "[OnAdd pop Pop DeltaFIFO.Add receive]"
+		want := "[OnAdd pop Pop DeltaFIFO.Add receive action/create]"
 		if fmt.Sprint(chain) != want {
 			t.Errorf("cause chain = %v, want %s", chain, want)
 		}

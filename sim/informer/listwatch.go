@@ -98,7 +98,11 @@ func (inf *Informer) receive(ctx context.Context, watchSpan goroutine.Span, src 
 				watchSpan.AddEvent("watch closed")
 				return
 			}
-			inf.traceEvent(ctx, watchSpan, ev)
+			var cause trace.SpanContext
+			if cw, ok := src.(causedWatch); ok {
+				cause = cw.Cause(ev)
+			}
+			inf.traceEvent(ctx, watchSpan, ev, cause)
 			select {
 			case w.out <- ev:
 			case <-w.done:
@@ -111,7 +115,16 @@ func (inf *Informer) receive(ctx context.Context, watchSpan goroutine.Span, src 
 	return w
 }
 
-func (inf *Informer) traceEvent(ctx context.Context, watchSpan goroutine.Span, ev watch.Event) {
+// causedWatch is a watch that can say which span caused an event: the
+// fake apiserver's can, for writes a scenario action made (cluster.WithCause).
+type causedWatch interface {
+	Cause(ev watch.Event) trace.SpanContext
+}
+
+// traceEvent records one watch event: an event on the Watch span and a
+// receive iteration, linked to the span that caused the event if known.
+func (inf *Informer) traceEvent(ctx context.Context, watchSpan goroutine.Span, ev watch.Event, cause trace.SpanContext) {
+	key := inf.cfg.Resource.Resource // a watch error is about the resource
 	attrs := []attribute.KeyValue{attribute.String(catalog.AttrEventType, string(ev.Type))}
 	if ev.Type == watch.Error {
 		msg := "watch error"
@@ -121,13 +134,14 @@ func (inf *Informer) traceEvent(ctx context.Context, watchSpan goroutine.Span, e
 		}
 		attrs = append(attrs, attribute.String("error.message", msg))
 	} else {
-		attrs = append(attrs, attribute.String(catalog.AttrObjectKey, keyOf(ev.Object)))
+		key = keyOf(ev.Object)
+		attrs = append(attrs, attribute.String(catalog.AttrObjectKey, key))
 		if m, err := meta.Accessor(ev.Object); err == nil {
 			attrs = append(attrs, attribute.String("k8s.resource_version", m.GetResourceVersion()))
 		}
 	}
 	watchSpan.AddEvent("watch event", attrs...)
-	_, sp := goroutine.Iterate(ctx, "receive", trace.WithAttributes(attrs...))
+	_, sp := goroutine.Iterate(ctx, "receive", trace.WithAttributes(attrs...), trace.WithLinks(linkTo(cause, key)...))
 	if ev.Type != watch.Error {
 		inf.causes.setOrigin(versionKey(ev.Object), sp.SpanContext())
 	}
