@@ -19,6 +19,7 @@ type replayOptions struct {
 	goroutines []string
 	summary    bool
 	color      termview.ColorMode
+	expand     []string
 }
 
 func newReplayCmd(s streams) *cobra.Command {
@@ -37,6 +38,14 @@ named by its ID (node-1), its service (kubelet) or both ("kubelet node-1").
 A goroutine pattern matches a lane's label or goroutine name, with or
 without its component prefix: "pleg*" keeps kubelet/pleg-relist.
 
+A recording of more lanes than fit (the terminal's height, else 60) folds
+each group into one row: the controller manager's own goroutines, the
+shared informers, each controller with the informers, workers and event
+pipeline it started, each kubelet manager, the pod workers. --expand NAME
+unfolds a group (repeatable; "controller/replicaset", "replicaset",
+"cm-0/informers", a pattern such as 'controller/*', or "all"); a
+--goroutine filter never folds.
+
 --summary prints a table instead of the timeline: per lane its kind, loop
 period, iterations (including those the recorder sampled out), spans, and
 when it started and ended.
@@ -47,6 +56,7 @@ non-empty value (https://no-color.org) or --color says otherwise.`,
   kubeloom replay recordings/informer-basics.jsonl --width 160 --from 18s --to 25s
   kubeloom replay recordings/informer-basics.jsonl --instance informers --goroutine 'informer/listener-*' --goroutine 'watch/*'
   kubeloom replay recordings/informer-basics.jsonl --summary --goroutine 'informer/*'
+  kubeloom replay recordings/cm-leader-failover.jsonl --instance 'classic/*' --expand controller-manager --expand replicaset
   kubeloom replay recordings/informer-basics.jsonl --color always | less -R`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -61,6 +71,7 @@ non-empty value (https://no-color.org) or --color says otherwise.`,
 	f.BoolVar(&o.ascii, "ascii", false, "draw with ASCII characters only")
 	f.StringSliceVar(&o.instances, "instance", nil, `show only this instance: an ID, a service or "service id"; a pattern; repeatable`)
 	f.StringSliceVar(&o.goroutines, "goroutine", nil, "show only lanes whose label or goroutine name matches this pattern; repeatable")
+	f.StringSliceVar(&o.expand, "expand", nil, `unfold this group of lanes: a name ("controller/replicaset", "replicaset", "cm-0/informers"), a pattern, or "all"; repeatable`)
 	f.BoolVar(&o.summary, "summary", false, "print a table of the lanes (kind, period, iterations, spans, start, end) instead of the timeline")
 	f.Var(&o.color, "color", "colour the output: auto (when it is a terminal and NO_COLOR is unset or empty), always or never")
 	return cmd
@@ -88,6 +99,7 @@ func runReplay(s streams, o *replayOptions) error {
 		Width: o.width, From: o.from, To: o.to, ASCII: o.ascii,
 		Filter: filter,
 		Color:  termview.UseColor(o.color, s.out),
+		Expand: o.expand, MaxLanes: termview.TerminalLanes(s.out),
 	}
 	if o.summary {
 		return termview.Summary(s.out, tl, opt)

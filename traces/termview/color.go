@@ -88,6 +88,7 @@ const (
 	styleDim    style = "2"
 	styleLabel  style = "36"   // cyan
 	styleMain   style = "2;36" // dim cyan: a lane of no goroutine
+	styleGroup  style = "1;36" // bold cyan: a group's name
 	stylePeriod style = "33"   // yellow
 	styleIter   style = "32"   // green
 	styleCall   style = "34"   // blue

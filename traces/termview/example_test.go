@@ -20,14 +20,14 @@ func ExampleRender() {
 	termview.Render(os.Stdout, timeline.Build(r.Spans()), termview.Options{Width: 64, ASCII: true})
 	// Output:
 	// example | 2m simulated | 1 instance | 3 lanes | 17 spans
-	//             simulated time +0s------+30s-----+1m------+1m30s---+
+	//     simulated time +0s--------+30s-------+1m--------+1m30s-----+
 	// kubelet node-1
-	//   kubelet/container-gc  1m |-----------------|-----------------]
-	//   kubelet/node-status  10s |--|--|--|--|--|--|--|--|--|--|--|--]
-	//   main                     .-----------------------------------]
+	//   main             .-------------------------------------------]
+	//   container-gc  1m |---------------------|---------------------]
+	//   node-status  10s |--|---|---|---|--|---|---|---|--|---|---|--]
 	// legend: [ start  ] end  > still running at the end
-	//         o lived within one column  | iteration
-	//         2-9 + iterations per column  = iteration running  . call
-	//         * event  @ scenario action  1 column ~ 3.24s
-	//         after a label: loop period
+	//         o lived within one column
+	//         | ! # 1, 2-4, 5+ iterations per column
+	//         = iteration running  . call  * event  @ scenario action
+	//         1 column ~ 2.67s  after a label: loop period
 }

@@ -6,8 +6,9 @@ type glyphs struct {
 	line, start, end, open, short rune // lifetime
 	busy                          rune // an iteration still running
 	call, action, event           rune
-	iter, many                    rune // one iteration; 10 or more in one cell
-	rule, tick                    rune // axis
+	iter, few, many               rune   // one iteration in a cell; 2-4; 5 or more
+	folded, unfolded              string // before a group's name
+	rule, tick                    rune   // axis
 	ellipsis                      string
 	approx                        string
 	sep                           string // between title fields
@@ -16,14 +17,16 @@ type glyphs struct {
 var unicodeGlyphs = glyphs{
 	line: '─', start: '├', end: '┤', open: '→', short: '▪',
 	busy: '━', call: '·', action: '◆', event: '•',
-	iter: '│', many: '+', rule: '─', tick: '┼',
+	iter: '│', few: '┃', many: '█', rule: '─', tick: '┼',
+	folded: "▸", unfolded: "▾",
 	ellipsis: "…", approx: "≈", sep: " · ",
 }
 
 var asciiGlyphs = glyphs{
 	line: '-', start: '[', end: ']', open: '>', short: 'o',
 	busy: '=', call: '.', action: '@', event: '*',
-	iter: '|', many: '+', rule: '-', tick: '+',
+	iter: '|', few: '!', many: '#', rule: '-', tick: '+',
+	folded: "+", unfolded: "-",
 	ellipsis: "~", approx: "~", sep: " | ",
 }
 

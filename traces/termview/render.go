@@ -31,6 +31,14 @@ type Options struct {
 	// Color draws lane labels, periods and marks with ANSI colours (the
 	// caller decides, see UseColor). Widths ignore the escape sequences.
 	Color bool
+	// MaxLanes is how many lanes show before the timeline folds each group
+	// (a controller, the shared informers, a kubelet manager...) into one
+	// summary row; 0 means DefaultMaxLanes. A --goroutine filter never
+	// folds: it picked its lanes.
+	MaxLanes int
+	// Expand names groups that stay unfolded (timeline.Group.Match
+	// patterns; "all" unfolds every group).
+	Expand []string
 }
 
 // MinWidth is the narrowest output Render draws.
@@ -81,7 +89,13 @@ func newView(w io.Writer, tl *timeline.Timeline, opt Options) (*view, error) {
 	if err := opt.Filter.Validate(); err != nil {
 		return nil, err
 	}
-	v := &view{tl: tl, width: width, ascii: opt.ASCII, g: unicodeGlyphs, filter: opt.Filter, color: opt.Color}
+	for _, p := range opt.Expand {
+		if err := timeline.ValidPattern(p); err != nil {
+			return nil, err
+		}
+	}
+	v := &view{tl: tl, width: width, ascii: opt.ASCII, g: unicodeGlyphs, filter: opt.Filter, color: opt.Color,
+		expand: opt.Expand, maxLanes: opt.MaxLanes}
 	if opt.ASCII {
 		v.g = asciiGlyphs
 	}
@@ -127,6 +141,9 @@ type view struct {
 	width    int
 	from, to time.Duration
 	windowed bool
+	expand   []string
+	maxLanes int
+	fitTable bool // Summary: narrow the table to the width
 
 	labelW, periodW, barW int
 }
@@ -200,32 +217,41 @@ type section struct {
 }
 
 func (v *view) render() []line {
-	var secs []section
-	shown, longest, periods := 0, 0, false
+	type section struct {
+		in   *timeline.Instance
+		rows []row
+	}
+	shown, periods := 0, false
 	for _, in := range v.tl.Instances {
-		s := section{in: in}
 		for _, l := range in.Lanes {
-			if !v.visible(in, l) {
-				continue
+			if v.visible(in, l) {
+				shown++
+				periods = periods || l.Period > 0
 			}
-			s.lanes = append(s.lanes, l)
-			longest = max(longest, utf8.RuneCountInString(l.Label))
-			periods = periods || l.Period > 0
 		}
-		if len(s.lanes) > 0 {
-			secs = append(secs, s)
-			shown += len(s.lanes)
+	}
+	fold := v.folds(shown)
+	var secs []section
+	var all []row
+	longest := 0
+	for _, in := range v.tl.Instances {
+		rows := v.rows(in, fold)
+		if len(rows) == 0 {
+			continue
+		}
+		secs = append(secs, section{in: in, rows: rows})
+		all = append(all, rows...)
+		for _, r := range rows {
+			longest = max(longest, 2*r.depth+utf8.RuneCountInString(r.label))
 		}
 	}
 
 	// Columns: indent, label, space, [period, space], bar.
 	v.labelW = max(4, min(longest, v.width*2/5-indent))
 	if periods && v.width >= periodMin {
-		for _, s := range secs {
-			for _, l := range s.lanes {
-				if l.Period > 0 {
-					v.periodW = max(v.periodW, len(formatDuration(l.Period, v.ascii)))
-				}
+		for _, r := range all {
+			if p := rowPeriod(r); p > 0 {
+				v.periodW = max(v.periodW, len(formatDuration(p, v.ascii)))
 			}
 		}
 	}
@@ -248,18 +274,33 @@ func (v *view) render() []line {
 		}
 		name := s.in.Name()
 		lines = append(lines, line{text: name, styled: paint(name, styleBold)})
-		for _, l := range s.lanes {
-			lines = append(lines, v.row(l))
+		for _, r := range s.rows {
+			lines = append(lines, v.row(r))
 		}
 	}
-	if shown > bottomAxisRows {
+	if len(all) > bottomAxisRows {
 		lines = append(lines, axis)
 	}
 	if n := v.tl.Orphans; n > 0 {
 		lines = append(lines, line{text: fmt.Sprintf("%s not shown: %s parent is missing (the recording was cut short?)",
 			plural(n, "span"), map[bool]string{true: "its", false: "their"}[n == 1])})
 	}
-	return append(lines, v.legend()...)
+	note := v.foldedNote(all)
+	lines = append(lines, note...)
+	return append(lines, v.legend(len(note) > 0)...)
+}
+
+// rowPeriod is the loop period a row shows: its lane's, or the one all of
+// a folded group's lanes share.
+func rowPeriod(r row) time.Duration {
+	var p time.Duration
+	for i, l := range r.lanes {
+		if i > 0 && l.Period != p {
+			return 0
+		}
+		p = l.Period
+	}
+	return p
 }
 
 // title is the recording's summary, wrapped at the width.
@@ -304,29 +345,35 @@ func (v *view) axis() line {
 	return line{text: fmt.Sprintf("%*s ", head, text) + rule(ticks(v.from, v.to, v.barW, v.ascii), v.barW, v.g)}
 }
 
-func (v *view) row(l *timeline.Lane) line {
+func (v *view) row(r row) line {
 	var b, c strings.Builder
-	pad := strings.Repeat(" ", indent)
+	pad := strings.Repeat(" ", indent+2*r.depth)
 	b.WriteString(pad)
 	c.WriteString(pad)
-	label := shortLabel(l, v.labelW, v.g.ellipsis)
+	label := r.peers.fit(r.index, v.labelW-2*r.depth, v.g.ellipsis)
 	labelStyle := styleLabel
-	if l.Goroutine == timeline.MainLane {
+	switch {
+	case r.group != nil:
+		labelStyle = styleGroup
+	case r.lane.Goroutine == timeline.MainLane:
 		labelStyle = styleMain
 	}
-	pad = strings.Repeat(" ", v.labelW-utf8.RuneCountInString(label)+1)
+	pad = strings.Repeat(" ", v.labelW-2*r.depth-utf8.RuneCountInString(label)+1)
 	b.WriteString(label + pad)
 	c.WriteString(paint(label, labelStyle) + pad)
 	if v.periodW > 0 {
 		p := ""
-		if l.Period > 0 {
-			p = formatDuration(l.Period, v.ascii)
+		if d := rowPeriod(r); d > 0 {
+			p = formatDuration(d, v.ascii)
 		}
 		pad = strings.Repeat(" ", v.periodW-utf8.RuneCountInString(p))
 		b.WriteString(pad + p + " ")
 		c.WriteString(pad + paint(p, stylePeriod) + " ")
 	}
-	cells, ranks := v.bar(l)
+	if len(r.lanes) == 0 { // an unfolded group's heading
+		return line{text: strings.TrimRight(b.String(), " "), styled: strings.TrimRight(c.String(), " ")}
+	}
+	cells, ranks := v.bar(r.lanes)
 	bar := strings.TrimRight(string(cells), " ")
 	b.WriteString(bar)
 	n := utf8.RuneCountInString(bar)
@@ -338,11 +385,13 @@ func (v *view) row(l *timeline.Lane) line {
 	return line{text: text, styled: c.String()}
 }
 
-// bar draws a lane's cells, each layer over the ones of lower rank:
-// lifetime line < iteration in progress < start/end caps < calls <
-// iterations < events < scenario actions. It returns the cells and the
-// rank of the layer that drew each (0 for blank).
-func (v *view) bar(l *timeline.Lane) ([]rune, []int) {
+// bar draws the cells of a lane, or of a folded group's lanes one over
+// the other, each layer over the ones of lower rank: lifetime line <
+// iteration in progress < start/end caps < calls < iterations < events <
+// scenario actions. Iterations are counted per column across the lanes.
+// It returns the cells and the rank of the layer that drew each (0 for
+// blank).
+func (v *view) bar(lanes []*timeline.Lane) ([]rune, []int) {
 	g, w := v.g, v.barW
 	cells := []rune(strings.Repeat(" ", w))
 	rank := make([]int, w)
@@ -354,10 +403,58 @@ func (v *view) bar(l *timeline.Lane) ([]rune, []int) {
 	in := func(t time.Duration) bool { return t >= v.from && t <= v.to }
 	at := func(t time.Duration) int { return col(t, v.from, v.to, w) }
 	off := v.tl.Offset
+	counts := make([]int, w)
+	v.lifetime(span(lanes), set)
+	for _, l := range lanes {
+		v.marks(l, set, counts)
+	}
+	for c, n := range counts {
+		switch {
+		case n == 1:
+			set(c, g.iter, rankIteration)
+		case n >= 2 && n <= 4:
+			set(c, g.few, rankIteration)
+		case n >= 5:
+			set(c, g.many, rankIteration)
+		}
+	}
+	for _, l := range lanes {
+		for _, m := range l.Events {
+			if t := off(m.Start); in(t) {
+				set(at(t), g.event, rankEvent)
+			}
+		}
+	}
+	return cells, rank
+}
 
-	s, e := off(l.Start), off(l.End)
+// span is the life of a row's lanes: from the first start to the last end,
+// open if one of them still runs.
+func span(lanes []*timeline.Lane) *timeline.Lane {
+	if len(lanes) == 1 {
+		return lanes[0]
+	}
+	life := &timeline.Lane{Start: lanes[0].Start, End: lanes[0].End}
+	for _, l := range lanes {
+		if l.Start.Before(life.Start) {
+			life.Start = l.Start
+		}
+		if l.End.After(life.End) {
+			life.End = l.End
+		}
+		life.Open = life.Open || l.Open
+	}
+	return life
+}
+
+// lifetime draws a lane's life: a line from its start to its end, capped.
+func (v *view) lifetime(l *timeline.Lane, set func(c int, r rune, k int)) {
+	g := v.g
+	in := func(t time.Duration) bool { return t >= v.from && t <= v.to }
+	at := func(t time.Duration) int { return col(t, v.from, v.to, v.barW) }
+	s, e := v.tl.Offset(l.Start), v.tl.Offset(l.End)
 	if e < v.from || s > v.to {
-		return cells, rank
+		return
 	}
 	cs, ce := at(max(s, v.from)), at(min(e, v.to))
 	for c := cs; c <= ce; c++ {
@@ -376,8 +473,16 @@ func (v *view) bar(l *timeline.Lane) ([]rune, []int) {
 			set(ce, g.end, rankCap)
 		}
 	}
+}
 
-	counts := make([]int, w)
+// marks draws a lane's iterations still running and its calls, and counts
+// its iterations per column (the ones the recorder sampled out too).
+func (v *view) marks(l *timeline.Lane, set func(c int, r rune, k int), counts []int) {
+	g, w := v.g, v.barW
+	in := func(t time.Duration) bool { return t >= v.from && t <= v.to }
+	at := func(t time.Duration) int { return col(t, v.from, v.to, w) }
+	off := v.tl.Offset
+	s := off(l.Start)
 	cell := (v.to - v.from) / time.Duration(w)
 	for _, m := range l.Iterations {
 		ms, me := off(m.Start), off(m.End)
@@ -418,25 +523,9 @@ func (v *view) bar(l *timeline.Lane) ([]rune, []int) {
 			}
 		}
 	}
-	for c, n := range counts {
-		switch {
-		case n == 1:
-			set(c, g.iter, rankIteration)
-		case n >= 2 && n <= 9:
-			set(c, rune('0'+n), rankIteration)
-		case n >= 10:
-			set(c, g.many, rankIteration)
-		}
-	}
-	for _, m := range l.Events {
-		if t := off(m.Start); in(t) {
-			set(at(t), g.event, rankEvent)
-		}
-	}
-	return cells, rank
 }
 
-func (v *view) legend() []line {
+func (v *view) legend(folded bool) []line {
 	g := v.g
 	glyph := func(r rune, st style, text string) line {
 		return line{text: string(r) + " " + text, styled: paint(string(r), st) + " " + text}
@@ -445,10 +534,13 @@ func (v *view) legend() []line {
 		glyph(g.start, plain, "start"), glyph(g.end, plain, "end"),
 		glyph(g.open, styleOpen, "still running at the end"),
 		glyph(g.short, plain, "lived within one column"),
-		glyph(g.iter, styleIter, "iteration"),
-		{text: "2-9 " + string(g.many) + " iterations per column", styled: paint("2-9 "+string(g.many), styleIter) + " iterations per column"},
+		{text: string([]rune{g.iter, ' ', g.few, ' ', g.many}) + " 1, 2-4, 5+ iterations per column",
+			styled: paint(string([]rune{g.iter, ' ', g.few, ' ', g.many}), styleIter) + " 1, 2-4, 5+ iterations per column"},
 		glyph(g.busy, styleIter, "iteration running"),
 		glyph(g.call, styleCall, "call"), glyph(g.event, styleEvent, "event"), glyph(g.action, styleAction, "scenario action"),
+	}
+	if folded {
+		items = append(items, line{text: v.g.folded + " a folded group: its lanes in one row"})
 	}
 	scale := roundDuration((v.to - v.from) / time.Duration(v.barW))
 	approx := v.g.approx + " "

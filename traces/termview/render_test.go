@@ -133,12 +133,12 @@ func TestWindow(t *testing.T) {
 	}{{
 		name: "whole recording",
 		opt:  termview.Options{Width: 100},
-		want: []string{"30s simulated", "28 lanes", "┼0s", "kubelet/pod-worker", "cm/leader-acquire"},
+		want: []string{"30s simulated", "28 lanes", "┼0s", "pod-worker", "leader-acquire"},
 	}, {
 		name:     "lanes outside the window are left out",
 		opt:      termview.Options{Width: 100, From: 5 * time.Second, To: 10 * time.Second},
 		want:     []string{"26 of 28 lanes", "window 5s to 10s", "┼5s", "┼9s"},
-		dontWant: []string{"cm/leader-acquire", "kubelet/pod-worker", "┼0s"},
+		dontWant: []string{"leader-acquire", "pod-worker", "┼0s"},
 	}, {
 		name: "from alone runs to the end",
 		opt:  termview.Options{Width: 100, From: 20 * time.Second},

@@ -39,7 +39,7 @@ func TestLaneRow(t *testing.T) {
 				r.Iteration(g, rowLabel, "it", 4+n, 5+float64(n)/20, 5+float64(n)/20)
 			}
 		},
-		want: "├│2──+──────────┤",
+		want: "├│┃──█──────────┤",
 	}, {
 		name: "a long iteration is drawn running",
 		record: func(r *tt.Recorder) {

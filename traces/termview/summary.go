@@ -111,13 +111,16 @@ var summaryColumns = []struct {
 // how many of them were sampled out, spans, and when it started and ended
 // (offsets from the start of the recording, "running" for a goroutine
 // still running when the recording stopped), then a line of totals. It
-// takes opt's filter and window as Summarize does; the recording's title
-// above the table wraps at opt.Width, the table itself is never cut.
+// takes opt's filter and window as Summarize does. The table fits
+// opt.Width, or the terminal's width, by shortening the instance and
+// goroutine columns; written to a file or pipe without a width it is
+// written whole.
 func Summary(w io.Writer, tl *timeline.Timeline, opt Options) error {
 	v, err := newView(w, tl, opt)
 	if err != nil {
 		return err
 	}
+	v.fitTable = opt.Width > 0 || isTerminal(w)
 	if len(tl.Instances) == 0 {
 		return v.write(w, append(plainLines(v.title(0)), line{text: "no spans to show: the recording is empty"}))
 	}
@@ -137,6 +140,10 @@ func Summary(w io.Writer, tl *timeline.Timeline, opt Options) error {
 	styles = append(styles, headerStyles)
 	var iters, skipped int64
 	spans := 0
+	uniqueIDs := map[string]int{}
+	for _, in := range tl.Instances {
+		uniqueIDs[in.ID]++
+	}
 	for _, r := range rows {
 		l := r.Lane
 		kind, period, end := "-", "-", v.offset(l.End)
@@ -145,6 +152,9 @@ func Summary(w io.Writer, tl *timeline.Timeline, opt Options) error {
 		}
 		if l.Period > 0 {
 			period = formatDuration(l.Period, v.ascii)
+			if v.fitTable {
+				period = formatDuration(roundDuration(l.Period), v.ascii)
+			}
 		}
 		if l.Open {
 			end = "running"
@@ -157,8 +167,12 @@ func Summary(w io.Writer, tl *timeline.Timeline, opt Options) error {
 		if l.Open {
 			endStyle = styleOpen
 		}
+		inst := r.Instance.Name()
+		if v.fitTable && uniqueIDs[r.Instance.ID] == 1 {
+			inst = r.Instance.ID // the title names the services
+		}
 		cells = append(cells, []string{
-			r.Instance.Name(), l.Label, kind, period,
+			inst, l.Label, kind, period,
 			strconv.FormatInt(r.Iterations, 10), strconv.FormatInt(r.Skipped, 10), strconv.Itoa(r.Spans),
 			v.offset(l.Start), end,
 		})
@@ -180,6 +194,9 @@ func Summary(w io.Writer, tl *timeline.Timeline, opt Options) error {
 		for i, c := range row {
 			widths[i] = max(widths[i], utf8.RuneCountInString(c))
 		}
+	}
+	if v.fitTable {
+		v.fitColumns(cells, widths)
 	}
 	lines := plainLines(v.title(len(rows)))
 	for r, row := range cells {
@@ -204,7 +221,8 @@ func Summary(w io.Writer, tl *timeline.Timeline, opt Options) error {
 		lines = append(lines, line{text: fmt.Sprintf("%s not counted: %s parent is missing (the recording was cut short?)",
 			plural(n, "span"), map[bool]string{true: "its", false: "their"}[n == 1])})
 	}
-	// The table is never cut to the width: write it as it is.
+	// A table fitted to the width is as narrow as it can be; one going to
+	// a pipe or a file, with no --width, is written whole (for grep).
 	v.width = maxLineWidth(lines, v.width)
 	return v.write(w, lines)
 }
@@ -219,6 +237,61 @@ func (v *view) offset(t time.Time) string {
 		d = d.Round(time.Microsecond)
 	}
 	return formatDuration(d, v.ascii)
+}
+
+// fitColumns narrows the INSTANCE and GOROUTINE columns until the table
+// fits the width, shortening their cells with timeline.Fit so that what
+// tells the lanes of an instance apart stays (down to a floor of 12 and 8
+// columns; a narrower width cuts the lines).
+func (v *view) fitColumns(cells [][]string, widths []int) {
+	const instCol, laneCol = 0, 1
+	total := 2 * (len(widths) - 1)
+	for _, w := range widths {
+		total += w
+	}
+	over := total - v.width
+	if over <= 0 {
+		return
+	}
+	cut := func(col, floor int) {
+		n := min(over, max(widths[col]-floor, 0))
+		if n == 0 {
+			return
+		}
+		widths[col] -= n
+		over -= n
+		// A lane's label is told apart from its instance's others.
+		body := cells[1 : len(cells)-1] // not the headings, nor the totals
+		byInst := map[string][]int{}
+		var insts []string
+		for i, row := range body {
+			if byInst[row[instCol]] == nil {
+				insts = append(insts, row[instCol])
+			}
+			byInst[row[instCol]] = append(byInst[row[instCol]], i)
+		}
+		if col == instCol {
+			fitted := timeline.FitAll(insts, widths[col], v.g.ellipsis)
+			for k, name := range insts {
+				for _, i := range byInst[name] {
+					body[i][col] = fitted[k]
+				}
+			}
+			return
+		}
+		for _, name := range insts {
+			labels := make([]string, len(byInst[name]))
+			for k, i := range byInst[name] {
+				labels[k] = body[i][col]
+			}
+			for k, f := range timeline.FitAll(labels, widths[col], v.g.ellipsis) {
+				body[byInst[name][k]][col] = f
+			}
+		}
+	}
+	cut(laneCol, 24)
+	cut(instCol, 8)
+	cut(laneCol, 12)
 }
 
 func maxLineWidth(lines []line, atLeast int) int {

@@ -25,3 +25,15 @@ func TerminalWidth(w io.Writer) int {
 	}
 	return DefaultWidth
 }
+
+// TerminalLanes returns how many lanes fit on w's screen, when w is a
+// terminal tall enough to say (its rows, less the title, axes, headings
+// and legend), else 0 (DefaultMaxLanes).
+func TerminalLanes(w io.Writer) int {
+	if f, ok := w.(interface{ Fd() uintptr }); ok {
+		if _, rows, err := term.GetSize(int(f.Fd())); err == nil && rows > 20 {
+			return rows - 12
+		}
+	}
+	return 0
+}

@@ -94,13 +94,13 @@ func informerMachinery(name string) bool {
 }
 
 // processPrefix returns the part of a goroutine name that only repeats its
-// instance ("cm/", "kubelet/", "scheduler/") or its controller
+// instance ("cm/", "kubelet/") or its controller
 // ("controller/replicaset/"): views inside a group drop it.
 func processPrefix(name, component string) string {
 	if component != "" && strings.HasPrefix(name, component+"/") {
 		return component + "/"
 	}
-	for _, p := range []string{"cm/", "kubelet/", "scheduler/"} {
+	for _, p := range []string{"cm/", "kubelet/"} {
 		if strings.HasPrefix(name, p) {
 			return p
 		}
@@ -261,7 +261,11 @@ func shortLabels(c *Group) {
 	for _, g := range order {
 		lanes := byGroup[g]
 		for _, l := range lanes {
-			parts := []string{strings.TrimPrefix(l.Goroutine, processPrefix(l.Goroutine, c.Name))}
+			comp := c.Name
+			if len(c.Lanes) == 1 {
+				comp = "" // no heading says the component: keep it in the label
+			}
+			parts := []string{strings.TrimPrefix(l.Goroutine, processPrefix(l.Goroutine, comp))}
 			fam := familyOf(l, c.Name)
 			said := g.Parent != nil // the family's title says its informer or event source
 			for _, q := range l.quals {
@@ -328,6 +332,57 @@ func glob(pattern, name string) bool {
 // default/web-2078879897-pts6f" among its siblings becomes
 // "pod-worker …pts6f" at 18 runes). A label that fits is returned as it is.
 func Fit(label string, group []string, width int, ellipsis string) string {
+	all := group
+	i := slices.Index(group, label)
+	if i < 0 {
+		all = append(slices.Clip(group), label)
+		i = len(all) - 1
+	}
+	return FitAll(all, width, ellipsis)[i]
+}
+
+// FitAll fits every label of a group in width runes, as Fit does, and
+// makes sure no two of them read the same: a label whose cut would read
+// like another's is cut another way (its middle, then its end kept).
+func FitAll(labels []string, width int, ellipsis string) []string {
+	out := make([]string, len(labels))
+	tries := make([]int, len(labels))
+	for i, l := range labels {
+		out[i] = fitTry(l, labels, width, ellipsis, 0)
+	}
+	for round := 1; round < 4; round++ {
+		seen := map[string][]int{}
+		for i, o := range out {
+			seen[o] = append(seen[o], i)
+		}
+		clash := false
+		for _, idx := range seen {
+			if len(idx) < 2 {
+				continue
+			}
+			// Cut again, told apart from the labels it was confused with.
+			confused := make([]string, len(idx))
+			for k, i := range idx {
+				confused[k] = labels[i]
+			}
+			for _, i := range idx {
+				if out[i] != labels[i] { // a label that fits stays
+					clash = true
+					tries[i]++
+					out[i] = fitTry(labels[i], confused, width, ellipsis, tries[i])
+				}
+			}
+		}
+		if !clash {
+			break
+		}
+	}
+	return out
+}
+
+// fitTry is the try-th way to cut label: what differs from its group
+// kept (0), its middle cut (1), its end kept (2 and after).
+func fitTry(label string, group []string, width int, ellipsis string, try int) string {
 	r := []rune(label)
 	e := len([]rune(ellipsis))
 	if len(r) <= width {
@@ -335,6 +390,92 @@ func Fit(label string, group []string, width int, ellipsis string) string {
 	}
 	if width <= e {
 		return string(r[:max(width, 0)])
+	}
+	switch try {
+	case 0:
+		return fitDiff(label, group, width, ellipsis)
+	case 1:
+		if f, ok := fitTwo(label, group, width, ellipsis); ok {
+			return f
+		}
+		fallthrough
+	case 2:
+		tail := (width - e) / 2
+		head := width - e - tail
+		return string(r[:head]) + ellipsis + string(r[len(r)-tail:])
+	}
+	return ellipsis + string(r[len(r)-(width-e):])
+}
+
+// fitTwo keeps the two places where label differs from its group, the
+// first and the last ("…pop…dler-1" for "informer/listener-pop pods
+// handler-1" among the other listeners).
+func fitTwo(label string, group []string, width int, ellipsis string) (string, bool) {
+	r := []rune(label)
+	e := len([]rune(ellipsis))
+	first, last := len(r), -1
+	for _, o := range group {
+		if o == label {
+			continue
+		}
+		or := []rune(o)
+		p := 0
+		for p < len(r) && p < len(or) && r[p] == or[p] {
+			p++
+		}
+		if p < len(r) {
+			first, last = min(first, p), max(last, p)
+		}
+	}
+	if last < 0 {
+		return "", false
+	}
+	for first > 0 && !isSpace(r[first-1]) && !isSeparator(r[first-1]) {
+		first--
+	}
+	tailFrom := last
+	for tailFrom > first && !isSeparator(r[tailFrom-1]) {
+		tailFrom--
+	}
+	tail := len(r) - tailFrom
+	room := width - 2*e - tail
+	if room < 1 {
+		tail = width - 2*e - 1
+		room = 1
+		if tail < 1 {
+			return "", false
+		}
+	}
+	word := first
+	for word < len(r) && word-first < room && r[word] != ' ' {
+		word++
+	}
+	return ellipsis + string(r[first:word]) + ellipsis + string(r[len(r)-tail:]), true
+}
+
+func fitDiff(label string, group []string, width int, ellipsis string) string {
+	r := []rune(label)
+	e := len([]rune(ellipsis))
+	if len(r) <= width {
+		return label
+	}
+	if width <= e {
+		return string(r[:max(width, 0)])
+	}
+	// What every label of the group starts with is said once, by the
+	// group: cut it, keeping the first word ("pod-worker …pts6f").
+	if p := sharedPrefix(label, group); p > 0 {
+		rest := r[p:]
+		head := 0
+		if i := strings.IndexByte(label, ' '); i > 0 && len([]rune(label[:i]))+1 < p {
+			head = len([]rune(label[:i])) + 1
+		}
+		if head+e+len(rest) <= width {
+			return string(r[:head]) + ellipsis + string(rest)
+		}
+		if e+len(rest) <= width {
+			return ellipsis + string(rest)
+		}
 	}
 	// [lo, hi) is the part of the label no other label shares from its
 	// start or from its end.
@@ -358,29 +499,64 @@ func Fit(label string, group []string, width int, ellipsis string) string {
 	if hi < lo { // the label is another's prefix or suffix
 		hi = lo
 	}
-	// Start the kept part at the beginning of the word that differs.
-	for lo > 0 && !isSeparator(r[lo-1]) {
-		lo--
-	}
 	if hi <= width-e || lo == 0 { // the difference is near the start: cut the end
 		return string(r[:width-e]) + ellipsis
 	}
-	// Keep the first word when there is room, as a reminder of what the
-	// lane is ("pod-worker …").
+	// Cut before the word that differs, keeping the first word when there
+	// is room, as a reminder of what the lane is: "listener-run …handler-2".
 	head := 0
-	if i := strings.IndexFunc(label, func(c rune) bool { return c == ' ' }); i > 0 {
-		if w := len([]rune(label[:i])) + 1; w+e+(hi-lo) <= width && w <= lo {
-			head = w
+	if i := strings.IndexByte(label, ' '); i > 0 {
+		head = len([]rune(label[:i])) + 1
+	}
+	for _, sep := range []func(rune) bool{isSpace, isSeparator} {
+		from := lo
+		for from > 0 && !sep(r[from-1]) {
+			from--
+		}
+		if from < head { // the first word differs: keep it whole
+			from = head
+		}
+		rest := len(r) - from
+		switch {
+		case head > 0 && from > head && head+e+rest <= width:
+			return string(r[:head]) + ellipsis + string(r[from:])
+		case e+rest <= width:
+			return ellipsis + string(r[from:])
 		}
 	}
-	room := width - head - e
-	if len(r)-lo <= room { // the rest fits after the cut
-		return string(r[:head]) + ellipsis + string(r[lo:])
+	// The part that differs is long: keep its start.
+	if lo+width-2*e < len(r) && width > 2*e {
+		return ellipsis + string(r[lo:lo+width-2*e]) + ellipsis
 	}
-	if room-e <= 0 {
-		return ellipsis + string(r[len(r)-(width-e):])
+	return ellipsis + string(r[len(r)-(width-e):])
+}
+
+func isSpace(c rune) bool { return c == ' ' || c == '/' }
+
+// sharedPrefix is the length in runes of the start that label shares with
+// every other label of its group, up to a separator.
+func sharedPrefix(label string, group []string) int {
+	r := []rune(label)
+	n, others := len(r), 0
+	for _, o := range group {
+		if o == label {
+			continue
+		}
+		others++
+		or := []rune(o)
+		p := 0
+		for p < n && p < len(or) && r[p] == or[p] {
+			p++
+		}
+		n = p
 	}
-	return string(r[:head]) + ellipsis + string(r[lo:lo+room-e]) + ellipsis
+	if others == 0 {
+		return 0
+	}
+	for n > 0 && !isSeparator(r[n-1]) {
+		n--
+	}
+	return n
 }
 
 func isSeparator(c rune) bool {

@@ -1,0 +1,213 @@
+package termview
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kubeloom/kubeloom/traces/timeline"
+)
+
+// DefaultMaxLanes is how many lanes a timeline shows before it folds its
+// groups, when the terminal's height does not say (the HTML page folds
+// above the same number).
+const DefaultMaxLanes = 60
+
+// A row of the timeline under an instance's heading: a lane, a folded
+// group drawn as one summary lane, or the heading of an unfolded group.
+type row struct {
+	depth  int             // 0 under the instance, 1 in a component, 2 in a family
+	lane   *timeline.Lane  // a lane row
+	group  *timeline.Group // a folded group's summary row, or a group's heading
+	folded bool
+	lanes  []*timeline.Lane // what the row draws: the lane, or the folded group's visible lanes
+	label  string           // before fitting
+	peers  *siblings        // the rows beside it, fitted together
+	index  int              // its place among them
+}
+
+// siblings are the labels of rows side by side in one group, fitted to a
+// width together so that they stay distinct (timeline.FitAll).
+type siblings struct {
+	labels, fitted []string
+	width          int
+}
+
+func (s *siblings) fit(i, width int, ellipsis string) string {
+	if s.fitted == nil || s.width != width {
+		s.fitted, s.width = timeline.FitAll(s.labels, width, ellipsis), width
+	}
+	return s.fitted[i]
+}
+
+// rows lays out the visible lanes of an instance. Groups are headed when
+// the instance has more than one component; when fold is set, every group
+// that no --expand pattern names (nor one of its families) is drawn as
+// one summary row.
+func (v *view) rows(in *timeline.Instance, fold bool) []row {
+	r := rowBuilder{v: v, fold: fold, visible: map[*timeline.Lane]bool{}}
+	for _, l := range in.Display() {
+		if v.visible(in, l) {
+			r.visible[l] = true
+		}
+	}
+	headed := len(in.Groups()) > 1
+	var run []row // rows side by side under the instance
+	for _, c := range in.Groups() {
+		lanes := r.keep(c.Lanes)
+		switch {
+		case len(lanes) == 0:
+		case !headed || len(lanes) == 1:
+			run = append(run, laneRows(lanes, headed)...)
+		case fold && !v.expanded(c):
+			run = append(run, v.summaryRow(c, lanes))
+		default:
+			r.add(0, append(run, row{group: c, label: v.g.unfolded + " " + c.Name}))
+			run = nil
+			r.component(c, lanes)
+		}
+	}
+	r.add(0, run)
+	return r.out
+}
+
+type rowBuilder struct {
+	v       *view
+	fold    bool
+	visible map[*timeline.Lane]bool
+	out     []row
+}
+
+func (r *rowBuilder) keep(lanes []*timeline.Lane) []*timeline.Lane {
+	var out []*timeline.Lane
+	for _, l := range lanes {
+		if r.visible[l] {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// add appends rows that sit side by side at one depth: each is fitted
+// among the others' labels.
+func (r *rowBuilder) add(depth int, rows []row) {
+	peers := &siblings{}
+	for _, x := range rows {
+		peers.labels = append(peers.labels, x.label)
+	}
+	for i, x := range rows {
+		x.depth, x.peers, x.index = depth, peers, i
+		r.out = append(r.out, x)
+	}
+}
+
+// component lays out an unfolded component: its own lanes, and its
+// families, each folded unless a pattern names it or the component.
+func (r *rowBuilder) component(c *timeline.Group, lanes []*timeline.Lane) {
+	var run []row
+	done := map[*timeline.Group]bool{}
+	for _, l := range lanes {
+		f := l.Group
+		if f == c {
+			run = append(run, laneRows([]*timeline.Lane{l}, true)...)
+			continue
+		}
+		if done[f] {
+			continue
+		}
+		done[f] = true
+		flanes := r.keep(f.Lanes)
+		if r.fold && r.v.foldFamily(c, f) {
+			run = append(run, r.v.summaryRow(f, flanes))
+			continue
+		}
+		r.add(1, append(run, row{group: f, label: r.v.g.unfolded + " " + f.Name}))
+		run = nil
+		r.add(2, laneRows(flanes, true))
+	}
+	r.add(1, run)
+}
+
+func laneRows(lanes []*timeline.Lane, short bool) []row {
+	out := make([]row, 0, len(lanes))
+	for _, l := range lanes {
+		label := l.Label
+		if short {
+			label = l.Short
+		}
+		out = append(out, row{lane: l, lanes: []*timeline.Lane{l}, label: label})
+	}
+	return out
+}
+
+// summaryRow is the row of a folded group.
+func (v *view) summaryRow(g *timeline.Group, lanes []*timeline.Lane) row {
+	return row{group: g, folded: true, lanes: lanes, label: fmt.Sprintf("%s %s (%d)", v.g.folded, g.Name, len(lanes))}
+}
+
+// expanded reports whether an --expand pattern names g or one of its families.
+func (v *view) expanded(g *timeline.Group) bool {
+	for _, p := range v.expand {
+		if p == "all" || g.Match(p) {
+			return true
+		}
+		for _, f := range g.Groups {
+			if f.Match(p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// foldFamily reports whether a family stays folded inside an unfolded
+// component: when the component was unfolded for another of its families.
+func (v *view) foldFamily(c, f *timeline.Group) bool {
+	for _, p := range v.expand {
+		if p == "all" || c.Match(p) || f.Match(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// folds reports whether the timeline folds its groups: when more lanes
+// would show than fit (and no --goroutine picked the lanes to show).
+func (v *view) folds(shown int) bool {
+	if len(v.filter.Goroutines) > 0 {
+		return false
+	}
+	limit := v.maxLanes
+	if limit <= 0 {
+		limit = DefaultMaxLanes
+	}
+	return shown > limit
+}
+
+// foldedNote says how to unfold what is folded.
+func (v *view) foldedNote(rows []row) []line {
+	n, example := 0, ""
+	for _, r := range rows {
+		if r.folded {
+			n++
+			if example == "" || strings.HasPrefix(r.group.Name, "controller/") && !strings.HasPrefix(example, "controller/") {
+				example = r.group.Name
+			}
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	verb := map[bool]string{true: "is folded", false: "are folded"}[n == 1]
+	return wrap("", []line{
+		{text: fmt.Sprintf("%s %s:", plural(n, "group"), verb)},
+		{text: "--expand NAME unfolds one (e.g. --expand " + quoteIfNeeded(example) + "),"},
+		{text: "--expand all every lane"},
+	}, v.width)
+}
+
+func quoteIfNeeded(s string) string {
+	if strings.ContainsAny(s, " &*?[") {
+		return "'" + s + "'"
+	}
+	return s
+}
