@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	oteltrace "go.opentelemetry.io/otel/trace"
 )
 
 // State is a container's state, docker's State.Status (CRI ContainerState).
@@ -82,6 +84,11 @@ type OOMEvent struct {
 	// PodUID and ContainerID name the killed container; empty for a
 	// system OOM.
 	PodUID, ContainerID string
+	// Cause is the span that made the kernel kill (a scenario's
+	// injectOOM), which the OOM watcher's iteration names as its cause;
+	// the caller that delivers the event sets it. cAdvisor has no such
+	// thing.
+	Cause oteltrace.SpanContext
 }
 
 // container is a Container and what the runtime keeps beside it.

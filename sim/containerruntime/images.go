@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	oteltrace "go.opentelemetry.io/otel/trace"
 )
 
 // PauseImage is the image of every pod's infra container in v1.5, the
@@ -136,8 +138,10 @@ func (r *Runtime) ImageFsInfo() FsInfo {
 // so that its usage is percent% of its capacity, for scenarios that drive
 // image GC (--image-gc-high-threshold, default 90%) or disk-pressure
 // eviction. If images and containers alone already use more, OtherBytes
-// becomes 0 and the error says the lowest usage possible.
-func (r *Runtime) SetImageFSUsage(percent int) (FsInfo, error) {
+// becomes 0 and the error says the lowest usage possible. cause is the
+// span that asks (a scenario's setImageFSUsage; may be invalid), which
+// OtherCause returns while those files are there.
+func (r *Runtime) SetImageFSUsage(percent int, cause oteltrace.SpanContext) (FsInfo, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.now()
@@ -147,6 +151,7 @@ func (r *Runtime) SetImageFSUsage(percent int) (FsInfo, error) {
 	fs := r.fsInfo()
 	used := fs.ImagesBytes + fs.ContainersBytes
 	target := percentOf(r.capacity, percent)
+	r.otherCause = cause
 	if used > target {
 		r.other = 0
 		lowest := 101
@@ -160,6 +165,18 @@ func (r *Runtime) SetImageFSUsage(percent int) (FsInfo, error) {
 	}
 	r.other = target - used
 	return r.fsInfo(), nil
+}
+
+// OtherCause is the span that put the image filesystem's OtherBytes there
+// (SetImageFSUsage's cause): the image GC that has to free space because
+// of them names it as its cause. Invalid when there are none.
+func (r *Runtime) OtherCause() oteltrace.SpanContext {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.other == 0 {
+		return oteltrace.SpanContext{}
+	}
+	return r.otherCause
 }
 
 // fsInfo computes FsInfo. Requires r.mu.

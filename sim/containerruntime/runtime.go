@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	oteltrace "go.opentelemetry.io/otel/trace"
 	"k8s.io/utils/clock"
 )
 
@@ -68,10 +69,11 @@ type Runtime struct {
 	down       bool
 	images     map[string]*Image // by Ref
 	containers map[string]*container
-	attempts   map[string]int // by pod UID + "/" + container name; survives removal
-	seq        uint64         // containers created so far
-	other      int64          // OtherBytes of the image filesystem
-	podNet     net.IP         // the pod CIDR's network address
+	attempts   map[string]int        // by pod UID + "/" + container name; survives removal
+	seq        uint64                // containers created so far
+	other      int64                 // OtherBytes of the image filesystem
+	otherCause oteltrace.SpanContext // the span that set other (OtherCause)
+	podNet     net.IP                // the pod CIDR's network address
 }
 
 // New returns the runtime of node o.Node, up, with o.Images present. It

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	oteltrace "go.opentelemetry.io/otel/trace"
 	clocktesting "k8s.io/utils/clock/testing"
 )
 
@@ -316,9 +317,9 @@ func TestSetImageFSUsage(t *testing.T) {
 		{101, used, "invalid"},
 	} {
 		if tc.percent == 101 {
-			r.SetImageFSUsage(0) // reset OtherBytes
+			r.SetImageFSUsage(0, oteltrace.SpanContext{}) // reset OtherBytes
 		}
-		fs, err := r.SetImageFSUsage(tc.percent)
+		fs, err := r.SetImageFSUsage(tc.percent, oteltrace.SpanContext{})
 		if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
 			t.Errorf("SetImageFSUsage(%d) error = %v, want %q", tc.percent, err, tc.wantErr)
 		}
@@ -327,7 +328,7 @@ func TestSetImageFSUsage(t *testing.T) {
 		}
 	}
 	// A full filesystem refuses pulls.
-	r.SetImageFSUsage(100)
+	r.SetImageFSUsage(100, oteltrace.SpanContext{})
 	if _, _, err := r.PullImage("d"); !errors.Is(err, ErrNoSpace) {
 		t.Errorf("PullImage at 100%% = %v, want no space left on device", err)
 	}
@@ -463,7 +464,7 @@ func TestConcurrentUse(t *testing.T) {
 				r.InjectOOM("", "")
 				r.StopContainer(c.ID, "Killed", 137)
 				r.RemoveContainer(c.ID)
-				r.SetImageFSUsage(50)
+				r.SetImageFSUsage(50, oteltrace.SpanContext{})
 				r.Status()
 			}
 		})

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/kubeloom/kubeloom/sim/clock"
 	"github.com/kubeloom/kubeloom/sim/controllermanager"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
@@ -81,8 +83,11 @@ func (c *cmReplica) start(ctx context.Context, o *Options, clk clock.Clock) {
 }
 
 // kill ends the process at once, as SIGKILL would: no lease release, no
-// last events.
-func (c *cmReplica) kill() { c.cancel(errKilled) }
+// last events. cause is the span that killed it, which the process's main
+// span names when it records why it ended.
+func (c *cmReplica) kill(cause trace.SpanContext) {
+	c.cancel(goroutine.CausedBy(errKilled, cause, c.rt.Instance()))
+}
 
 // stop ends the process at the end of the simulation.
 func (c *cmReplica) stop() { c.cancel(context.Canceled) }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 	k8sclock "k8s.io/utils/clock"
 
 	"github.com/kubeloom/kubeloom/scenarios"
@@ -333,7 +334,7 @@ func (b *builder) start(ctx context.Context, w *world) error {
 		w.binder.start(w.driver.ctx)
 	}
 	for _, n := range w.nodes {
-		if err := n.start(ctx, b.o, b.clk); err != nil {
+		if err := n.start(ctx, b.o, b.clk, trace.SpanContext{}); err != nil {
 			return err
 		}
 	}

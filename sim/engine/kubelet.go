@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/kubeloom/kubeloom/sim/clock"
 	"github.com/kubeloom/kubeloom/sim/containerruntime"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
@@ -48,8 +50,9 @@ type kubeletNode struct {
 	done   chan struct{}
 	oom    chan containerruntime.OOMEvent
 	exit   error
-	taken  map[string]net.Listener // takePort
-	held   map[string]net.Listener // by address: the ports reservePorts opened, until a server takes them
+	taken  map[string]net.Listener      // takePort
+	takers map[string]trace.SpanContext // by address: the takePort that holds it
+	held   map[string]net.Listener      // by address: the ports reservePorts opened, until a server takes them
 }
 
 // reservePorts picks the node's three server ports: fixed for the run, so
@@ -72,17 +75,21 @@ func (n *kubeletNode) reservePorts(listen func(network, address string) (net.Lis
 }
 
 // listener is listen for the node's servers: a port reservePorts still
-// holds is handed over, any other address is bound anew.
+// holds is handed over, any other address is bound anew. Failing on a port
+// a takePort holds, the error names that action as its cause, so the
+// server's span that records it links to the action.
 func (n *kubeletNode) listener(listen func(network, address string) (net.Listener, error)) func(network, address string) (net.Listener, error) {
 	return func(network, address string) (net.Listener, error) {
 		n.mu.Lock()
 		ln, ok := n.held[address]
 		delete(n.held, address)
+		taker := n.takers[address]
 		n.mu.Unlock()
 		if ok {
 			return ln, nil
 		}
-		return listen(network, address)
+		ln, err := listen(network, address)
+		return ln, goroutine.CausedBy(err, taker, address)
 	}
 }
 
@@ -90,8 +97,9 @@ func (n *kubeletNode) listener(listen func(network, address string) (net.Listene
 // their addresses from.
 func (n *kubeletNode) podCIDR() string { return fmt.Sprintf("10.244.%d.0/24", n.index) }
 
-// start starts the node's kubelet process.
-func (n *kubeletNode) start(ctx context.Context, o *Options, clk clock.Clock) error {
+// start starts the node's kubelet process; cause is the span that starts
+// it (a startKubelet action), invalid at the start of the run.
+func (n *kubeletNode) start(ctx context.Context, o *Options, clk clock.Clock, cause trace.SpanContext) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.done != nil {
@@ -106,7 +114,7 @@ func (n *kubeletNode) start(ctx context.Context, o *Options, clk clock.Clock) er
 		Node: n.name, Era: informer.Era(n.w.era), Cluster: n.w.cluster, Runtime: n.runtime,
 		ManifestDir: n.w.manifestDir, HealthzAddr: n.addrs[kubelet.ServerHealthz],
 		ServerAddr: n.addrs[kubelet.ServerKubelet], ReadOnlyAddr: n.addrs[kubelet.ServerReadOnly],
-		PodCIDR: n.podCIDR(), Listen: n.listener(o.Listen), Dial: o.Dial,
+		PodCIDR: n.podCIDR(), Listen: n.listener(o.Listen), Dial: o.Dial, Cause: cause,
 	}
 	if k.ManifestURL {
 		opts.ManifestURL = n.w.manifestURL
@@ -212,8 +220,8 @@ func (n *kubeletNode) oomEvent(ev containerruntime.OOMEvent) bool {
 }
 
 // takePort binds one of the kubelet's server ports, for d (0: until the
-// end of the run).
-func (n *kubeletNode) takePort(server string, d time.Duration, listen func(network, address string) (net.Listener, error), clk *clock.Scaled) (string, error) {
+// end of the run); cause is the action's span.
+func (n *kubeletNode) takePort(server string, d time.Duration, listen func(network, address string) (net.Listener, error), clk *clock.Scaled, cause trace.SpanContext) (string, error) {
 	addr := n.addrs[server]
 	ln, err := n.listener(listen)("tcp", addr)
 	if err != nil {
@@ -221,9 +229,10 @@ func (n *kubeletNode) takePort(server string, d time.Duration, listen func(netwo
 	}
 	n.mu.Lock()
 	if n.taken == nil {
-		n.taken = map[string]net.Listener{}
+		n.taken, n.takers = map[string]net.Listener{}, map[string]trace.SpanContext{}
 	}
 	n.taken[server] = ln
+	n.takers[addr] = cause
 	n.mu.Unlock()
 	if d > 0 {
 		clk.AfterFunc(d, func() { n.releasePort(server, ln) })
@@ -235,6 +244,7 @@ func (n *kubeletNode) releasePort(server string, ln net.Listener) {
 	n.mu.Lock()
 	if n.taken[server] == ln {
 		delete(n.taken, server)
+		delete(n.takers, n.addrs[server])
 	}
 	n.mu.Unlock()
 	ln.Close()
@@ -245,7 +255,7 @@ func (n *kubeletNode) releasePort(server string, ln net.Listener) {
 func (n *kubeletNode) releasePorts() {
 	n.mu.Lock()
 	taken, held := n.taken, n.held
-	n.taken, n.held = nil, nil
+	n.taken, n.takers, n.held = nil, nil, nil
 	n.mu.Unlock()
 	for _, ln := range taken {
 		ln.Close()

@@ -92,19 +92,21 @@ func (w *world) apply(ctx context.Context, sp goroutine.Span, a scenarios.Action
 		if err != nil {
 			return err
 		}
-		return n.stop(errStopped, w.clk, 10*time.Second)
+		// The process ends with the action as its cause: its main span,
+		// recording why it ended, links to the action.
+		return n.stop(goroutine.CausedBy(errStopped, sp.SpanContext(), n.name), w.clk, 10*time.Second)
 	case a.StartKubelet != nil:
 		n, err := w.node(a.StartKubelet.Node)
 		if err != nil {
 			return err
 		}
-		return n.start(w.runCtx, w.o, w.clk)
+		return n.start(w.runCtx, w.o, w.clk, sp.SpanContext())
 	case a.SetImageFSUsage != nil:
 		n, err := w.node(a.SetImageFSUsage.Node)
 		if err != nil {
 			return err
 		}
-		fs, err := n.runtime.SetImageFSUsage(a.SetImageFSUsage.Percent)
+		fs, err := n.runtime.SetImageFSUsage(a.SetImageFSUsage.Percent, sp.SpanContext())
 		sp.SetAttributes(attribute.Int64("kubelet.imagefs.capacity_bytes", fs.Capacity), attribute.Int64("kubelet.imagefs.usage_bytes", fs.Usage),
 			attribute.Int64("kubelet.imagefs.images_bytes", fs.ImagesBytes))
 		return err
@@ -115,7 +117,7 @@ func (w *world) apply(ctx context.Context, sp goroutine.Span, a scenarios.Action
 		if err != nil {
 			return err
 		}
-		addr, err := n.takePort(a.TakePort.Server, a.TakePort.For, w.o.Listen, w.clk)
+		addr, err := n.takePort(a.TakePort.Server, a.TakePort.For, w.o.Listen, w.clk, sp.SpanContext())
 		sp.SetAttributes(attribute.String("server.address", addr), attribute.String("kubelet.server", a.TakePort.Server),
 			attribute.Float64("kubeloom.held_s", a.TakePort.For.Seconds()))
 		return err
@@ -145,6 +147,7 @@ func (w *world) injectOOM(sp goroutine.Span, a *scenarios.InjectOOM) error {
 	if err != nil {
 		return err
 	}
+	ev.Cause = sp.SpanContext() // the OOM watcher's iteration links to the action
 	sp.SetAttributes(attribute.String("kubelet.oom.container", ev.ContainerName), attribute.String("process.executable.name", ev.ProcessName),
 		attribute.Bool("kubelet.oom.heard", n.oomEvent(ev)))
 	return nil
@@ -161,7 +164,7 @@ func (w *world) killLeader(ctx context.Context, sp goroutine.Span) error {
 	for _, c := range w.cms {
 		if c.holds(holder) {
 			sp.SetAttributes(attribute.String("kubeloom.killed", c.rt.Instance()))
-			c.kill()
+			c.kill(sp.SpanContext())
 			return nil
 		}
 	}

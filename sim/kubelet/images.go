@@ -123,6 +123,11 @@ func (im *imageManager) garbageCollect(ctx context.Context) {
 	if usage < imageGCHighThresholdPercent {
 		return
 	}
+	if c := im.k.o.Runtime.OtherCause(); c.IsValid() {
+		// What filled the disk (a scenario's setImageFSUsage) is why this
+		// collection has to free space.
+		sp.AddLink(goroutine.Cause(c, im.k.o.Node))
+	}
 	amountToFree := fs.Usage - fs.Capacity*imageGCLowThresholdPercent/100
 	freed := im.freeSpace(ctx, amountToFree, im.k.rt.Clock().Now())
 	after := im.k.o.Runtime.ImageFsInfo()

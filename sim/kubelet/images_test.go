@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/kubeloom/kubeloom/sim/containerruntime"
 	"github.com/kubeloom/kubeloom/sim/events"
@@ -91,7 +92,7 @@ func TestImageGC(t *testing.T) {
 					use(t, k, img)
 				}
 				h.clk.Sleep(3 * time.Minute)
-				if _, err := r.SetImageFSUsage(tc.percent); err != nil {
+				if _, err := r.SetImageFSUsage(tc.percent, trace.SpanContext{}); err != nil {
 					t.Fatal(err)
 				}
 				sp := h.span("Images/GarbageCollect", k.images.garbageCollect)
@@ -193,7 +194,7 @@ func TestImageGCStartupImagesAreOld(t *testing.T) {
 		h := newHarness(t)
 		defer h.stop()
 		r := h.runtime(4*gib, lruImages...)
-		if _, err := r.SetImageFSUsage(95); err != nil {
+		if _, err := r.SetImageFSUsage(95, trace.SpanContext{}); err != nil {
 			t.Fatal(err)
 		}
 		k := h.kubelet(r)

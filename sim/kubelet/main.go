@@ -44,6 +44,9 @@ type Options struct {
 	Dial func(ctx context.Context, network, address string) (net.Conn, error)
 	// OnServing, if set, is told each server's address and paths.
 	OnServing func(server, addr string, paths []string)
+	// Cause is the span that started this process, if any (a scenario's
+	// startKubelet, as systemd would): the process's main span names it.
+	Cause trace.SpanContext
 }
 
 // Server names, as OnServing reports them.
@@ -69,8 +72,12 @@ func Main(ctx context.Context, o Options) error {
 	rt := goroutine.RuntimeFrom(ctx)
 	ctx, exit := context.WithCancelCause(ctx)
 	defer exit(nil)
+	var started []trace.Link
+	if o.Cause.IsValid() {
+		started = append(started, goroutine.Cause(o.Cause, o.Node))
+	}
 	ctx, mainSpan := goroutine.Start(ctx, "main", trace.WithAttributes(
-		attribute.String("process.command", "kubelet"), attribute.String("k8s.node.name", o.Node)))
+		attribute.String("process.command", "kubelet"), attribute.String("k8s.node.name", o.Node)), trace.WithLinks(started...))
 	k := newKubelet(o, rt)
 	k.fatal = func(err error) {
 		mainSpan.AddEvent("fatal", attribute.String("error", err.Error()))

@@ -57,8 +57,13 @@ func (k *Kubelet) startOOMWatcher(ctx context.Context) {
 					oom = nil
 					continue
 				}
+				var cause []trace.Link
+				if ev.Cause.IsValid() {
+					cause = append(cause, goroutine.Cause(ev.Cause, ev.ContainerName))
+				}
 				ictx, sp := goroutine.Iterate(ctx, "oomEvent", trace.WithAttributes(
-					attribute.String("kubelet.oom.container", ev.ContainerName), attribute.String("process.executable.name", ev.ProcessName)))
+					attribute.String("kubelet.oom.container", ev.ContainerName), attribute.String("process.executable.name", ev.ProcessName)),
+					trace.WithLinks(cause...))
 				if ev.ContainerName == "/" {
 					// ow.recorder.PastEventf(ref, event.Timestamp, Warning, "SystemOOM", "System OOM encountered")
 					k.recorder.Eventf(ictx, k.nodeRef(), corev1.EventTypeWarning, "SystemOOM", "System OOM encountered")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"sort"
 	"time"
@@ -27,7 +28,9 @@ func (k *Kubelet) serveHealthz(ctx context.Context) {
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok")) })
 	if err := k.listenAndServe(ctx, ServerHealthz, k.o.HealthzAddr, mux, []string{"/healthz"}); err != nil {
 		// glog.Errorf("Starting health server failed: %v", err)
-		goroutine.SpanFrom(ctx).RecordError(errors.New("Starting health server failed: " + err.Error()))
+		// Wrapped, so that a cause the error carries (a port a scenario
+		// took, goroutine.CausedBy) links the iteration to it.
+		goroutine.SpanFrom(ctx).RecordError(fmt.Errorf("Starting health server failed: %w", err))
 	}
 }
 
@@ -49,7 +52,7 @@ func (k *Kubelet) serveKubelet(which string) func(ctx context.Context) {
 			addr = k.o.ServerAddr
 		}
 		if err := k.listenAndServe(ctx, which, addr, mux, paths); err != nil {
-			k.fatal(errors.New("the kubelet " + which + " failed: " + err.Error()))
+			k.fatal(fmt.Errorf("the kubelet %s failed: %w", which, err))
 		}
 	}
 }
