@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -21,6 +22,16 @@ const (
 )
 
 var kindOrder = map[StepKind]int{StepStarted: 0, StepIteration: 1, StepCall: 2, StepEvent: 3, StepStopped: 4}
+
+// The scenario's own instance, whose main lane holds the root span, the
+// preload and the actions (service.name "kubeloom", sim/engine's driver),
+// and what its action spans record: the verb and the time the scenario
+// gives it, in seconds from the start.
+const (
+	driverService = "kubeloom"
+	attrAction    = "kubeloom.action"
+	attrActionAt  = "kubeloom.action.at_s"
+)
 
 // Step is one moment of a recording told as a story: what happened, on
 // which goroutine, and what the goroutine catalog says about it.
@@ -68,8 +79,14 @@ func (s Step) Name() string {
 // Steps returns the recording as an ordered stream of steps: goroutines
 // starting and stopping, their iterations, calls and span events, by
 // simulated time; steps at the same instant follow instance and lane
-// order, a start before the lane's marks and a stop after them. Lanes
-// still running when the recording ended have no stopped step.
+// order, a start before the lane's marks and a stop after them, except
+// that the scenario's own main lane (its root span, LoadObjects and the
+// actions) goes first: what happens at the instant of an action can only
+// be its effect or unrelated to it, so the action is told before. A
+// scenario action is a step at the time the scenario gives it
+// (kubeloom.action.at_s), which in a live run is a few milliseconds before
+// its span starts. Lanes still running when the recording ended have no
+// stopped step.
 func Steps(tl *Timeline) []Step {
 	var steps []Step
 	for _, in := range tl.Instances {
@@ -79,6 +96,9 @@ func Steps(tl *Timeline) []Step {
 				st := Step{Kind: kind, At: at, Instance: in, Lane: l, Mark: m, Entry: entry, HasEntry: ok}
 				if kind == StepCall && l.Goroutine == MainLane {
 					st.Startup, st.HasStartup = StartupStep(in.Service, m.Name)
+					if in.Service == driverService {
+						st.At = actionTime(tl, m)
+					}
 				}
 				steps = append(steps, st)
 			}
@@ -99,11 +119,15 @@ func Steps(tl *Timeline) []Step {
 			}
 		}
 	}
+	// Lane order, with the scenario's main lane first.
 	order := map[*Lane]int{}
-	n := 0
+	n := 1
 	for _, in := range tl.Instances {
 		for _, l := range in.Lanes {
 			order[l] = n
+			if in.Service == driverService && l.Goroutine == MainLane {
+				order[l] = 0
+			}
 			n++
 		}
 	}
@@ -118,9 +142,6 @@ func Steps(tl *Timeline) []Step {
 		if !a.At.Equal(b.At) {
 			return a.At.Before(b.At)
 		}
-		if a.Lane == b.Lane {
-			return kindOrder[a.Kind] < kindOrder[b.Kind]
-		}
 		if order[a.Lane] != order[b.Lane] {
 			return order[a.Lane] < order[b.Lane]
 		}
@@ -132,4 +153,22 @@ func Steps(tl *Timeline) []Step {
 	}
 	steps = sorted
 	return steps
+}
+
+// actionTime is when a call on the scenario's main lane is told: an
+// action at the time the scenario gives it, if its span started then or
+// later (it starts a little later in a live run, when the player wakes
+// up), else the span's start.
+func actionTime(tl *Timeline, m *Mark) time.Time {
+	if m.Attributes.String(attrAction) == "" {
+		return m.Start
+	}
+	at, ok := m.Attributes.Float(attrActionAt)
+	if !ok || at < 0 {
+		return m.Start
+	}
+	if t := tl.Start.Add(time.Duration(math.Round(at * float64(time.Second)))); !t.After(m.Start) {
+		return t
+	}
+	return m.Start
 }

@@ -1,7 +1,10 @@
 package timeline_test
 
 import (
+	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/kubeloom/kubeloom/traces/timeline"
 	"github.com/kubeloom/kubeloom/traces/timeline/timelinetest"
@@ -39,5 +42,35 @@ func TestStepsAreOrderedAndNarrated(t *testing.T) {
 	}
 	if narrated == 0 {
 		t.Error("no step carries its catalog narrative")
+	}
+}
+
+// A scenario action is told at the time the scenario gives it, before
+// anything else at that instant (in virtual time its effects start at the
+// same instant), and before what happened between that time and its
+// span's start (a live run's player wakes up a little late).
+func TestActionsAreStepsAtTheirOwnTime(t *testing.T) {
+	r := timelinetest.New("actions")
+	r.Instance("kubelet", "node-1")
+	krun := r.Span("", "main", 0, 200)
+	oom := r.Goroutine(krun, "kubelet/oom-watcher", "go", 0.1, 200)
+	pleg := r.Goroutine(krun, "kubelet/pleg-relist", "until", 0.1, 200)
+	r.Iteration(pleg, "kubelet/pleg-relist", "relist", 1, 90.01, 90.02)
+	r.Iteration(oom, "kubelet/oom-watcher", "oomEvent", 1, 90.05, 90.06)
+	r.Iteration(oom, "kubelet/oom-watcher", "oomEvent", 2, 120, 120)
+	r.Instance("kubeloom", "scenario")
+	root := r.Span("", "scenario actions", 0, 200, "kubeloom.clock.origin", timelinetest.Origin.Format(time.RFC3339Nano))
+	r.Span(root, "action/injectOOM", 90.042, 90.044, "kubeloom.action", "injectOOM", "kubeloom.action.at_s", 90.0)
+	r.Span(root, "action/injectOOM", 120, 120, "kubeloom.action", "injectOOM", "kubeloom.action.at_s", 120.0)
+	tl := timeline.Build(r.Spans())
+	var got []string
+	for _, s := range timeline.Steps(tl) {
+		if off := tl.Offset(s.At); off >= 89*time.Second && s.Mark != nil {
+			got = append(got, fmt.Sprintf("%s %s", off, s.Name()))
+		}
+	}
+	want := []string{"1m30s action/injectOOM", "1m30.01s relist", "1m30.05s oomEvent", "2m0s action/injectOOM", "2m0s oomEvent"}
+	if !slices.Equal(got, want) {
+		t.Errorf("steps\n got %q\nwant %q", got, want)
 	}
 }

@@ -1,0 +1,72 @@
+package stepview_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/traces"
+	"github.com/kubeloom/kubeloom/traces/stepview"
+	"github.com/kubeloom/kubeloom/traces/timeline"
+	tt "github.com/kubeloom/kubeloom/traces/timeline/timelinetest"
+)
+
+// oomLesson is kubelet-startup's injectOOM at 1m30s as a run in virtual
+// time records it: the scenario's action and everything it sets off start
+// at the same instant. The OOM watcher's iteration names the action as its
+// cause and records a SystemOOM event, which the event pipeline's
+// goroutines (earlier lanes than the watcher's) distribute at that instant
+// too; the PLEG relists a little later, unrelated.
+func oomLesson() []traces.Span {
+	r := tt.New("kubelet-startup").Instance("kubelet", "node-1")
+	main := r.Span("", "main", 0.1, 200)
+	events := r.Goroutine(main, "kubelet/event-broadcast-loop", catalog.KindGo, 0.1, 200)
+	oom := r.Goroutine(main, "kubelet/oom-watcher", catalog.KindGo, 0.2, 200)
+	pleg := r.Goroutine(main, "kubelet/pleg-relist", catalog.KindUntil, 0.3, 200, catalog.AttrGoroutinePeriod, 1.0)
+	r.Iteration(pleg, "kubelet/pleg-relist", "relist", 89, 89.3, 89.31)
+	r.Iteration(pleg, "kubelet/pleg-relist", "relist", 90, 90.3, 90.31)
+
+	r.Instance("kubeloom", "scenario")
+	root := r.Span("", "scenario kubelet-startup", 0, 200, catalog.AttrClockOrigin, tt.Origin.Format(time.RFC3339Nano))
+	action := r.Span(root, "action/injectOOM", 90, 90, "kubeloom.action", "injectOOM", "kubeloom.action.at_s", 90.0)
+
+	r.Instance("kubelet", "node-1")
+	ev := r.Iteration(oom, "kubelet/oom-watcher", "oomEvent", 1, 90, 90, "kubelet.oom.container", "/")
+	r.Link(ev, action)
+	r.Iteration(events, "kubelet/event-broadcast-loop", "distribute", 1, 90, 90, "k8s.event.reason", "SystemOOM")
+	return r.Spans()
+}
+
+// g lands on the action at its time, before its effects at the same
+// instant, and f goes from the action to the iteration that reacts.
+func TestJumpToAnActionAndFollowIt(t *testing.T) {
+	spans := oomLesson()
+	m, err := stepview.New(timeline.Build(spans), stepview.Options{Spans: spans, Width: 4000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ = press(t, m, "g", "1m30s", "enter")
+	if got := m.Step(); got.Name() != "action/injectOOM" || !got.At.Equal(tt.At(90)) {
+		t.Fatalf("g 1m30s: %s, want the action", describe(got))
+	}
+	if v := view(m); !strings.Contains(v, "+1m30s · kubeloom scenario · main") {
+		t.Errorf("the action's step does not say where and when:\n%s", v)
+	}
+	m, _ = press(t, m, "f")
+	if got := m.Step(); got.Name() != "oomEvent" || got.Lane.Label != "kubelet/oom-watcher" {
+		t.Errorf("f from the action: %s, status %q; want the OOM watcher's iteration", describe(got), m.Status())
+	}
+	if want := "followed the links from action/injectOOM to oomEvent on kubelet/oom-watcher"; m.Status() != want {
+		t.Errorf("status %q, want %q", m.Status(), want)
+	}
+
+	// The same in plain mode, as a slide shows it: the action comes first.
+	var b strings.Builder
+	if err := stepview.Plain(&b, timeline.Build(spans), stepview.English, 90*time.Second, 90*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if first := strings.SplitN(b.String(), "── step", 3); len(first) < 2 || !strings.Contains(first[1], "kubeloom scenario · main") {
+		t.Errorf("plain output from 1m30s does not start with the action:\n%s", b.String())
+	}
+}
