@@ -278,6 +278,10 @@ func TestFigures(t *testing.T) {
 			t.Errorf("figure %s is registered but no document states it", name)
 		}
 	}
+	if only == nil {
+		// The runs are here already: check the views' labels on them too.
+		t.Run("group labels are distinct at 80 columns", func(t *testing.T) { checkGroupLabels(t, d) })
+	}
 }
 
 // onlyDocuments are the documents -only names, or nil for all.

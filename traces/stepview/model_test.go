@@ -53,7 +53,7 @@ func TestViewTellsTheStoryInEitherLanguage(t *testing.T) {
 	e, _ := catalog.Lookup("informer/listener-run")
 	v := view(m)
 	for _, want := range []string{
-		"iteration · OnAdd #1", "+1.34s", "informers classic · informer/listener-run",
+		"iteration · OnAdd #1", "+1.34s", "informers classic · informers › informer/listener-run",
 		"object default/web-0",
 		"What it does", e.Summary,
 		"The article says", "「" + e.Quote + "」", "(rendered in English: " + e.QuoteEN + ")", "— " + e.Article,

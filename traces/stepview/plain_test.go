@@ -78,7 +78,17 @@ func TestPlainShape(t *testing.T) {
 			t.Fatalf("block %d starts with %q", i+1, ls[0])
 		}
 		s := steps[i]
-		if want := s.Instance.Name() + " · " + s.Lane.Label; m[4] != want {
+		// Where: the instance, then the lane inside its group (a lane alone
+		// in its component by its label).
+		want := s.Instance.Name() + " · " + s.Lane.Label
+		if c := s.Lane.Component(); len(c.Lanes) > 1 {
+			want = s.Instance.Name() + " · " + c.Name + " › "
+			if s.Lane.Group != c {
+				want += s.Lane.Group.Name + " › "
+			}
+			want += s.Lane.Short
+		}
+		if m[4] != want {
 			t.Errorf("block %d is on %q, want %q", i+1, m[4], want)
 		}
 		if d, err := time.ParseDuration(m[3]); err != nil || d != s.At.Sub(tt.Origin) {

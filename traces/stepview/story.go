@@ -31,7 +31,7 @@ func (d *data) tell(i int, lang string) story {
 	w := dict[lang]
 	s := d.steps[i]
 	var st story
-	where := s.Instance.Name() + " · " + s.Lane.Label
+	where := s.Instance.Name() + " · " + groupPath(s.Lane)
 	st.where = fmt.Sprintf("+%s · %s", formatOffset(d.tl.Offset(s.At)), where)
 	st.header = w.step(i+1, len(d.steps)) + " · " + st.where
 
@@ -209,4 +209,19 @@ func formatTook(d time.Duration) string {
 		return d.Round(time.Microsecond).String()
 	}
 	return formatOffset(d)
+}
+
+// groupPath names a lane as the other views show it: inside its component
+// and family (traces/timeline/group.go), "controller/replicaset › worker ›
+// worker 3"; a lane alone in its component by its label.
+func groupPath(l *timeline.Lane) string {
+	c := l.Component()
+	if c == nil || len(c.Lanes) < 2 {
+		return l.Label
+	}
+	path := c.Name + " › "
+	if l.Group != c {
+		path += l.Group.Name + " › "
+	}
+	return path + l.Short
 }

@@ -3,6 +3,7 @@ package termview
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
@@ -21,22 +22,31 @@ type row struct {
 	folded bool
 	lanes  []*timeline.Lane // what the row draws: the lane, or the folded group's visible lanes
 	label  string           // before fitting
-	peers  *siblings        // the rows beside it, fitted together
+	before string           // a group's glyph, not fitted: "▸ "
+	after  string           // a folded group's count, not fitted: " (6)"
+	parent *timeline.Group  // the group it sits in (nil: the instance)
+	peers  *siblings        // the rows of its parent, fitted together
 	index  int              // its place among them
 }
 
 // siblings are the labels of rows side by side in one group, fitted to a
-// width together so that they stay distinct (timeline.FitAll).
+// width together so that they stay distinct (timeline.FitEach), each
+// leaving room for its glyph and count.
 type siblings struct {
 	labels, fitted []string
+	extra          []int // each row's glyph and count
 	width          int
 }
 
-func (s *siblings) fit(i, width int, ellipsis string) string {
+func (s *siblings) fit(r row, width int, ellipsis string) string {
 	if s.fitted == nil || s.width != width {
-		s.fitted, s.width = timeline.FitAll(s.labels, width, ellipsis), width
+		widths := make([]int, len(s.labels))
+		for i, e := range s.extra {
+			widths[i] = max(width-e, 1)
+		}
+		s.fitted, s.width = timeline.FitEach(s.labels, widths, ellipsis), width
 	}
-	return s.fitted[i]
+	return r.before + s.fitted[r.index] + r.after
 }
 
 // rows lays out the visible lanes of an instance. Groups are headed when
@@ -61,12 +71,25 @@ func (v *view) rows(in *timeline.Instance, fold bool) []row {
 		case fold && !v.expanded(c):
 			run = append(run, v.summaryRow(c, lanes))
 		default:
-			r.add(0, append(run, row{group: c, label: v.g.unfolded + " " + c.Name}))
+			r.add(0, nil, append(run, row{group: c, label: c.Name, before: v.g.unfolded + " "}))
 			run = nil
 			r.component(c, lanes)
 		}
 	}
-	r.add(0, run)
+	r.add(0, nil, run)
+	// The rows of one parent are fitted together, wherever they sit.
+	byParent := map[*timeline.Group]*siblings{}
+	for i := range r.out {
+		x := &r.out[i]
+		sib := byParent[x.parent]
+		if sib == nil {
+			sib = &siblings{}
+			byParent[x.parent] = sib
+		}
+		x.peers, x.index = sib, len(sib.labels)
+		sib.labels = append(sib.labels, x.label)
+		sib.extra = append(sib.extra, utf8.RuneCountInString(x.before+x.after))
+	}
 	return r.out
 }
 
@@ -87,15 +110,10 @@ func (r *rowBuilder) keep(lanes []*timeline.Lane) []*timeline.Lane {
 	return out
 }
 
-// add appends rows that sit side by side at one depth: each is fitted
-// among the others' labels.
-func (r *rowBuilder) add(depth int, rows []row) {
-	peers := &siblings{}
+// add appends rows at one depth, in parent.
+func (r *rowBuilder) add(depth int, parent *timeline.Group, rows []row) {
 	for _, x := range rows {
-		peers.labels = append(peers.labels, x.label)
-	}
-	for i, x := range rows {
-		x.depth, x.peers, x.index = depth, peers, i
+		x.depth, x.parent = depth, parent
 		r.out = append(r.out, x)
 	}
 }
@@ -120,11 +138,11 @@ func (r *rowBuilder) component(c *timeline.Group, lanes []*timeline.Lane) {
 			run = append(run, r.v.summaryRow(f, flanes))
 			continue
 		}
-		r.add(1, append(run, row{group: f, label: r.v.g.unfolded + " " + f.Name}))
+		r.add(1, c, append(run, row{group: f, label: f.Name, before: r.v.g.unfolded + " "}))
 		run = nil
-		r.add(2, laneRows(flanes, true))
+		r.add(2, f, laneRows(flanes, true))
 	}
-	r.add(1, run)
+	r.add(1, c, run)
 }
 
 func laneRows(lanes []*timeline.Lane, short bool) []row {
@@ -141,7 +159,7 @@ func laneRows(lanes []*timeline.Lane, short bool) []row {
 
 // summaryRow is the row of a folded group.
 func (v *view) summaryRow(g *timeline.Group, lanes []*timeline.Lane) row {
-	return row{group: g, folded: true, lanes: lanes, label: fmt.Sprintf("%s %s (%d)", v.g.folded, g.Name, len(lanes))}
+	return row{group: g, folded: true, lanes: lanes, label: g.Name, before: v.g.folded + " ", after: fmt.Sprintf(" (%d)", len(lanes))}
 }
 
 // expanded reports whether an --expand pattern names g or one of its families.

@@ -242,12 +242,12 @@ func (v *view) render() []line {
 		secs = append(secs, section{in: in, rows: rows})
 		all = append(all, rows...)
 		for _, r := range rows {
-			longest = max(longest, 2*r.depth+utf8.RuneCountInString(r.label))
+			longest = max(longest, 2*r.depth+utf8.RuneCountInString(r.before+r.label+r.after))
 		}
 	}
 
 	// Columns: indent, label, space, [period, space], bar.
-	v.labelW = max(4, min(longest, v.width*2/5-indent))
+	v.labelW = max(4, min(longest, LabelColumn(v.width)))
 	if periods && v.width >= periodMin {
 		for _, r := range all {
 			if p := rowPeriod(r); p > 0 {
@@ -289,6 +289,11 @@ func (v *view) render() []line {
 	lines = append(lines, note...)
 	return append(lines, v.legend(len(note) > 0)...)
 }
+
+// LabelColumn is the widest label column of a timeline width columns
+// wide, rows under an instance's heading (a group's rows are indented two
+// more columns per level, inside it): two fifths of the width.
+func LabelColumn(width int) int { return width*2/5 - indent }
 
 // rowPeriod is the loop period a row shows: its lane's, or the one all of
 // a folded group's lanes share.
@@ -350,7 +355,7 @@ func (v *view) row(r row) line {
 	pad := strings.Repeat(" ", indent+2*r.depth)
 	b.WriteString(pad)
 	c.WriteString(pad)
-	label := r.peers.fit(r.index, v.labelW-2*r.depth, v.g.ellipsis)
+	label := r.peers.fit(r, v.labelW-2*r.depth, v.g.ellipsis)
 	labelStyle := styleLabel
 	switch {
 	case r.group != nil:

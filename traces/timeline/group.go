@@ -345,10 +345,21 @@ func Fit(label string, group []string, width int, ellipsis string) string {
 // makes sure no two of them read the same: a label whose cut would read
 // like another's is cut another way (its middle, then its end kept).
 func FitAll(labels []string, width int, ellipsis string) []string {
+	widths := make([]int, len(labels))
+	for i := range widths {
+		widths[i] = width
+	}
+	return FitEach(labels, widths, ellipsis)
+}
+
+// FitEach is FitAll with a width for each label (a group's heading leaves
+// room for its glyph and its count).
+func FitEach(labels []string, widths []int, ellipsis string) []string {
+	labels = dropPrefixes(labels, widths)
 	out := make([]string, len(labels))
 	tries := make([]int, len(labels))
 	for i, l := range labels {
-		out[i] = fitTry(l, labels, width, ellipsis, 0)
+		out[i] = fitTry(l, labels, widths[i], ellipsis, 0)
 	}
 	for round := 1; round < 4; round++ {
 		seen := map[string][]int{}
@@ -369,13 +380,50 @@ func FitAll(labels []string, width int, ellipsis string) []string {
 				if out[i] != labels[i] { // a label that fits stays
 					clash = true
 					tries[i]++
-					out[i] = fitTry(labels[i], confused, width, ellipsis, tries[i])
+					out[i] = fitTry(labels[i], confused, widths[i], ellipsis, tries[i])
 				}
 			}
 		}
 		if !clash {
 			break
 		}
+	}
+	return out
+}
+
+// dropPrefixes drops the component prefix of goroutine names
+// ("informer/", "controller/") from every label that has it, when one of
+// them does not fit: the catalog's names repeat it, and a label without it
+// ("listener-run pods handler-1") still says what the lane is. All labels
+// with one prefix lose it together, so siblings read alike.
+func dropPrefixes(labels []string, widths []int) []string {
+	prefix := func(l string) string {
+		first, _, _ := strings.Cut(l, " ")
+		if i := strings.IndexByte(first, '/'); i > 0 {
+			return l[:i+1]
+		}
+		return ""
+	}
+	long := map[string]bool{}
+	for i, l := range labels {
+		if p := prefix(l); p != "" && len([]rune(l)) > widths[i] {
+			long[p] = true
+		}
+	}
+	if len(long) == 0 {
+		return labels
+	}
+	out := make([]string, len(labels))
+	seen := map[string]bool{}
+	for i, l := range labels {
+		if p := prefix(l); long[p] {
+			l = strings.TrimPrefix(l, p)
+		}
+		out[i] = l
+		seen[l] = true
+	}
+	if len(seen) < len(labels) { // two would read the same: keep them all
+		return labels
 	}
 	return out
 }
@@ -450,6 +498,9 @@ func fitTwo(label string, group []string, width int, ellipsis string) (string, b
 	for word < len(r) && word-first < room && r[word] != ' ' {
 		word++
 	}
+	if len(r)-tail <= word { // the two places are one: another cut does better
+		return "", false
+	}
 	return ellipsis + string(r[first:word]) + ellipsis + string(r[len(r)-tail:]), true
 }
 
@@ -499,7 +550,11 @@ func fitDiff(label string, group []string, width int, ellipsis string) string {
 	if hi < lo { // the label is another's prefix or suffix
 		hi = lo
 	}
-	if hi <= width-e || lo == 0 { // the difference is near the start: cut the end
+	word := lo // the start of the word that differs
+	for word > 0 && !isSeparator(r[word-1]) {
+		word--
+	}
+	if hi <= width-e || word == 0 { // the difference is near the start: cut the end
 		return string(r[:width-e]) + ellipsis
 	}
 	// Cut before the word that differs, keeping the first word when there

@@ -132,8 +132,8 @@ func TestFitKeepsWhatDiffers(t *testing.T) {
 		{"worker 1", nil, 20, "worker 1"},
 		{pods[0], pods, 18, "pod-worker …pts6f"},
 		{pods[1], pods, 12, "…9hv5z"},
-		{listeners[0], listeners, 24, "informer/listener-run r…"},
-		{listeners[1], listeners, 24, "informer/listener-pop r…"},
+		{listeners[0], listeners, 24, "listener-run replicaset…"},
+		{listeners[1], listeners, 24, "listener-pop replicaset…"},
 		{"a-very-long-name-without-siblings", nil, 10, "a-very-lo…"},
 	} {
 		got := timeline.Fit(c.label, c.group, c.width, "…")
