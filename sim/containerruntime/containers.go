@@ -84,10 +84,9 @@ type OOMEvent struct {
 	// PodUID and ContainerID name the killed container; empty for a
 	// system OOM.
 	PodUID, ContainerID string
-	// Cause is the span that made the kernel kill (a scenario's
-	// injectOOM), which the OOM watcher's iteration names as its cause;
-	// the caller that delivers the event sets it. cAdvisor has no such
-	// thing.
+	// Cause is the span that made the kernel kill (InjectOOM's cause),
+	// which the OOM watcher's iteration names as its cause. cAdvisor has
+	// no such thing.
 	Cause oteltrace.SpanContext
 }
 
@@ -96,8 +95,9 @@ type container struct {
 	Container
 	runFor   time.Duration
 	exitWith int
-	layer    int64  // writable layer bytes
-	seq      uint64 // creation order, which Created cannot tell apart within one instant
+	layer    int64                 // writable layer bytes
+	seq      uint64                // creation order, which Created cannot tell apart within one instant
+	killedBy oteltrace.SpanContext // the span that OOM-killed it (ExitCause)
 }
 
 // reap moves c to exited if its run ended by now.
@@ -242,13 +242,15 @@ var oomProcesses = []string{"java", "mysqld", "chrome", "node", "python", "postg
 // Otherwise the newest running container of the pod named containerName
 // exits with code 137 and Reason "OOMKilled"; containerName "" picks the
 // pod's first-started running container other than "POD". It fails if no
-// such container is running.
-func (r *Runtime) InjectOOM(podUID, containerName string) (OOMEvent, error) {
+// such container is running. cause is the span that asks (a scenario's
+// injectOOM; may be invalid): the event carries it, and ExitCause names
+// it for the killed container.
+func (r *Runtime) InjectOOM(podUID, containerName string, cause oteltrace.SpanContext) (OOMEvent, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := r.now()
 	if podUID == "" {
-		return OOMEvent{Time: now, ContainerName: "/", ProcessName: oomProcesses[r.rng.IntN(len(oomProcesses))]}, nil
+		return OOMEvent{Time: now, ContainerName: "/", ProcessName: oomProcesses[r.rng.IntN(len(oomProcesses))], Cause: cause}, nil
 	}
 	var victim *container
 	for _, c := range r.containers {
@@ -274,13 +276,27 @@ func (r *Runtime) InjectOOM(podUID, containerName string) (OOMEvent, error) {
 		return OOMEvent{}, fmt.Errorf("failed to inject an OOM kill: no running %s in pod %s; start the pod first", what, podUID)
 	}
 	victim.exit(now, 137, "OOMKilled")
+	victim.killedBy = cause
 	return OOMEvent{
 		Time:          now,
 		ContainerName: "/kubepods/" + podUID + "/" + victim.ID,
 		ProcessName:   repoBase(victim.Image),
 		PodUID:        podUID,
 		ContainerID:   victim.ID,
+		Cause:         cause,
 	}, nil
+}
+
+// ExitCause is the span that made a container exit, if InjectOOM was
+// given one: the PLEG relist that reports the container dead names it as
+// its cause. Invalid for containers that ended otherwise or are gone.
+func (r *Runtime) ExitCause(containerID string) oteltrace.SpanContext {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if c, ok := r.containers[containerID]; ok {
+		return c.killedBy
+	}
+	return oteltrace.SpanContext{}
 }
 
 // sorted returns the containers by creation time, then ID. Requires r.mu.

@@ -76,7 +76,7 @@ func trace(t *testing.T, node string, seed int64) (ids []string, sizes map[strin
 	for _, img := range r.ListImages() {
 		sizes[img.ID] = img.Size
 	}
-	ev, err := r.InjectOOM("", "")
+	ev, err := r.InjectOOM("", "", oteltrace.SpanContext{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +341,7 @@ func TestInjectOOM(t *testing.T) {
 	side := mustStart(t, r, "uid", "sidecar", "busybox")
 	clk.Step(time.Minute)
 
-	sys, err := r.InjectOOM("", "")
+	sys, err := r.InjectOOM("", "", oteltrace.SpanContext{})
 	if err != nil || sys.ContainerName != "/" || sys.ProcessName == "" || sys.PodUID != "" || sys.ContainerID != "" || !sys.Time.Equal(clk.Now()) {
 		t.Errorf("system OOM = %+v, %v", sys, err)
 	}
@@ -357,7 +357,7 @@ func TestInjectOOM(t *testing.T) {
 		{"sidecar", side},
 		{"POD", pause},
 	} {
-		ev, err := r.InjectOOM("uid", tc.container)
+		ev, err := r.InjectOOM("uid", tc.container, oteltrace.SpanContext{})
 		if err != nil {
 			t.Fatalf("InjectOOM(uid, %q): %v", tc.container, err)
 		}
@@ -376,12 +376,12 @@ func TestInjectOOM(t *testing.T) {
 	// The newest container of a name is the one killed.
 	old := mustStart(t, r, "uid", "app", "nginx:1.11")
 	newer := mustStart(t, r, "uid", "app", "nginx:1.11")
-	if ev, err := r.InjectOOM("uid", "app"); err != nil || ev.ContainerID != newer.ID || ev.ProcessName != "nginx" {
+	if ev, err := r.InjectOOM("uid", "app", oteltrace.SpanContext{}); err != nil || ev.ContainerID != newer.ID || ev.ProcessName != "nginx" {
 		t.Errorf("InjectOOM(uid, app) = %+v, %v; want %s (nginx), not %s", ev, err, newer.ID, old.ID)
 	}
 
 	for _, tc := range [][2]string{{"uid", "sidecar"}, {"other", ""}, {"uid", "missing"}} {
-		if _, err := r.InjectOOM(tc[0], tc[1]); err == nil {
+		if _, err := r.InjectOOM(tc[0], tc[1], oteltrace.SpanContext{}); err == nil {
 			t.Errorf("InjectOOM(%q, %q) with nothing running succeeded", tc[0], tc[1])
 		}
 	}
@@ -460,8 +460,8 @@ func TestConcurrentUse(t *testing.T) {
 				r.MemoryAvailable()
 				r.ImageFsInfo()
 				r.ListImages()
-				r.InjectOOM(uid, "")
-				r.InjectOOM("", "")
+				r.InjectOOM(uid, "", oteltrace.SpanContext{})
+				r.InjectOOM("", "", oteltrace.SpanContext{})
 				r.StopContainer(c.ID, "Killed", 137)
 				r.RemoveContainer(c.ID)
 				r.SetImageFSUsage(50, oteltrace.SpanContext{})

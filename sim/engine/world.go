@@ -143,11 +143,12 @@ func (w *world) injectOOM(sp goroutine.Span, a *scenarios.InjectOOM) error {
 			return fmt.Errorf("no pod %s/%s runs on %s", a.Namespace, a.Pod, a.Node)
 		}
 	}
-	ev, err := n.runtime.InjectOOM(uid, a.Container)
+	// The OOM watcher's iteration and the PLEG relist that sees the
+	// container die link to the action.
+	ev, err := n.runtime.InjectOOM(uid, a.Container, sp.SpanContext())
 	if err != nil {
 		return err
 	}
-	ev.Cause = sp.SpanContext() // the OOM watcher's iteration links to the action
 	sp.SetAttributes(attribute.String("kubelet.oom.container", ev.ContainerName), attribute.String("process.executable.name", ev.ProcessName),
 		attribute.Bool("kubelet.oom.heard", n.oomEvent(ev)))
 	return nil

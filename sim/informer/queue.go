@@ -65,7 +65,7 @@ func newTracedQueue(inf *Informer) *tracedQueue {
 func (t *tracedQueue) op(name string, obj any, do func() error) error {
 	key := keyOf(obj)
 	origin := t.inf.causes.takeOrigin(versionKey(obj))
-	_, sp := goroutine.Start(t.inf.currentReflectorCtx(), t.kind+"."+name,
+	ctx, sp := goroutine.Start(t.inf.currentReflectorCtx(), t.kind+"."+name,
 		trace.WithAttributes(attribute.String(catalog.AttrObjectKey, key)),
 		trace.WithLinks(linkTo(origin, key)...))
 	defer sp.End()
@@ -74,14 +74,17 @@ func (t *tracedQueue) op(name string, obj any, do func() error) error {
 		t.inf.causes.queue(key, sp.SpanContext())
 	}
 	err := do()
-	t.send()
+	t.send(ctx)
 	return err
 }
 
-// send is the UndeltaStore's push: the whole store after each change.
-func (t *tracedQueue) send() {
+// send is the UndeltaStore's push: the whole store after each change,
+// inside the operation, as UndeltaStore.Add calls u.PushFunc(u.Store.List())
+// (pkg/client/cache/undelta_store.go), so the send is a child of the
+// operation's span and continues the object's way from its watch event.
+func (t *tracedQueue) send(ctx context.Context) {
 	if send := t.inf.cfg.Send; send != nil && t.isStore() {
-		send(t.inf.currentReflectorCtx(), t.inf.indexer.List())
+		send(ctx, t.inf.indexer.List())
 	}
 }
 
@@ -102,7 +105,7 @@ func (t *tracedQueue) Delete(obj any) error {
 // list are queued as deleted.
 func (t *tracedQueue) Replace(list []any, rv string) error {
 	origin := t.inf.causes.takeOrigin(listKey)
-	_, sp := goroutine.Start(t.inf.currentReflectorCtx(), t.kind+".Replace",
+	ctx, sp := goroutine.Start(t.inf.currentReflectorCtx(), t.kind+".Replace",
 		trace.WithAttributes(attribute.Int("k8s.list.items", len(list)), attribute.String("k8s.resource_version", rv)),
 		trace.WithLinks(linkTo(origin, "")...))
 	defer sp.End()
@@ -123,7 +126,7 @@ func (t *tracedQueue) Replace(list []any, rv string) error {
 		}
 	}
 	err := t.q.Replace(list, rv)
-	t.send()
+	t.send(ctx)
 	return err
 }
 

@@ -26,6 +26,7 @@ type lifecycleEvent struct {
 	typ       string
 	container string
 	cause     trace.SpanContext
+	killedBy  trace.SpanContext // what made the container die, if known (a scenario's injectOOM)
 }
 
 // pleg is the generic PLEG (pkg/kubelet/pleg/generic.go): every second
@@ -72,7 +73,7 @@ func (g *pleg) relist(ctx context.Context) {
 			evs = append(evs, lifecycleEvent{uid: types.UID(c.PodUID), typ: containerStarted, container: c.Name})
 		case st == containerruntime.StateExited && seen && prev == containerruntime.StateRunning,
 			st == containerruntime.StateExited && !seen && last != nil:
-			evs = append(evs, lifecycleEvent{uid: types.UID(c.PodUID), typ: containerDied, container: c.Name})
+			evs = append(evs, lifecycleEvent{uid: types.UID(c.PodUID), typ: containerDied, container: c.Name, killedBy: g.k.o.Runtime.ExitCause(id)})
 		}
 	}
 	for id := range last {
@@ -94,6 +95,10 @@ func (g *pleg) relist(ctx context.Context) {
 	sp := goroutine.SpanFrom(ctx)
 	sp.SetAttributes(attribute.Int("kubelet.pleg.events", len(evs)), attribute.Int("containers", len(all)))
 	for _, e := range evs {
+		if e.killedBy.IsValid() {
+			// The relist that sees a killed container die reacts to the kill.
+			sp.AddLink(goroutine.Cause(e.killedBy, string(e.uid)))
+		}
 		sp.AddEvent(e.typ, attribute.String("k8s.pod.uid", string(e.uid)), attribute.String(catalog.AttrContainer, e.container))
 		if e.typ == containerRemoved {
 			continue // not sync-worthy
