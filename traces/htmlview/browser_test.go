@@ -2,8 +2,6 @@ package htmlview
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"image/color"
@@ -20,48 +18,17 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/kubeloom/kubeloom/internal/browsertest"
-	"github.com/kubeloom/kubeloom/scenarios"
-	"github.com/kubeloom/kubeloom/sim/engine"
-	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/images/timeline.png with a screenshot of the page, and timeline.json with what it shows (make docs-picture)")
+var update = flag.Bool("update", false, "rewrite the docs' screenshots of the page in docs/images, and timeline.json with what the README's shows (make docs-picture)")
 
-// screenshotPath is the documentation's picture of the page, from this
-// package's directory.
-const screenshotPath = "../../docs/images/timeline.png"
-
-// recordInformerBasics runs the informer-basics lesson as a user does,
-// live, at its own speed (30 simulated seconds in 3 real ones), and returns
-// its timeline: a real recording, with the goroutines of a real informer
-// and the real time their work took, that the README's picture shows. The
-// test asserts nothing that a loaded machine could change: the picture's
-// figures are checked against runs by docs/figures_picture_test.go, within
-// a tolerance.
-func recordInformerBasics(t *testing.T) *timeline.Timeline {
-	t.Helper()
-	sc, err := scenarios.Builtin("informer-basics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rec bytes.Buffer
-	if _, err := engine.Run(context.Background(), engine.Options{Scenario: sc, Recording: &rec, Grace: time.Hour}); err != nil {
-		t.Fatalf("running informer-basics: %v", err)
-	}
-	spans, err := traces.Read(&rec, "informer-basics.jsonl")
-	if err != nil {
-		t.Fatalf("reading the recording: %v", err)
-	}
-	return timeline.Build(spans)
-}
-
-// pictureFacts are what the docs' picture shows, written beside it
+// pictureFacts are what the README's picture shows, written beside it
 // (docs/images/timeline.json) with -update, so that the docs' test can
 // tell when a run no longer looks like it (docs/figures_picture_test.go).
 type pictureFacts struct {
-	Scenario                       string
-	Spans, Lanes, Steps, DurationS int
+	Scenario, Picture                          string
+	Spans, Lanes, Components, Steps, DurationS int
 }
 
 // writePage writes tl's page into a temporary directory and returns its
@@ -127,13 +94,15 @@ func state(tb testing.TB, b *browsertest.Browser) pageState {
 		Lang: k.lang, Narrative: k.narrative(), Details: k.details(), View: {T0: v.t0, Scale: v.scale, ScrollY: v.scrollY} }; })()`)
 }
 
-// TestBrowser loads the page of a real recording in Chromium and uses it
-// as a reader would: every lane drawn, the arrow keys walking the steps
-// with their narrative, the language toggle, zoom, pan and hover; the
-// console must stay clean and the page must load nothing.
+// TestBrowser loads the page of a real recording (the informer lesson, a
+// recording small enough to open with its groups open) in Chromium and
+// uses it as a reader would: every lane drawn, the arrow keys walking the
+// steps with their narrative, the article's words with their English
+// rendering, the language toggle, zoom, pan and hover; the console must
+// stay clean and the page must load nothing.
 func TestBrowser(t *testing.T) {
 	b := browsertest.Start(t, browsertest.Options{Width: 1400, Height: 900})
-	tl := recordInformerBasics(t)
+	tl := recordBuiltin(t, "informer-basics")
 	steps := timeline.Steps(tl)
 	if tl.LaneCount() < 5 || len(steps) < 10 {
 		t.Fatalf("the recording has %d lanes and %d steps; want a real lesson", tl.LaneCount(), len(steps))
@@ -173,11 +142,11 @@ func TestBrowser(t *testing.T) {
 
 	// A step on a goroutine the catalog knows tells its story, in English
 	// and, after the toggle, in Chinese.
-	// The first after the scenario's first action (5s, web-3 is created),
-	// which is what the README's picture shows.
+	// The first after the scenario's first action (5s, web-3 is created)
+	// whose quote has Chinese to render.
 	known := -1
 	for i, st := range steps {
-		if st.HasEntry && st.Entry.Quote != "" && st.Kind == timeline.StepCall && tl.Offset(st.At) >= 5*time.Second {
+		if st.HasEntry && st.Entry.QuoteInEnglish() != "" && st.Kind == timeline.StepCall && tl.Offset(st.At) >= 5*time.Second {
 			known = i
 			break
 		}
@@ -188,16 +157,21 @@ func TestBrowser(t *testing.T) {
 	eval[any](t, b, fmt.Sprintf("kubeloom.go(%d)", known))
 	en := state(t, b)
 	entry := steps[known].Entry
-	for _, want := range []string{entry.Summary, entry.Quote, entry.Function, entry.File} {
+	for _, want := range []string{entry.Summary, entry.Quote, entry.QuoteInEnglish(), entry.Function, entry.File} {
 		if !strings.Contains(en.Narrative, want) {
 			t.Errorf("the narrative of step %d (%s) lacks %q:\n%s", known, steps[known].Lane.Label, want, en.Narrative)
 		}
+	}
+	// The original first, then kubeloom's rendering, marked as such.
+	if i, j := strings.Index(en.Narrative, entry.Quote), strings.Index(en.Narrative, entry.QuoteInEnglish()); i < 0 || i > j || !strings.Contains(en.Narrative[i:j], "rendering") {
+		t.Errorf("the narrative of step %d does not show the article's words and then, marked, their English rendering:\n%s", known, en.Narrative)
 	}
 	if err := chromedp.Do(b.Ctx, chromedp.Click(chromedp.CSS("#lang"))); err != nil {
 		t.Fatal(err)
 	}
 	zh := state(t, b)
-	if zh.Lang != "zh" || !strings.Contains(zh.Narrative, entry.SummaryZH) || !strings.Contains(zh.Narrative, entry.NowZH) || strings.Contains(zh.Narrative, entry.Summary) {
+	if zh.Lang != "zh" || !strings.Contains(zh.Narrative, entry.SummaryZH) || !strings.Contains(zh.Narrative, entry.NowZH) || strings.Contains(zh.Narrative, entry.Summary) ||
+		!strings.Contains(zh.Narrative, entry.Quote) || strings.Contains(zh.Narrative, entry.QuoteInEnglish()) {
 		t.Errorf("after the language toggle (lang %q) the narrative is not the Chinese one:\n%s", zh.Lang, zh.Narrative)
 	}
 	if err := chromedp.Do(b.Ctx, chromedp.Click(chromedp.CSS("#lang"))); err != nil {
@@ -213,25 +187,13 @@ func TestBrowser(t *testing.T) {
 	if !strings.Contains(s.Details, steps[known].Name()) || !strings.Contains(s.Details, "+") {
 		t.Errorf("hovering over %s at (%.0f, %.0f) shows:\n%s", steps[known].Name(), pos.X, pos.Y, s.Details)
 	}
-	// The screenshot for the docs: taken and checked on every run, written
-	// into docs/ only with -update.
+	// A screenshot shows a drawing.
 	shot, err := chromedp.Run(b.Ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatal(err)
 	}
 	vp := eval[struct{ W, H int }](t, b, `({W: window.innerWidth, H: window.innerHeight})`)
 	checkScreenshot(t, shot, vp.W, vp.H)
-	if *update {
-		facts, _ := json.MarshalIndent(pictureFacts{Scenario: tl.Scenario, Spans: tl.Spans, Lanes: tl.LaneCount(),
-			Steps: len(steps), DurationS: int(tl.Duration().Round(time.Second).Seconds())}, "", "  ")
-		if err := os.WriteFile(screenshotPath, shot, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(strings.TrimSuffix(screenshotPath, ".png")+".json", append(facts, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("wrote %s (%d bytes) and what it shows: %s", screenshotPath, len(shot), facts)
-	}
 
 	// Zoom with the button and the wheel, pan by dragging.
 	v0 := s.View

@@ -1,6 +1,7 @@
 package htmlview
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -15,7 +16,10 @@ import (
 )
 
 // formatVersion is the version of the page's data; the script checks it.
-const formatVersion = 1
+// Version 2: lanes in display order with their groups, short labels, the
+// causal links between marks (flows) and the article quotes' English
+// renderings.
+const formatVersion = 2
 
 // The data embedded in the page is shaped for a browser that has to parse
 // and draw 100,000 spans in well under two seconds: marks are flat arrays of
@@ -35,6 +39,10 @@ const (
 	// Steps: lane, kind, mark (the index of the mark in its lane's
 	// iterations, calls or events, by kind; -1 for started and stopped).
 	stepStride = 3
+	// Flows: the cause's lane, kind, mark, then the effect's lane, kind,
+	// mark. A kind is a step kind: 0 for a lane's lifetime span (mark 0),
+	// 1 an iteration, 2 a call.
+	flowStride = 6
 )
 
 // Step kinds as the page numbers them.
@@ -70,9 +78,16 @@ type data struct {
 	Startup     []startupStep  `json:"startup"`
 	StepStartup map[string]int `json:"stepStartup"`
 	Instances   []instance     `json:"instances"`
-	Lanes       []lane         `json:"lanes"`
-	Steps       []int64        `json:"steps"`
-	Strides     map[string]int `json:"strides"`
+	// Groups are the instances' components and their families
+	// (timeline.Group), components before their families; each holds a
+	// run of Lanes, which are in display order (Instance.Display).
+	Groups []group `json:"groups"`
+	Lanes  []lane  `json:"lanes"`
+	Steps  []int64 `json:"steps"`
+	// Flows are the causal links (kubeloom.link=cause) between marks, by
+	// flowStride: what the page draws as arrows for the selected span.
+	Flows   []int64        `json:"flows"`
+	Strides map[string]int `json:"strides"`
 }
 
 // entry is a catalog entry of a goroutine that has a lane.
@@ -87,6 +102,7 @@ type entry struct {
 	Summary   string  `json:"summary"`
 	SummaryZH string  `json:"summaryZH"`
 	Quote     string  `json:"quote"`
+	QuoteEN   string  `json:"quoteEN"` // catalog.Entry.QuoteInEnglish: "" when there is nothing to render
 	Now       string  `json:"now"`
 	NowZH     string  `json:"nowZH"`
 }
@@ -101,19 +117,34 @@ type startupStep struct {
 	Summary   string `json:"summary"`
 	SummaryZH string `json:"summaryZH"`
 	Quote     string `json:"quote"`
+	QuoteEN   string `json:"quoteEN"`
 }
 
 type instance struct {
-	Name    int `json:"name"` // strings
-	Service int `json:"service"`
-	ID      int `json:"id"`
-	First   int `json:"first"` // index of its first lane
-	Count   int `json:"count"`
+	Name    int   `json:"name"` // strings
+	Service int   `json:"service"`
+	ID      int   `json:"id"`
+	First   int   `json:"first"` // index of its first lane
+	Count   int   `json:"count"`
+	Groups  []int `json:"groups"` // its components, in display order
+}
+
+// group is a timeline.Group: its lanes are Lanes[First:First+Count].
+type group struct {
+	Key    int   `json:"key"`  // strings
+	Name   int   `json:"name"` // strings
+	In     int   `json:"in"`
+	Parent int   `json:"parent"` // -1 for a component
+	Groups []int `json:"groups"` // a component's families
+	First  int   `json:"first"`
+	Count  int   `json:"count"`
 }
 
 type lane struct {
 	Instance  int   `json:"in"`
 	Label     int   `json:"label"` // strings
+	Short     int   `json:"short"` // strings: the label inside its group
+	Group     int   `json:"grp"`   // its innermost group, -1 if none
 	Goroutine int   `json:"g"`     // strings
 	Kind      int   `json:"kind"`  // strings
 	Period    int64 `json:"period"`
@@ -155,9 +186,10 @@ func encode(tl *timeline.Timeline) *data {
 			Values:   []json.RawMessage{},
 			Attrs:    [][]int{{}},
 			Entries:  []entry{},
+			Groups:   []group{},
 			Startup:  []startupStep{}, StepStartup: map[string]int{},
 			Strides: map[string]int{
-				"it": iterStride, "calls": callStride, "events": eventStride, "steps": stepStride,
+				"it": iterStride, "calls": callStride, "events": eventStride, "steps": stepStride, "flows": flowStride,
 			},
 		},
 		strs:     map[string]int{},
@@ -175,12 +207,17 @@ func encode(tl *timeline.Timeline) *data {
 
 	laneIndex := map[*timeline.Lane]int{}
 	marks := map[*timeline.Mark]int{}
+	groupIndex := map[*timeline.Group]int{}
 	for ii, in := range tl.Instances {
-		d.Instances = append(d.Instances, instance{
+		display := in.Display()
+		if len(display) != len(in.Lanes) { // not grouped: built by hand
+			display = in.Lanes
+		}
+		di := instance{
 			Name: e.str(in.Name()), Service: e.str(in.Service), ID: e.str(in.ID),
-			First: len(d.Lanes), Count: len(in.Lanes),
-		})
-		for _, l := range in.Lanes {
+			First: len(d.Lanes), Count: len(display), Groups: []int{},
+		}
+		for _, l := range display {
 			laneIndex[l] = len(d.Lanes)
 			d.Lanes = append(d.Lanes, e.lane(ii, l))
 			for i := range l.Iterations {
@@ -193,11 +230,25 @@ func encode(tl *timeline.Timeline) *data {
 				marks[&l.Events[i]] = i
 			}
 		}
+		if len(display) == len(in.Display()) {
+			for _, c := range in.Groups() {
+				di.Groups = append(di.Groups, e.group(ii, -1, c, laneIndex, groupIndex))
+			}
+		}
+		d.Instances = append(d.Instances, di)
 	}
 	if d.Instances == nil {
 		d.Instances = []instance{}
 		d.Lanes = []lane{}
 	}
+	for _, in := range tl.Instances {
+		for _, l := range in.Lanes {
+			if gi, ok := groupIndex[l.Group]; ok {
+				d.Lanes[laneIndex[l]].Group = gi
+			}
+		}
+	}
+	d.Flows = flows(tl, laneIndex)
 
 	steps := timeline.Steps(tl)
 	d.Steps = make([]int64, 0, len(steps)*stepStride)
@@ -222,6 +273,8 @@ func (e *encoder) lane(inst int, l *timeline.Lane) lane {
 	out := lane{
 		Instance:   inst,
 		Label:      e.str(l.Label),
+		Short:      e.str(cmp.Or(l.Short, l.Label)),
+		Group:      -1, // set once the groups are encoded
 		Goroutine:  e.str(l.Goroutine),
 		Kind:       e.str(l.Kind),
 		Period:     l.Period.Microseconds(),
@@ -247,6 +300,73 @@ func (e *encoder) lane(inst int, l *timeline.Lane) lane {
 	}
 	for _, m := range l.Events {
 		out.Events = append(out.Events, e.off(m.Start), int64(e.str(m.Name)), int64(e.attrs(m.Attributes, nil)))
+	}
+	return out
+}
+
+// group adds a group and its families to Groups and returns its index. A
+// group's lanes must be a run of the instance's display order, which
+// timeline.Instance.Display guarantees (component, then family).
+func (e *encoder) group(inst, parent int, g *timeline.Group, laneIndex map[*timeline.Lane]int, groupIndex map[*timeline.Group]int) int {
+	i := len(e.d.Groups)
+	groupIndex[g] = i
+	out := group{Key: e.str(g.Key), Name: e.str(g.Name), In: inst, Parent: parent, Groups: []int{}, Count: len(g.Lanes)}
+	if len(g.Lanes) > 0 {
+		out.First = laneIndex[g.Lanes[0]]
+	}
+	for k, l := range g.Lanes {
+		if li, ok := laneIndex[l]; !ok || li != out.First+k {
+			panic(fmt.Sprintf("htmlview: the lanes of group %s are not a run of its instance's display order", g.Key))
+		}
+	}
+	e.d.Groups = append(e.d.Groups, out)
+	for _, f := range g.Groups {
+		fi := e.group(inst, i, f, laneIndex, groupIndex)
+		e.d.Groups[i].Groups = append(e.d.Groups[i].Groups, fi)
+	}
+	return i
+}
+
+// flows returns the causal links between the marks of tl's lanes, by
+// flowStride: for each iteration and call, in lane order, the spans it
+// names as its causes (Mark.Causes) that are a lane's lifetime, an
+// iteration or a call of the recording. A cause the recording lacks (it
+// had not ended when the recording stopped) has no arrow.
+func flows(tl *timeline.Timeline, laneIndex map[*timeline.Lane]int) []int64 {
+	type at struct{ lane, kind, mark int64 }
+	bySpan := map[string]at{}
+	for _, in := range tl.Instances {
+		for _, l := range in.Lanes {
+			li := int64(laneIndex[l])
+			if l.SpanID != "" {
+				bySpan[l.SpanID] = at{li, stepKinds[timeline.StepStarted], 0}
+			}
+			for i, m := range l.Iterations {
+				bySpan[m.SpanID] = at{li, stepKinds[timeline.StepIteration], int64(i)}
+			}
+			for i, m := range l.Calls {
+				bySpan[m.SpanID] = at{li, stepKinds[timeline.StepCall], int64(i)}
+			}
+		}
+	}
+	out := []int64{}
+	add := func(li int64, kind timeline.StepKind, i int, m *timeline.Mark) {
+		for _, id := range m.Causes {
+			if c, ok := bySpan[id]; ok {
+				out = append(out, c.lane, c.kind, c.mark, li, stepKinds[kind], int64(i))
+			}
+		}
+	}
+	for _, in := range tl.Instances {
+		for _, l := range in.Lanes {
+			li := int64(laneIndex[l])
+			for i := range l.Iterations {
+				add(li, timeline.StepIteration, i, &l.Iterations[i])
+			}
+			for i := range l.Calls {
+				add(li, timeline.StepCall, i, &l.Calls[i])
+			}
+		}
 	}
 	return out
 }
@@ -329,7 +449,7 @@ func (e *encoder) entry(goroutine string) int {
 	e.d.Entries = append(e.d.Entries, entry{
 		Name: c.Name, Component: c.Component, Kind: c.Kind, Period: c.Period.Seconds(),
 		Function: c.Function, File: c.File, Article: c.Article,
-		Summary: c.Summary, SummaryZH: c.SummaryZH, Quote: c.Quote, Now: c.Now, NowZH: c.NowZH,
+		Summary: c.Summary, SummaryZH: c.SummaryZH, Quote: c.Quote, QuoteEN: c.QuoteInEnglish(), Now: c.Now, NowZH: c.NowZH,
 	})
 	return i
 }
@@ -344,7 +464,7 @@ func (e *encoder) startup(st catalog.Step) int {
 	e.startups[key] = i
 	e.d.Startup = append(e.d.Startup, startupStep{
 		Component: st.Component, Name: st.Name, Function: st.Function, File: st.File, Article: st.Article,
-		Summary: st.Summary, SummaryZH: st.SummaryZH, Quote: st.Quote,
+		Summary: st.Summary, SummaryZH: st.SummaryZH, Quote: st.Quote, QuoteEN: st.QuoteInEnglish(),
 	})
 	return i
 }

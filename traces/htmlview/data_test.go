@@ -2,6 +2,7 @@ package htmlview
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -44,17 +45,25 @@ func pageData(t testing.TB, tl *timeline.Timeline) (*data, string) {
 
 func TestDataShape(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		spans []traces.Span
+		name string
+		tl   func(t *testing.T) *timeline.Timeline
 	}{
-		{"small", small()},
-		{"synthetic", synthetic(5000)},
-		{"empty", nil},
+		{"small", func(*testing.T) *timeline.Timeline { return timeline.Build(small()) }},
+		{"synthetic", func(*testing.T) *timeline.Timeline { return timeline.Build(synthetic(5000)) }},
+		{"empty", func(*testing.T) *timeline.Timeline { return timeline.Build(nil) }},
+		// A real recording: components, families, and causal links.
+		{"cluster-basics", func(t *testing.T) *timeline.Timeline { return recordBuiltin(t, "cluster-basics") }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tl := timeline.Build(tc.spans)
+			tl := tc.tl(t)
 			d, _ := pageData(t, tl)
 			checkData(t, tl, d)
+			if tc.name == "small" && len(d.Flows) != 2*flowStride {
+				t.Errorf("small: %d flows, want 2 (a call, a lifetime; the third link's cause is not recorded)", len(d.Flows)/flowStride)
+			}
+			if tc.name == "cluster-basics" && (len(d.Groups) < 20 || len(d.Flows) < 100) {
+				t.Errorf("cluster-basics: %d groups and %d flows; want a real recording's", len(d.Groups), len(d.Flows)/flowStride)
+			}
 		})
 	}
 }
@@ -69,7 +78,7 @@ func checkData(t *testing.T, tl *timeline.Timeline, d *data) {
 	if d.Duration != tl.Duration().Microseconds() {
 		t.Errorf("duration = %dµs, want %dµs", d.Duration, tl.Duration().Microseconds())
 	}
-	want := map[string]int{"it": iterStride, "calls": callStride, "events": eventStride, "steps": stepStride}
+	want := map[string]int{"it": iterStride, "calls": callStride, "events": eventStride, "steps": stepStride, "flows": flowStride}
 	if !maps.Equal(d.Strides, want) {
 		t.Errorf("strides = %v, want %v", d.Strides, want)
 	}
@@ -136,10 +145,12 @@ func checkData(t *testing.T, tl *timeline.Timeline, d *data) {
 		entryIdx[e.Name] = i
 	}
 
-	// Instances and lanes, in the timeline's order.
+	// Instances and lanes, in the timeline's order; each instance's lanes
+	// in display order (component, family, lane), with their groups.
 	if len(d.Lanes) != tl.LaneCount() || len(d.Instances) != len(tl.Instances) {
 		t.Fatalf("%d instances, %d lanes; want %d and %d", len(d.Instances), len(d.Lanes), len(tl.Instances), tl.LaneCount())
 	}
+	checkGroups(t, tl, d)
 	next := 0
 	for ii, in := range tl.Instances {
 		di := d.Instances[ii]
@@ -147,10 +158,19 @@ func checkData(t *testing.T, tl *timeline.Timeline, d *data) {
 			t.Errorf("instance %d = %q %q %q lanes %d+%d, want %q %q %q %d+%d", ii,
 				str(di.Name), str(di.Service), str(di.ID), di.First, di.Count, in.Name(), in.Service, in.ID, next, len(in.Lanes))
 		}
-		for _, l := range in.Lanes {
+		if len(in.Display()) != len(in.Lanes) {
+			t.Fatalf("instance %s: Display() has %d lanes of %d", in.Name(), len(in.Display()), len(in.Lanes))
+		}
+		for _, l := range in.Display() {
 			dl := d.Lanes[next]
 			where := fmt.Sprintf("lane %d %s", next, l.Label)
 			next++
+			if str(dl.Short) != cmp.Or(l.Short, l.Label) {
+				t.Errorf("%s: short label %q, want %q", where, str(dl.Short), l.Short)
+			}
+			if l.Group == nil && dl.Group != -1 || l.Group != nil && (dl.Group < 0 || dl.Group >= len(d.Groups) || str(d.Groups[dl.Group].Key) != l.Group.Key) {
+				t.Errorf("%s: group %d, want %v", where, dl.Group, l.Group)
+			}
 			if dl.Instance != ii || str(dl.Label) != l.Label || str(dl.Goroutine) != l.Goroutine || str(dl.Kind) != l.Kind ||
 				dl.Period != l.Period.Microseconds() || dl.Open != l.Open ||
 				dl.Start != tl.Offset(l.Start).Microseconds() || dl.End != tl.Offset(l.End).Microseconds() {
@@ -159,7 +179,8 @@ func checkData(t *testing.T, tl *timeline.Timeline, d *data) {
 			checkAttrs(where, dl.Attrs, l.Attributes)
 			if e, ok := catalog.Lookup(l.Goroutine); ok {
 				if dl.Entry < 0 || dl.Entry >= len(d.Entries) || d.Entries[dl.Entry].Name != e.Name ||
-					d.Entries[dl.Entry].Summary != e.Summary || d.Entries[dl.Entry].SummaryZH != e.SummaryZH {
+					d.Entries[dl.Entry].Summary != e.Summary || d.Entries[dl.Entry].SummaryZH != e.SummaryZH ||
+					d.Entries[dl.Entry].Quote != e.Quote || d.Entries[dl.Entry].QuoteEN != e.QuoteInEnglish() {
 					t.Errorf("%s: entry %d, want the catalog's %s", where, dl.Entry, e.Name)
 				}
 			} else if dl.Entry != -1 {
@@ -216,6 +237,121 @@ func checkData(t *testing.T, tl *timeline.Timeline, d *data) {
 		if mi < 0 || o >= len(arr) || arr[o] != tl.Offset(s.At).Microseconds() || str(int(arr[o+nameAt])) != s.Name() {
 			t.Errorf("step %d (%s %s at %v) points at mark %d", i, s.Kind, s.Name(), tl.Offset(s.At), mi)
 		}
+	}
+	checkFlows(t, tl, d)
+}
+
+// checkGroups checks that d's groups are tl's: each instance's
+// components in order, a component's families after it, each group's
+// lanes the run of display-ordered lanes that it holds.
+func checkGroups(t *testing.T, tl *timeline.Timeline, d *data) {
+	t.Helper()
+	seen := 0
+	var check func(where string, gi, parent int, g *timeline.Group)
+	check = func(where string, gi, parent int, g *timeline.Group) {
+		if gi < 0 || gi >= len(d.Groups) {
+			t.Fatalf("%s: group index %d out of range (%d groups)", where, gi, len(d.Groups))
+		}
+		seen++
+		dg := d.Groups[gi]
+		if d.Strings[dg.Key] != g.Key || d.Strings[dg.Name] != g.Name || dg.Parent != parent || dg.Count != len(g.Lanes) ||
+			dg.First < 0 || dg.First+dg.Count > len(d.Lanes) || len(dg.Groups) != len(g.Groups) {
+			t.Fatalf("%s: group %d = %+v, want %s (%q) with %d lanes, %d families", where, gi, dg, g.Key, g.Name, len(g.Lanes), len(g.Groups))
+		}
+		for k, l := range g.Lanes {
+			dl := d.Lanes[dg.First+k]
+			if d.Strings[dl.Label] != l.Label || dl.Instance != d.Lanes[dg.First].Instance {
+				t.Errorf("%s: lane %d of group %s is %q, want %q", where, k, g.Key, d.Strings[dl.Label], l.Label)
+			}
+		}
+		for k, f := range g.Groups {
+			check(where+" › "+f.Name, dg.Groups[k], gi, f)
+		}
+	}
+	for ii, in := range tl.Instances {
+		comps := in.Groups()
+		if len(d.Instances[ii].Groups) != len(comps) {
+			t.Fatalf("instance %s: %d components, want %d", in.Name(), len(d.Instances[ii].Groups), len(comps))
+		}
+		for k, c := range comps {
+			check(in.Name()+" › "+c.Name, d.Instances[ii].Groups[k], -1, c)
+		}
+	}
+	if seen != len(d.Groups) {
+		t.Errorf("the page has %d groups, the timeline %d", len(d.Groups), seen)
+	}
+}
+
+// checkFlows checks that d's flows are exactly the causal links of tl's
+// marks whose causes are in the recording, each pointing at the marks
+// whose span IDs the link joins.
+func checkFlows(t *testing.T, tl *timeline.Timeline, d *data) {
+	t.Helper()
+	// The span ID of a (lane, kind, mark) of the page.
+	byLane := map[int]*timeline.Lane{}
+	ids := map[string]bool{}
+	for _, in := range tl.Instances {
+		for _, l := range in.Lanes {
+			if l.SpanID != "" {
+				ids[l.SpanID] = true
+			}
+			for _, m := range l.Iterations {
+				ids[m.SpanID] = true
+			}
+			for _, m := range l.Calls {
+				ids[m.SpanID] = true
+			}
+		}
+		for k, l := range in.Display() {
+			byLane[d.Instances[slices.Index(tl.Instances, in)].First+k] = l
+		}
+	}
+	span := func(li, kind, m int64) (string, []string) {
+		l := byLane[int(li)]
+		if l == nil {
+			t.Fatalf("flow: lane %d out of range", li)
+		}
+		switch {
+		case kind == stepKinds[timeline.StepStarted] && m == 0:
+			return l.SpanID, nil
+		case kind == stepKinds[timeline.StepIteration] && m >= 0 && int(m) < len(l.Iterations):
+			return l.Iterations[m].SpanID, l.Iterations[m].Causes
+		case kind == stepKinds[timeline.StepCall] && m >= 0 && int(m) < len(l.Calls):
+			return l.Calls[m].SpanID, l.Calls[m].Causes
+		}
+		t.Fatalf("flow: lane %d kind %d mark %d is no span", li, kind, m)
+		return "", nil
+	}
+	if len(d.Flows)%flowStride != 0 {
+		t.Fatalf("flows: %d numbers, not a multiple of %d", len(d.Flows), flowStride)
+	}
+	for o := 0; o < len(d.Flows); o += flowStride {
+		f := d.Flows[o : o+flowStride]
+		cause, _ := span(f[0], f[1], f[2])
+		if f[4] == stepKinds[timeline.StepStarted] {
+			t.Errorf("flow %d: the effect is a lifetime span", o/flowStride)
+		}
+		_, causes := span(f[3], f[4], f[5])
+		if !slices.Contains(causes, cause) {
+			t.Errorf("flow %d: the effect's causes %v do not hold its cause %s", o/flowStride, causes, cause)
+		}
+	}
+	want := 0
+	for _, in := range tl.Instances {
+		for _, l := range in.Lanes {
+			for _, ms := range [][]timeline.Mark{l.Iterations, l.Calls} {
+				for _, m := range ms {
+					for _, c := range m.Causes {
+						if ids[c] {
+							want++
+						}
+					}
+				}
+			}
+		}
+	}
+	if got := len(d.Flows) / flowStride; got != want {
+		t.Errorf("%d flows, want %d (the links whose cause is in the recording)", got, want)
 	}
 }
 

@@ -13,13 +13,13 @@ import (
 // small is a recording with a bit of everything: two instances, a main
 // lane with startup steps, a periodic loop with sampled iterations, a
 // goroutine whose calls carry object keys, events, a goroutine that was
-// still running when the recording ended (its lifetime span is missing) and
-// one that kubeloom's catalog does not know.
+// still running when the recording ended (its lifetime span is missing),
+// one that kubeloom's catalog does not know, and causal links.
 func small() []traces.Span {
 	r := tt.New("small").Instance("kubelet", "node-1")
 	run := r.Span("", "run", 0, 120)
 	r.Span(run, "NewKubeletServer", 0, 0.01)
-	r.Span(run, "RunKubelet", 0.01, 0.02, catalog.AttrCodeFunction, "app.RunKubelet")
+	runKubelet := r.Span(run, "RunKubelet", 0.01, 0.02, catalog.AttrCodeFunction, "app.RunKubelet")
 	gc := r.Goroutine(run, "kubelet/container-gc", catalog.KindUntil, 1, 120, catalog.AttrGoroutinePeriod, 60.0,
 		catalog.AttrCodeFunction, "kl.StartGarbageCollection", catalog.AttrCodeFile, "pkg/kubelet/kubelet.go")
 	r.Loop(gc, "kubelet/container-gc", "Containers/GarbageCollect", 1, 120, 60, 0.2)
@@ -28,8 +28,15 @@ func small() []traces.Span {
 		at := float64(n) * 10
 		it := r.Iteration(sync, "kubelet/main-loop", "syncLoopIteration", n, at, at+0.5,
 			catalog.AttrSkipped, n-1)
-		r.Span(it, "syncPod", at+0.1, at+0.3, catalog.AttrObjectKey, fmt.Sprintf("default/web-%d", n))
+		pod := r.Span(it, "syncPod", at+0.1, at+0.3, catalog.AttrObjectKey, fmt.Sprintf("default/web-%d", n))
 		r.Event(it, "became leader", at+0.2, "weird", math.Inf(1), "big", int64(1)<<60)
+		switch n {
+		case 1: // causal links: to a call on another lane, to a lifetime span
+			r.Link(pod, runKubelet)
+			r.Link(it, gc)
+		case 2: // and to a span the recording lacks
+			r.Link(pod, "0123456789abcdef")
+		}
 	}
 	open := r.Goroutine(run, "kubelet/pleg", catalog.KindUntil, 0.7, 200)
 	r.Loop(open, "kubelet/pleg", "relist", 1, 120, 30, 0.1)
