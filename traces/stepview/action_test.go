@@ -70,3 +70,57 @@ func TestJumpToAnActionAndFollowIt(t *testing.T) {
 		t.Errorf("plain output from 1m30s does not start with the action:\n%s", b.String())
 	}
 }
+
+// kubelet-pod-lifecycle's injectOOM of web's container at 2m: the OOM
+// watcher hears it and does nothing more; the next relist sees web die,
+// the main loop's plegCh arm calls HandlePodSyncs, and web's pod worker
+// syncs (its syncPod names that call as its cause).
+func podOOM() []traces.Span {
+	r := tt.New("kubelet-pod-lifecycle").Instance("kubeloom", "scenario")
+	root := r.Span("", "scenario kubelet-pod-lifecycle", 0, 200, catalog.AttrClockOrigin, tt.Origin.Format(time.RFC3339Nano))
+	action := r.Span(root, "action/injectOOM", 120, 120, "kubeloom.action", "injectOOM", "kubeloom.action.at_s", 120.0)
+
+	r.Instance("kubelet", "node-1")
+	main := r.Span("", "main", 0.1, 200)
+	oom := r.Goroutine(main, "kubelet/oom-watcher", catalog.KindGo, 0.2, 200)
+	pleg := r.Goroutine(main, "kubelet/pleg-relist", catalog.KindUntil, 0.3, 200, catalog.AttrGoroutinePeriod, 1.0)
+	loop := r.Goroutine(main, "kubelet/main-loop", catalog.KindGo, 0.4, 200)
+	worker := r.Goroutine(main, "kubelet/pod-worker", catalog.KindGo, 30, 200, catalog.AttrObjectKey, "default/web")
+	heard := r.Iteration(oom, "kubelet/oom-watcher", "oomEvent", 1, 120, 120)
+	r.Link(heard, action)
+	relist := r.Iteration(pleg, "kubelet/pleg-relist", "relist", 120, 120.2, 120.21)
+	r.Link(relist, action)
+	arm := r.Iteration(loop, "kubelet/main-loop", "plegCh", 50, 120.21, 120.22)
+	r.Link(arm, relist)
+	syncs := r.Span(arm, "HandlePodSyncs", 120.21, 120.22)
+	sync := r.Iteration(worker, "kubelet/pod-worker", "syncPod", 3, 120.22, 120.3, catalog.AttrObjectKey, "default/web")
+	r.Link(sync, syncs)
+	return r.Spans()
+}
+
+// f prefers the effect the story goes on from (the PLEG's relist, not the
+// OOM watcher's silent iteration), and goes on from an iteration to what
+// a call made inside it caused.
+func TestFollowAnActionThroughTheKubelet(t *testing.T) {
+	spans := podOOM()
+	m, err := stepview.New(timeline.Build(spans), stepview.Options{Spans: spans, Width: 4000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ = press(t, m, "g", "2m", "enter")
+	var path []string
+	for range 3 {
+		m, _ = press(t, m, "f")
+		path = append(path, m.Step().Name())
+	}
+	if got, want := strings.Join(path, " "), "relist plegCh syncPod"; got != want {
+		t.Errorf("f from injectOOM went %q, want %q", got, want)
+	}
+	// The OOM watcher's iteration is an effect the story stops at.
+	m, _ = press(t, m, "g", "2m", "enter")
+	m = goTo(t, m, named(timeline.StepIteration, "oomEvent"))
+	m, _ = press(t, m, "f")
+	if got := m.Step(); got.Name() != "oomEvent" || !strings.HasPrefix(m.Status(), "nothing to follow") {
+		t.Errorf("f from the OOM watcher's iteration: %s, status %q", describe(got), m.Status())
+	}
+}

@@ -18,11 +18,14 @@ type data struct {
 	first []int // per lane: the index of its first step (len(steps) if none)
 	stop  []int // per lane: the index of its stopped step, -1 if it has none
 
-	span    []string            // per step: its span (the lifetime span for started and stopped)
-	causes  map[string][]string // span ID → the spans it links to with kubeloom.link=cause
-	isCause map[string]bool     // span IDs some span links to as its cause
-	parent  []int               // per lane: the lane whose code started it, -1 if unknown
-	tree    []tree              // per instance: its lanes depth first
+	span      []string            // per step: its span (the lifetime span for started and stopped)
+	causes    map[string][]string // span ID → the spans it links to with kubeloom.link=cause
+	isCause   map[string]bool     // span IDs some span links to as its cause, or whose calls some span does (within)
+	parentOf  map[string]string   // span ID → its parent's
+	lifetime  map[string]bool     // the lanes' lifetime spans
+	iteration map[string]bool     // the lanes' iteration spans
+	parent    []int               // per lane: the lane whose code started it, -1 if unknown
+	tree      []tree              // per instance: its lanes depth first
 }
 
 // newData indexes tl. spans, the recording tl was built from, may be nil:
@@ -57,20 +60,72 @@ func newData(tl *timeline.Timeline, spans []traces.Span) *data {
 	}
 	d.causes, d.isCause = map[string][]string{}, map[string]bool{}
 	parentSpan := map[string]string{}
+	d.parentOf, d.lifetime, d.iteration = parentSpan, map[string]bool{}, map[string]bool{}
+	for _, l := range d.lanes {
+		if l.SpanID != "" {
+			d.lifetime[l.SpanID] = true
+		}
+		for _, m := range l.Iterations {
+			d.iteration[m.SpanID] = true
+		}
+	}
 	for _, s := range spans {
 		if s.ParentSpanID != "" {
 			parentSpan[s.SpanID] = s.ParentSpanID
 		}
+	}
+	for _, s := range spans {
 		for _, l := range s.Links {
 			if l.Attributes.String(catalog.AttrLink) == catalog.LinkCause {
 				d.causes[s.SpanID] = append(d.causes[s.SpanID], l.SpanID)
-				d.isCause[l.SpanID] = true
+				// A cause is also a cause within the spans around it on
+				// its goroutine: an iteration whose handler call (a child
+				// span) something links to has effects too.
+				d.within(l.SpanID, func(a string) bool { d.isCause[a] = true; return false })
 			}
 		}
 	}
 	d.parent = d.nest(parentSpan)
 	d.tree = d.buildTree()
 	return d
+}
+
+// within calls f with span and, if span is a call made inside a loop
+// iteration, with the calls around it up to that iteration, until f
+// returns true; it reports whether one did. It goes no higher than the
+// iteration: a goroutine's lifetime or a main line's root is not the
+// cause of everything done inside it.
+func (d *data) within(span string, f func(ancestor string) bool) bool {
+	if f(span) {
+		return true
+	}
+	if d.iteration[span] {
+		return false
+	}
+	var up []string
+	for p := d.parentOf[span]; p != "" && !d.lifetime[p] && len(up) < 64; p = d.parentOf[p] {
+		up = append(up, p)
+		if d.iteration[p] {
+			for _, a := range up {
+				if f(a) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
+// causedBy reports whether step i's span names span, or a span within it
+// (its calls), as its cause.
+func (d *data) causedBy(i int, span string) bool {
+	for _, c := range d.causes[d.span[i]] {
+		if d.within(c, func(a string) bool { return a == span }) {
+			return true
+		}
+	}
+	return false
 }
 
 // nest finds, for each goroutine, the lane whose span started it: the

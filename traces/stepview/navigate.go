@@ -3,7 +3,6 @@ package stepview
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
@@ -129,23 +128,38 @@ func (d *data) search(match func(string) bool, cur, lo, hi int) (next int, wrapp
 }
 
 // follow returns the next step after cur in lo..hi that continues the
-// current step's story: its span names the current step's span as its
-// cause (kubeloom.link=cause), or it carries the same object key
-// (k8s.object.key), which it returns. can is false when the current step
-// has neither a key nor a span that anything names as its cause.
+// current step's story: its span names the current step's span, or a call
+// made inside it, as its cause (kubeloom.link=cause: the kubelet's plegCh
+// iteration calls HandlePodSyncs, which the pod worker's syncPod names),
+// or it carries the same object key (k8s.object.key), which it returns.
+// Of the steps the current one causes,
+// it prefers the first the story can go on from (one with a key or effects
+// of its own): an injected OOM in a pod's container is heard by the OOM
+// watcher, which does nothing with it, and then seen by the PLEG, which
+// restarts the container. can is false when the current step has neither
+// a key nor a span that anything names as its cause.
 func (d *data) follow(cur, hi int) (next int, key string, found, can bool) {
 	key = d.attrs(cur).String(catalog.AttrObjectKey)
 	span := d.span[cur]
 	if key == "" && !d.isCause[span] {
 		return cur, "", false, false
 	}
+	deadEnd := -1 // the first effect the story cannot go on from
 	for i := cur + 1; i <= hi; i++ {
 		if key != "" && d.attrs(i).String(catalog.AttrObjectKey) == key {
 			return i, key, true, true
 		}
-		if span != "" && slices.Contains(d.causes[d.span[i]], span) {
-			return i, key, true, true
+		if span != "" && d.causedBy(i, span) {
+			if d.isCause[d.span[i]] || d.attrs(i).String(catalog.AttrObjectKey) != "" {
+				return i, key, true, true
+			}
+			if deadEnd < 0 {
+				deadEnd = i
+			}
 		}
+	}
+	if deadEnd >= 0 {
+		return deadEnd, key, true, true
 	}
 	return cur, key, false, true
 }
