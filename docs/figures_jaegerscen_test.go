@@ -300,10 +300,15 @@ func jsCauseChain(r *docRun, key string) (figure, error) {
 	if start == nil {
 		return figure{}, fmt.Errorf("%s: no OnAdd of %s", r.name, key)
 	}
+	// The goroutine a span ran on, or for a span on an instance's main
+	// line (the scenario's action) the instance.
 	goroutineOf := func(s traces.Span) string {
 		for {
 			if g := s.Attributes.String("goroutine.name"); g != "" {
 				return g
+			}
+			if s.ParentSpanID == "" {
+				return s.Resource.String("service.name") + " " + s.Resource.String("service.instance.id")
 			}
 			p, ok := byID[s.ParentSpanID]
 			if !ok {
