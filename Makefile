@@ -52,8 +52,8 @@ docs: ## regenerate the docs written from the code (docs/cli.md, docs/goroutines
 	$(GO) test ./cmd/kubeloom -run 'TestGeneratedDocsAreUpToDate' -count=1 -args -update
 	$(GO) test ./docs -run 'TestFigures' -count=1 -args -update
 
-docs-picture: ## retake docs/images/timeline.png, the README's picture, and timeline.json beside it (needs Chromium and a CJK font, e.g. Debian's fonts-noto-cjk)
-	CI=true $(GO) test ./traces/htmlview -run 'TestBrowser$$' -count=1 -args -update
+docs-picture: ## retake the HTML timeline's screenshots in docs/images (cm-leader-failover and cluster-basics at 1280x720 and 1920x1080; the README shows one) and timeline.json beside them (needs Chromium and a CJK font, e.g. Debian's fonts-noto-cjk)
+	CI=true $(GO) test ./traces/htmlview -run 'TestBrowserScenarios$$' -count=1 -args -update
 
 clean:
 	rm -rf bin

@@ -2,30 +2,100 @@ package docs
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
-// The README's picture, docs/images/timeline.png, is a screenshot of the
-// HTML timeline of informer-basics that traces/htmlview's browser test
-// takes (`make docs-picture`, which needs Chromium and a CJK font such as
-// Debian's fonts-noto-cjk); beside it, docs/images/timeline.json says what
-// it shows. TestPictureIsCurrent fails when a run of informer-basics no
-// longer looks like that, and the figures under the picture come from the
-// same run.
+// The README's picture is one of the screenshots of the HTML timeline that
+// traces/htmlview's browser test takes of the built-ins (`make
+// docs-picture`, which needs Chromium and a CJK font such as Debian's
+// fonts-noto-cjk): docs/images/timeline-SCENARIO-WxH.png. Beside them,
+// docs/images/timeline.json says which one the README shows and what it
+// shows. TestPictureIsCurrent fails when a run of that scenario no longer
+// looks like it, and the figures under the picture come from the same
+// run.
 func init() {
 	register(map[string]func(d *docRuns) (figure, error){
-		"picture.spans": func(d *docRuns) (figure, error) { return countOf(d.of("informer-basics").tl.Spans, 0.05), nil },
-		"picture.lanes": func(d *docRuns) (figure, error) { return exactCount(d.of("informer-basics").tl.LaneCount()), nil },
-		"picture.steps": func(d *docRuns) (figure, error) { return countOf(len(d.of("informer-basics").steps), 0.05), nil },
+		"picture.spans": func(d *docRuns) (figure, error) {
+			r, err := d.picture()
+			if err != nil {
+				return figure{}, err
+			}
+			return countOf(r.tl.Spans, 0.05), nil
+		},
+		"picture.lanes": func(d *docRuns) (figure, error) {
+			r, err := d.picture()
+			if err != nil {
+				return figure{}, err
+			}
+			return exactCount(r.tl.LaneCount()), nil
+		},
+		"picture.components": func(d *docRuns) (figure, error) {
+			r, err := d.picture()
+			if err != nil {
+				return figure{}, err
+			}
+			return exactCount(components(r)), nil
+		},
+		"picture.steps": func(d *docRuns) (figure, error) {
+			r, err := d.picture()
+			if err != nil {
+				return figure{}, err
+			}
+			return countOf(len(r.steps), 0.05), nil
+		},
 	})
+	// export.md: how the big built-ins open in the page, folded.
+	for _, name := range []string{"cm-leader-failover", "cluster-basics"} {
+		register(map[string]func(d *docRuns) (figure, error){
+			"html.lanes." + name: func(d *docRuns) (figure, error) { return exactCount(d.of(name).tl.LaneCount()), nil },
+			"html.rows." + name: func(d *docRuns) (figure, error) {
+				r := d.of(name)
+				return exactCount(len(r.tl.Instances) + components(r)), nil
+			},
+		})
+	}
 }
 
 type pictureFacts struct {
-	Scenario                       string
-	Spans, Lanes, Steps, DurationS int
+	Scenario, Picture                          string
+	Spans, Lanes, Components, Steps, DurationS int
+}
+
+// pictureShown reads docs/images/timeline.json.
+func pictureShown(root string) (pictureFacts, error) {
+	var shown pictureFacts
+	b, err := os.ReadFile(filepath.Join(root, "docs", "images", "timeline.json"))
+	if err != nil {
+		return shown, fmt.Errorf("what the README's picture shows: %w (make docs-picture writes it)", err)
+	}
+	if err := json.Unmarshal(b, &shown); err != nil {
+		return shown, fmt.Errorf("docs/images/timeline.json: %w", err)
+	}
+	return shown, nil
+}
+
+// picture is the run of the scenario the README's picture shows.
+func (d *docRuns) picture() (*docRun, error) {
+	shown, err := pictureShown(d.root)
+	if err != nil {
+		return nil, err
+	}
+	return d.of(shown.Scenario), nil
+}
+
+// components counts the groups the page opens a recording with: one row
+// per component of each instance.
+func components(r *docRun) int {
+	n := 0
+	for _, in := range r.tl.Instances {
+		n += len(in.Groups())
+	}
+	return n
 }
 
 func TestPictureIsCurrent(t *testing.T) {
@@ -33,19 +103,28 @@ func TestPictureIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(root, "docs", "images", "timeline.json"))
+	shown, err := pictureShown(root)
 	if err != nil {
-		t.Fatalf("what the README's picture shows: %v (make docs-picture writes it)", err)
+		t.Fatal(err)
 	}
-	var shown pictureFacts
-	if err := json.Unmarshal(b, &shown); err != nil {
-		t.Fatalf("docs/images/timeline.json: %v", err)
+	if _, err := os.Stat(filepath.Join(root, "docs", "images", shown.Picture)); err != nil {
+		t.Errorf("docs/images/timeline.json names the picture %q: %v", shown.Picture, err)
+	}
+	for _, readme := range []string{"README.md", "README.zh.md"} {
+		b, err := os.ReadFile(filepath.Join(root, readme))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), "](docs/images/"+shown.Picture+")") {
+			t.Errorf("%s does not show docs/images/%s, the picture timeline.json describes", readme, shown.Picture)
+		}
 	}
 	r := newDocRuns(t, root).of(shown.Scenario)
 	close := func(a, b int, rel float64) bool { return math.Abs(float64(a-b)) <= rel*float64(max(a, b)) }
-	if !close(shown.Spans, r.tl.Spans, 0.05) || shown.Lanes != r.tl.LaneCount() || !close(shown.Steps, len(r.steps), 0.05) ||
-		!close(shown.DurationS, int(r.tl.Duration().Seconds()+0.5), 0.05) {
-		t.Errorf("docs/images/timeline.png shows %s with %d spans, %d lanes, %d steps in %ds; a run now has %d, %d, %d in %s: run `make docs-picture`",
-			shown.Scenario, shown.Spans, shown.Lanes, shown.Steps, shown.DurationS, r.tl.Spans, r.tl.LaneCount(), len(r.steps), r.tl.Duration())
+	if !close(shown.Spans, r.tl.Spans, 0.05) || shown.Lanes != r.tl.LaneCount() || shown.Components != components(r) ||
+		!close(shown.Steps, len(r.steps), 0.05) || !close(shown.DurationS, int(r.tl.Duration().Seconds()+0.5), 0.05) {
+		t.Errorf("docs/images/%s shows %s with %d spans, %d lanes in %d components, %d steps in %ds; a run now has %d, %d in %d, %d in %s: run `make docs-picture`",
+			shown.Picture, shown.Scenario, shown.Spans, shown.Lanes, shown.Components, shown.Steps, shown.DurationS,
+			r.tl.Spans, r.tl.LaneCount(), components(r), len(r.steps), r.tl.Duration())
 	}
 }
