@@ -88,8 +88,8 @@ func TestRunThenReplay(t *testing.T) {
 		t.Fatalf("replay of a truncated file: %v", err)
 	}
 	lines := strings.Count(string(data), "\n")
-	if !strings.Contains(stderr, "cut.jsonl:"+strconv.Itoa(lines)+":") || !strings.Contains(out, "informer/run") {
-		t.Errorf("truncated replay: stderr %q, out has timeline: %v", stderr, strings.Contains(out, "informer/run"))
+	if !strings.Contains(stderr, "cut.jsonl:"+strconv.Itoa(lines)+":") || !strings.Contains(out, "reflector/list-watch") {
+		t.Errorf("truncated replay: stderr %q, out has timeline: %v", stderr, strings.Contains(out, "reflector/list-watch"))
 	}
 }
 
@@ -243,7 +243,7 @@ func TestRunControllerManagerFailover(t *testing.T) {
 		}
 	}
 	out, _, err := execute(t, "replay", file, "--width", "140", "--to", "30s")
-	if err != nil || !strings.Contains(out, "kube-controller-manager classic/cm-0") || !strings.Contains(out, "cm/leader-acquire") {
+	if err != nil || !strings.Contains(out, "kube-controller-manager classic/cm-0") || !strings.Contains(out, "▸ controller-manager (") {
 		t.Errorf("replay: %v\n%s", err, out)
 	}
 }

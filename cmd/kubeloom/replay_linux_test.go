@@ -24,7 +24,7 @@ func TestReplayColorOnATerminal(t *testing.T) {
 			out := onTerminal(t, func(tty *os.File) error {
 				return runReplay(streams{out: tty, err: io.Discard}, &replayOptions{file: file, width: 80})
 			})
-			if !strings.Contains(out, "kubelet/pleg-relist") {
+			if !strings.Contains(out, "pleg-relist") {
 				t.Fatalf("no timeline on the terminal:\n%s", out)
 			}
 			if got := strings.Contains(out, "\x1b["); got != tc.color {

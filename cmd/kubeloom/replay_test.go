@@ -159,7 +159,7 @@ func TestReplayFilters(t *testing.T) {
 	}, {
 		name:     "one instance, globs",
 		args:     []string{"--width", "100", "--instance", "node-2", "--goroutine", "pleg*", "--goroutine", "kubelet/*-gc"},
-		want:     []string{"2 of 11 lanes", "kubelet node-2", "kubelet/pleg-relist", "kubelet/container-gc"},
+		want:     []string{"2 of 11 lanes", "kubelet node-2", "pleg-relist", "container-gc"},
 		dontWant: []string{"kubelet node-1", "node-status", "pod-worker", "kubeloom scenario"},
 	}, {
 		name:     "comma-separated, service id",
