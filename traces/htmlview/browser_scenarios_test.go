@@ -293,10 +293,7 @@ func browseScenario(t *testing.T, b *browsertest.Browser, tl *timeline.Timeline,
 	if err := chromedp.Do(b.Ctx, chromedp.Reload()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := chromedp.Run(b.Ctx, chromedp.Poll[bool](`window.kubeloom && window.kubeloom.ready === true`,
-		chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second))); err != nil {
-		t.Fatalf("the page did not draw after a reload: %v", err)
-	}
+	waitReady(t, b)
 	s, after := state(t, b), pageView(t, b)
 	if s.Step != story || math.Abs(after.T0-before.T0) > 1 || math.Abs(after.T1-before.T1) > 1 {
 		t.Errorf("after a reload: step %d, window %.0f–%.0fµs; want step %d, %.0f–%.0fµs (#%s)", s.Step, after.T0, after.T1, story, before.T0, before.T1, eval[string](t, b, `location.hash`))

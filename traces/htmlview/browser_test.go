@@ -59,8 +59,23 @@ func load(tb testing.TB, b *browsertest.Browser, pageURL string) {
 	if err := chromedp.Do(b.Ctx, chromedp.Navigate(pageURL)); err != nil {
 		tb.Fatalf("loading %s: %v", pageURL, err)
 	}
-	if _, err := chromedp.Run(b.Ctx, chromedp.Poll[bool](`window.kubeloom && window.kubeloom.ready === true`,
-		chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+	waitReady(tb, b)
+}
+
+// waitReady waits for the page's first frame. chromedp can poll in the
+// execution context of the document the navigation replaced, which
+// Chromium then reports as gone; the poll starts again in the new one.
+func waitReady(tb testing.TB, b *browsertest.Browser) {
+	tb.Helper()
+	for attempt := 1; ; attempt++ {
+		_, err := chromedp.Run(b.Ctx, chromedp.Poll[bool](`window.kubeloom && window.kubeloom.ready === true`,
+			chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second)))
+		if err == nil {
+			return
+		}
+		if attempt < 3 && strings.Contains(err.Error(), "Cannot find context with specified id") {
+			continue
+		}
 		tb.Fatalf("the page did not draw its first frame: %v (console: %v)", err, b.Problems(tb))
 	}
 }
