@@ -51,10 +51,15 @@ func mustSplit(s string, markers ...string) []string {
 }
 
 // Write writes tl as one self-contained HTML page: a canvas timeline with
-// one lane per goroutine, grouped by instance, that zooms (wheel, buttons,
-// + and -) and pans (drag); the details of a span on hover or click; and
-// the step-through of timeline.Steps (buttons, ← and →) with each step's
-// narrative from the goroutine catalog, in English or Chinese.
+// one lane per goroutine under its instance, component and family
+// (timeline.Group; a recording of more than 60 lanes opens with the groups
+// folded), a search by goroutine, object key or group, zoom at the pointer
+// (wheel, pinch), around the current step (+, −) and to it (z), an
+// overview strip to drag, work drawn apart from waiting; the details of a
+// span on hover or click and arrows to its causes and effects; and the
+// step-through of timeline.Steps (buttons, ← and →) with each step's
+// narrative from the goroutine catalog, in English or Chinese. The URL
+// fragment keeps the step, the window and the open groups.
 //
 // The page needs nothing but a browser: no server, no network. It exposes
 // window.kubeloom for tests and scripts (see assets/timeline.js).
