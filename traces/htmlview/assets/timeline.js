@@ -467,6 +467,7 @@
     });
     contentH += 8;
     api.rows = rowY.length;
+    rowsVersion++;
     labelCache.clear();
   }
 
@@ -724,6 +725,18 @@
 
   let marksDrawn = 0;
 
+  // Rectangles are collected as (x, width) pairs in arrays reused from
+  // frame to frame, then drawn as one path each: a frame allocates nothing
+  // per lane.
+  const rWork = [], rThin = [], rBox = [], rWait = [];
+  function fillRects(r, y, h) {
+    if (!r.length) return;
+    ctx.beginPath();
+    for (let i = 0; i < r.length; i += 2) ctx.rect(r[i], y, r[i + 1], h);
+    ctx.fill();
+    marksDrawn += r.length / 2;
+  }
+
   // drawMarks draws the spans of arr that are in view in the band y..y+h.
   // Work (a span shorter than WAIT_US) is solid; marks narrower than 2px
   // merge with neighbours closer than a pixel, so a lane costs at most a
@@ -735,8 +748,7 @@
     if (!n) return;
     const tEnd = tAt(W);
     let i = lowerBound(arr, stride, tAt(gutter) - max);
-    const work = new Path2D(), thin = new Path2D(), boxes = new Path2D();
-    let nBoxes = 0;
+    rWork.length = 0; rThin.length = 0; rBox.length = 0;
     let wx0 = 0, wx1 = -1, lx0 = 0, lx1 = -1;
     for (; i < n; i++) {
       const o = i * stride, s = arr[o];
@@ -748,8 +760,7 @@
       if (x1 > W) x1 = W;
       const wait = d >= WAIT_US;
       if (wait && x1 - x0 >= 4) {
-        boxes.rect(Math.round(x0) + 0.5, y + 0.5, Math.max(Math.round(x1) - Math.round(x0) - 2, 1), h - 1);
-        nBoxes++;
+        rBox.push(Math.round(x0) + 0.5, Math.max(Math.round(x1) - Math.round(x0) - 2, 1));
         continue;
       }
       const narrow = x1 - x0 < 2;
@@ -757,30 +768,32 @@
       else if (x1 - x0 >= 4) x1 -= 1; // a gap between wide neighbours
       if (wait) {
         if (lx1 >= 0 && x0 < lx1 + 1) { if (x1 > lx1) lx1 = x1; continue; }
-        if (lx1 >= 0) { thin.rect(lx0, y, lx1 - lx0, h); marksDrawn++; }
+        if (lx1 >= 0) rThin.push(lx0, lx1 - lx0);
         lx0 = x0; lx1 = x1;
         continue;
       }
       if (wx1 >= 0 && narrow && x0 < wx1 + 1) { if (x1 > wx1) wx1 = x1; continue; }
-      if (wx1 >= 0) { work.rect(wx0, y, wx1 - wx0, h); marksDrawn++; }
+      if (wx1 >= 0) rWork.push(wx0, wx1 - wx0);
       wx0 = x0; wx1 = x1;
     }
-    if (lx1 >= 0) { thin.rect(lx0, y, lx1 - lx0, h); marksDrawn++; }
-    if (wx1 >= 0) { work.rect(wx0, y, wx1 - wx0, h); marksDrawn++; }
-    if (nBoxes) {
+    if (lx1 >= 0) rThin.push(lx0, lx1 - lx0);
+    if (wx1 >= 0) rWork.push(wx0, wx1 - wx0);
+    if (rBox.length) {
+      ctx.beginPath();
+      for (let k = 0; k < rBox.length; k += 2) ctx.rect(rBox[k], y + 0.5, rBox[k + 1], h - 1);
       ctx.fillStyle = light;
-      ctx.fill(boxes);
+      ctx.fill();
       ctx.fillStyle = hatchFill;
-      ctx.fill(boxes);
+      ctx.fill();
       ctx.strokeStyle = line;
       ctx.lineWidth = 1;
-      ctx.stroke(boxes);
-      marksDrawn += nBoxes;
+      ctx.stroke();
+      marksDrawn += rBox.length / 2;
     }
     ctx.fillStyle = thinFill;
-    ctx.fill(thin);
+    fillRects(rThin, y, h);
     ctx.fillStyle = solid;
-    ctx.fill(work);
+    fillRects(rWork, y, h);
   }
 
   // drawEvents draws one diamond per pixel column that holds events.
@@ -827,8 +840,7 @@
   // of their iterations (upper band) and calls (lower band) do work there,
   // in four shades, over a grey band where any of them waits.
   let colIt = new Int32Array(0), colCa = new Int32Array(0), colWait = new Int32Array(0);
-  const LEVEL_ALPHA = [0, 0.35, 0.55, 0.78, 1];
-  const level = (c) => (c <= 0 ? 0 : c === 1 ? 1 : c < 4 ? 2 : c < 16 ? 3 : 4);
+  const LEVEL_ALPHA = [0, 0.35, 0.55, 0.78, 1]; // 1, 2-3, 4-15, 16 or more marks in a column
 
   function accumulate(arr, stride, max, col, n) {
     const len = arr.length / stride;
@@ -895,31 +907,14 @@
     }
   }
 
-  function bands(col, n, y, h, color) {
-    const paths = [null, new Path2D(), new Path2D(), new Path2D(), new Path2D()];
-    let run = 0, runStart = 0, acc = 0;
-    for (let x = 0; x <= n; x++) {
-      acc += x < n ? col[x] : 0;
-      const lv = x < n ? level(acc) : 0;
-      if (lv !== run) {
-        if (run) { paths[run].rect(gutter + runStart, y, x - runStart, h); marksDrawn++; }
-        run = lv; runStart = x;
-      }
-    }
-    ctx.fillStyle = color;
-    for (let lv = 1; lv <= 4; lv++) {
-      ctx.globalAlpha = LEVEL_ALPHA[lv];
-      ctx.fill(paths[lv]);
-    }
-    ctx.globalAlpha = 1;
-  }
-
+  // drawGroup draws a group's row: its density, read in one pass over the
+  // columns, which also clears them for the next row.
+  const rLevelIt = [[], [], [], [], []], rLevelCa = [[], [], [], [], []];
   function drawGroup(g, y, open, current) {
     ctx.fillStyle = current ? C.cur : open ? C.groupOpen : C.groupRow;
     ctx.fillRect(gutter, y, W - gutter, ROW_H);
     const n = Math.max(Math.ceil(W - gutter), 1) + 2;
     if (colIt.length < n + 1) { colIt = new Int32Array(n + 1); colCa = new Int32Array(n + 1); colWait = new Int32Array(n + 1); }
-    colIt.fill(0, 0, n + 1); colCa.fill(0, 0, n + 1); colWait.fill(0, 0, n + 1);
     if (BINS / span / view.scale >= 1) fromBins(groupBins(g), n);
     else {
       for (let li = g.first; li < g.first + g.count; li++) {
@@ -928,17 +923,34 @@
         accumulate(l.calls, CA, l.callMax, colCa, n);
       }
     }
-    // Waiting: one grey band wherever any lane of the group waits.
-    const wait = new Path2D();
-    let acc = 0, from = -1;
+    for (let lv = 1; lv <= 4; lv++) { rLevelIt[lv].length = 0; rLevelCa[lv].length = 0; }
+    rWait.length = 0;
+    let aI = 0, aC = 0, aW = 0, runI = 0, runC = 0, sI = 0, sC = 0, wFrom = -1;
     for (let x = 0; x <= n; x++) {
-      acc += x < n ? colWait[x] : 0;
-      if (acc > 0 && x < n) { if (from < 0) from = x; } else if (from >= 0) { wait.rect(gutter + from, y + 6, x - from, 6); from = -1; }
+      let lI = 0, lC = 0;
+      if (x < n) {
+        aI += colIt[x]; aC += colCa[x]; aW += colWait[x];
+        lI = aI <= 0 ? 0 : aI === 1 ? 1 : aI < 4 ? 2 : aI < 16 ? 3 : 4;
+        lC = aC <= 0 ? 0 : aC === 1 ? 1 : aC < 4 ? 2 : aC < 16 ? 3 : 4;
+      }
+      colIt[x] = 0; colCa[x] = 0; colWait[x] = 0;
+      if (lI !== runI) { if (runI) rLevelIt[runI].push(gutter + sI, x - sI); runI = lI; sI = x; }
+      if (lC !== runC) { if (runC) rLevelCa[runC].push(gutter + sC, x - sC); runC = lC; sC = x; }
+      if (aW > 0 && x < n) { if (wFrom < 0) wFrom = x; } else if (wFrom >= 0) { rWait.push(gutter + wFrom, x - wFrom); wFrom = -1; }
     }
+    // Waiting: one grey band wherever any lane of the group waits; work
+    // over it in four shades.
     ctx.fillStyle = C.groupWait;
-    ctx.fill(wait);
-    bands(colIt, n, y + 2, 7, C.it);
-    bands(colCa, n, y + 9, 7, C.call);
+    fillRects(rWait, y + 6, 6);
+    for (const [levels, color, top] of [[rLevelIt, C.it, y + 2], [rLevelCa, C.call, y + 9]]) {
+      ctx.fillStyle = color;
+      for (let lv = 1; lv <= 4; lv++) {
+        if (!levels[lv].length) continue;
+        ctx.globalAlpha = LEVEL_ALPHA[lv];
+        fillRects(levels[lv], top, 7);
+      }
+    }
+    ctx.globalAlpha = 1;
   }
 
   function drawAxis() {
@@ -1172,13 +1184,7 @@
     }
     const flowsDrawn = drawFlows(cur);
 
-    // The gutter: instance names, groups and lane labels.
-    ctx.fillStyle = C.gutter;
-    ctx.fillRect(0, TOP, gutter, ph);
-    ctx.textBaseline = 'middle';
-    for (const r of visible) drawLabel(r, TOP + rowY[r] - view.y, r === curRow);
-    ctx.fillStyle = C.gutterLine;
-    ctx.fillRect(gutter - 1, TOP, 1, ph);
+    drawGutter(visible, curRow);
 
     drawSticky(visible);
 
@@ -1200,49 +1206,83 @@
   }
 
   const INDENT = 12;
-  function drawLabel(r, y, isCur) {
+
+  // The gutter (the groups' and lanes' labels) changes only when the rows
+  // scroll or change, or the step moves, not when the time zooms or pans:
+  // it is drawn once into an image that later frames copy.
+  let gutterImage = null, gutterKey = '', rowsVersion = 0;
+  function drawGutter(visible, curRow) {
+    const ph = plotH();
+    const key = [view.y, rowsVersion, curRow, gutter, H, dpr, api.lang].join('|');
+    if (key !== gutterKey) {
+      if (!gutterImage) gutterImage = document.createElement('canvas');
+      const w = Math.round(gutter * dpr), h = Math.round(H * dpr);
+      if (gutterImage.width !== w || gutterImage.height !== h) { gutterImage.width = w; gutterImage.height = h; }
+      const g = gutterImage.getContext('2d');
+      g.setTransform(dpr, 0, 0, dpr, 0, 0);
+      g.clearRect(0, 0, gutter, H);
+      g.fillStyle = C.gutter;
+      g.fillRect(0, TOP, gutter, ph);
+      g.save();
+      g.beginPath();
+      g.rect(0, TOP, gutter, ph);
+      g.clip();
+      g.textBaseline = 'middle';
+      for (const r of visible) if (rowKind[r] !== R_INST) drawLabel(g, r, TOP + rowY[r] - view.y, r === curRow);
+      g.restore();
+      g.fillStyle = C.gutterLine;
+      g.fillRect(gutter - 1, TOP, 1, ph);
+      gutterKey = key;
+    }
+    ctx.drawImage(gutterImage, 0, 0, gutter, H);
+    ctx.textBaseline = 'middle';
+    for (const r of visible) if (rowKind[r] === R_INST) drawLabel(ctx, r, TOP + rowY[r] - view.y, false);
+  }
+  // drawLabel draws row r's label on c: an instance's heading (across the
+  // whole width), a group's or a lane's (in the gutter).
+  function drawLabel(c, r, y, isCur) {
     const kind = rowKind[r], depth = rowDepth[r];
-    ctx.textAlign = 'left';
+    c.textAlign = 'left';
     if (kind === R_INST) {
       const ii = rowRef[r];
       // An instance's heading spans the whole width: nothing else is drawn in it.
-      ctx.fillStyle = C.head;
-      ctx.fillRect(0, y, W, HEAD_H);
-      ctx.font = FONT_B;
-      ctx.fillStyle = C.headText;
-      ctx.fillText(fitText('i' + ii, instName(ii), W - 120, FONT_B), 8, y + HEAD_H / 2);
-      const w = ctx.measureText(fitText('i' + ii, instName(ii), W - 120, FONT_B)).width;
-      ctx.font = FONT_S;
-      ctx.fillStyle = C.muted;
-      ctx.fillText(T.laneCount(fmtNum(D.instances[ii].count)), 16 + w, y + HEAD_H / 2);
+      c.fillStyle = C.head;
+      c.fillRect(0, y, W, HEAD_H);
+      c.font = FONT_B;
+      c.fillStyle = C.headText;
+      c.fillText(fitText('i' + ii, instName(ii), W - 120, FONT_B), 8, y + HEAD_H / 2);
+      const w = c.measureText(fitText('i' + ii, instName(ii), W - 120, FONT_B)).width;
+      c.font = FONT_S;
+      c.fillStyle = C.muted;
+      c.fillText(T.laneCount(fmtNum(D.instances[ii].count)), 16 + w, y + HEAD_H / 2);
       return;
     }
     const x = 8 + depth * INDENT;
-    if (isCur) { ctx.fillStyle = C.cur; ctx.fillRect(0, y, gutter, ROW_H); }
+    if (isCur) { c.fillStyle = C.cur; c.fillRect(0, y, gutter, ROW_H); }
     if (kind === R_GROUP) {
       const g = groups[rowRef[r]];
       const open = !!matches || isOpen(g);
-      if (!isCur) { ctx.fillStyle = open ? C.groupOpen : C.groupRow; ctx.fillRect(0, y, gutter - 1, ROW_H); }
-      ctx.fillStyle = C.muted;
-      ctx.font = FONT_S;
+      if (!isCur) { c.fillStyle = open ? C.groupOpen : C.groupRow; c.fillRect(0, y, gutter - 1, ROW_H); }
+      c.fillStyle = C.muted;
+      c.font = FONT_S;
       const count = matches ? `${countMatches(g)}/${g.count}` : String(g.count);
-      ctx.textAlign = 'right';
-      ctx.fillText(count, gutter - 8, y + ROW_H / 2);
-      const cw = ctx.measureText(count).width;
-      ctx.textAlign = 'left';
-      ctx.fillStyle = C.text;
-      ctx.fillText(open ? '▾' : '▸', x, y + ROW_H / 2);
+      c.textAlign = 'right';
+      c.fillText(count, gutter - 8, y + ROW_H / 2);
+      const cw = c.measureText(count).width;
+      c.textAlign = 'left';
+      c.fillStyle = C.text;
+      c.fillText(open ? '▾' : '▸', x, y + ROW_H / 2);
       const font = isCur ? FONT_B : FONT;
-      ctx.font = font;
-      ctx.fillStyle = C.headText;
-      ctx.fillText(groupText(g, gutter - x - 14 - cw - 12, font), x + 12, y + ROW_H / 2);
+      c.font = font;
+      c.fillStyle = C.headText;
+      c.fillText(groupText(g, gutter - x - 14 - cw - 12, font), x + 12, y + ROW_H / 2);
       return;
     }
     const li = rowRef[r], l = lanes[li];
     const font = isCur ? FONT_B : FONT;
-    ctx.font = font;
-    ctx.fillStyle = l.g === 'main' ? C.muted : C.text;
-    ctx.fillText(laneText(li, depth, gutter - x - 12, font), x + 4, y + ROW_H / 2);
+    c.font = font;
+    c.fillStyle = l.g === 'main' ? C.muted : C.text;
+    c.fillText(laneText(li, depth, gutter - x - 12, font), x + 4, y + ROW_H / 2);
   }
 
   function countMatches(g) {
