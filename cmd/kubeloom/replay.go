@@ -56,6 +56,7 @@ non-empty value (https://no-color.org) or --color says otherwise.`,
   kubeloom replay recordings/informer-basics.jsonl --width 160 --from 18s --to 25s
   kubeloom replay recordings/informer-basics.jsonl --instance informers --goroutine 'informer/listener-*' --goroutine 'watch/*'
   kubeloom replay recordings/informer-basics.jsonl --summary --goroutine 'informer/*'
+  kubeloom run cm-leader-failover -q --out recordings/cm-leader-failover.jsonl
   kubeloom replay recordings/cm-leader-failover.jsonl --instance 'classic/*' --expand controller-manager --expand replicaset
   kubeloom replay recordings/informer-basics.jsonl --color always | less -R`,
 		Args: cobra.ExactArgs(1),
