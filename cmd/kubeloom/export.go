@@ -33,9 +33,12 @@ func newExportCmd(s streams) *cobra.Command {
 		Short: "Write a recording as a self-contained HTML timeline, Jaeger JSON or a Chrome/Perfetto trace",
 		Long: `Write a recording in another format:
 
-  html    one self-contained page (no network): the lanes on a canvas, zoom and
-          pan, details on hover, and a step-through with each goroutine's story
-          in English or 中文. Open it in any browser.
+  html    one self-contained page (no network): the lanes on a canvas in groups
+          (folded above 60 lanes; click, e or E to unfold), a search over
+          goroutines, objects and components, zoom at the pointer and z to the
+          current step, an overview strip, arrows from causes to effects, a
+          step-through with each goroutine's story in English or 中文, and a URL
+          that keeps the view for a bookmark. Open it in any browser.
   jaeger  Jaeger JSON (the shape of Jaeger's /api/traces), which Jaeger UI's
           "Upload JSON" opens.
   chrome  Chrome trace JSON for ui.perfetto.dev or chrome://tracing: goroutines
