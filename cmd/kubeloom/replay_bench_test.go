@@ -378,7 +378,7 @@ func generateSoak(tb testing.TB, path string, n int) (int, int64) {
 		heap.Fix(&h, 0)
 		if l.inst == scenario {
 			sc := g.call(scenario, scenario.run, "action/update", at, 0, attribute.String(catalog.AttrObjectKey, key()),
-				attribute.String("kubeloom.action", "update"))
+				attribute.String(catalog.AttrAction, "update"))
 			l.lastCause = sc
 			continue
 		}

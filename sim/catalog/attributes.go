@@ -17,6 +17,13 @@ const (
 	AttrClockOrigin  = "kubeloom.clock.origin"
 	AttrRunWallStart = "kubeloom.run.wall_start"
 
+	// The scenario's own instance (service.name), whose main lane holds
+	// the root span, the preload and the actions; an action span's verb,
+	// and the time the scenario gives it in seconds from the start.
+	ServiceScenario = "kubeloom"
+	AttrAction      = "kubeloom.action"
+	AttrActionAt    = "kubeloom.action.at_s"
+
 	// Goroutine lifetime spans.
 	AttrGoroutineName   = "goroutine.name"
 	AttrGoroutineKind   = "goroutine.kind"

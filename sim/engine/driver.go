@@ -51,8 +51,8 @@ func (d *driver) start(ctx context.Context) error {
 // apply returns it for the run's warnings and summary.
 func (d *driver) apply(a scenarios.Action) error {
 	ctx, sp := goroutine.Start(d.ctx, "action/"+a.Verb(), trace.WithAttributes(
-		attribute.String("kubeloom.action", a.Verb()),
-		attribute.Float64("kubeloom.action.at_s", a.At.Seconds())))
+		attribute.String(catalog.AttrAction, a.Verb()),
+		attribute.Float64(catalog.AttrActionAt, a.At.Seconds())))
 	defer sp.End()
 	err := d.w.apply(ctx, sp, a)
 	if err != nil {

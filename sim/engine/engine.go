@@ -93,7 +93,7 @@ type InstanceSummary struct {
 
 // Service names of the instances (service.name).
 const (
-	serviceDriver    = "kubeloom"
+	serviceDriver    = catalog.ServiceScenario
 	serviceInformers = "informers"
 	serviceCM        = "kube-controller-manager"
 	serviceKubelet   = "kubelet"

@@ -136,11 +136,11 @@ func TestActionsLinkToTheirEffects(t *testing.T) {
 			}
 			seen := map[string]bool{}
 			for _, s := range spans {
-				verb := s.Attributes.String("kubeloom.action")
+				verb := s.Attributes.String(catalog.AttrAction)
 				if verb == "" || !strings.HasPrefix(s.Name, "action/") || s.Resource.String(catalog.AttrServiceName) != serviceDriver {
 					continue
 				}
-				at, _ := s.Attributes.Float("kubeloom.action.at_s")
+				at, _ := s.Attributes.Float(catalog.AttrActionAt)
 				when := time.Duration(at * float64(time.Second)).String()
 				seen[when] = true
 				covered[verb] = true

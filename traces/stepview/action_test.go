@@ -29,7 +29,7 @@ func oomLesson() []traces.Span {
 
 	r.Instance("kubeloom", "scenario")
 	root := r.Span("", "scenario kubelet-startup", 0, 200, catalog.AttrClockOrigin, tt.Origin.Format(time.RFC3339Nano))
-	action := r.Span(root, "action/injectOOM", 90, 90, "kubeloom.action", "injectOOM", "kubeloom.action.at_s", 90.0)
+	action := r.Span(root, "action/injectOOM", 90, 90, catalog.AttrAction, "injectOOM", catalog.AttrActionAt, 90.0)
 
 	r.Instance("kubelet", "node-1")
 	ev := r.Iteration(oom, "kubelet/oom-watcher", "oomEvent", 1, 90, 90, "kubelet.oom.container", "/")
@@ -78,7 +78,7 @@ func TestJumpToAnActionAndFollowIt(t *testing.T) {
 func podOOM() []traces.Span {
 	r := tt.New("kubelet-pod-lifecycle").Instance("kubeloom", "scenario")
 	root := r.Span("", "scenario kubelet-pod-lifecycle", 0, 200, catalog.AttrClockOrigin, tt.Origin.Format(time.RFC3339Nano))
-	action := r.Span(root, "action/injectOOM", 120, 120, "kubeloom.action", "injectOOM", "kubeloom.action.at_s", 120.0)
+	action := r.Span(root, "action/injectOOM", 120, 120, catalog.AttrAction, "injectOOM", catalog.AttrActionAt, 120.0)
 
 	r.Instance("kubelet", "node-1")
 	main := r.Span("", "main", 0.1, 200)

@@ -23,16 +23,6 @@ const (
 
 var kindOrder = map[StepKind]int{StepStarted: 0, StepIteration: 1, StepCall: 2, StepEvent: 3, StepStopped: 4}
 
-// The scenario's own instance, whose main lane holds the root span, the
-// preload and the actions (service.name "kubeloom", sim/engine's driver),
-// and what its action spans record: the verb and the time the scenario
-// gives it, in seconds from the start.
-const (
-	driverService = "kubeloom"
-	attrAction    = "kubeloom.action"
-	attrActionAt  = "kubeloom.action.at_s"
-)
-
 // Step is one moment of a recording told as a story: what happened, on
 // which goroutine, and what the goroutine catalog says about it.
 type Step struct {
@@ -96,7 +86,7 @@ func Steps(tl *Timeline) []Step {
 				st := Step{Kind: kind, At: at, Instance: in, Lane: l, Mark: m, Entry: entry, HasEntry: ok}
 				if kind == StepCall && l.Goroutine == MainLane {
 					st.Startup, st.HasStartup = StartupStep(in.Service, m.Name)
-					if in.Service == driverService {
+					if in.Service == catalog.ServiceScenario {
 						st.At = actionTime(tl, m)
 					}
 				}
@@ -125,7 +115,7 @@ func Steps(tl *Timeline) []Step {
 	for _, in := range tl.Instances {
 		for _, l := range in.Lanes {
 			order[l] = n
-			if in.Service == driverService && l.Goroutine == MainLane {
+			if in.Service == catalog.ServiceScenario && l.Goroutine == MainLane {
 				order[l] = 0
 			}
 			n++
@@ -160,10 +150,10 @@ func Steps(tl *Timeline) []Step {
 // later (it starts a little later in a live run, when the player wakes
 // up), else the span's start.
 func actionTime(tl *Timeline, m *Mark) time.Time {
-	if m.Attributes.String(attrAction) == "" {
+	if m.Attributes.String(catalog.AttrAction) == "" {
 		return m.Start
 	}
-	at, ok := m.Attributes.Float(attrActionAt)
+	at, ok := m.Attributes.Float(catalog.AttrActionAt)
 	if !ok || at < 0 {
 		return m.Start
 	}

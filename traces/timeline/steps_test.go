@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 	"github.com/kubeloom/kubeloom/traces/timeline/timelinetest"
 )
@@ -60,8 +61,8 @@ func TestActionsAreStepsAtTheirOwnTime(t *testing.T) {
 	r.Iteration(oom, "kubelet/oom-watcher", "oomEvent", 2, 120, 120)
 	r.Instance("kubeloom", "scenario")
 	root := r.Span("", "scenario actions", 0, 200, "kubeloom.clock.origin", timelinetest.Origin.Format(time.RFC3339Nano))
-	r.Span(root, "action/injectOOM", 90.042, 90.044, "kubeloom.action", "injectOOM", "kubeloom.action.at_s", 90.0)
-	r.Span(root, "action/injectOOM", 120, 120, "kubeloom.action", "injectOOM", "kubeloom.action.at_s", 120.0)
+	r.Span(root, "action/injectOOM", 90.042, 90.044, catalog.AttrAction, "injectOOM", catalog.AttrActionAt, 90.0)
+	r.Span(root, "action/injectOOM", 120, 120, catalog.AttrAction, "injectOOM", catalog.AttrActionAt, 120.0)
 	tl := timeline.Build(r.Spans())
 	var got []string
 	for _, s := range timeline.Steps(tl) {
