@@ -328,9 +328,9 @@ func (e *encoder) group(inst, parent int, g *timeline.Group, laneIndex map[*time
 }
 
 // flows returns the causal links between the marks of tl's lanes, by
-// flowStride: for each iteration and call, in lane order, the spans it
-// names as its causes (Mark.Causes) that are a lane's lifetime, an
-// iteration or a call of the recording. A cause the recording lacks (it
+// flowStride: for each goroutine's start (Lane.Causes), iteration and
+// call (Mark.Causes), in lane order, the spans it names as its causes that
+// are a lane's lifetime, an iteration or a call of the recording. A cause the recording lacks (it
 // had not ended when the recording stopped) has no arrow.
 func flows(tl *timeline.Timeline, laneIndex map[*timeline.Lane]int) []int64 {
 	type at struct{ lane, kind, mark int64 }
@@ -350,8 +350,8 @@ func flows(tl *timeline.Timeline, laneIndex map[*timeline.Lane]int) []int64 {
 		}
 	}
 	out := []int64{}
-	add := func(li int64, kind timeline.StepKind, i int, m *timeline.Mark) {
-		for _, id := range m.Causes {
+	add := func(li int64, kind timeline.StepKind, i int, causes []string) {
+		for _, id := range causes {
 			if c, ok := bySpan[id]; ok {
 				out = append(out, c.lane, c.kind, c.mark, li, stepKinds[kind], int64(i))
 			}
@@ -360,11 +360,12 @@ func flows(tl *timeline.Timeline, laneIndex map[*timeline.Lane]int) []int64 {
 	for _, in := range tl.Instances {
 		for _, l := range in.Lanes {
 			li := int64(laneIndex[l])
-			for i := range l.Iterations {
-				add(li, timeline.StepIteration, i, &l.Iterations[i])
+			add(li, timeline.StepStarted, 0, l.Causes)
+			for i, m := range l.Iterations {
+				add(li, timeline.StepIteration, i, m.Causes)
 			}
-			for i := range l.Calls {
-				add(li, timeline.StepCall, i, &l.Calls[i])
+			for i, m := range l.Calls {
+				add(li, timeline.StepCall, i, m.Causes)
 			}
 		}
 	}

@@ -58,8 +58,8 @@ func TestDataShape(t *testing.T) {
 			tl := tc.tl(t)
 			d, _ := pageData(t, tl)
 			checkData(t, tl, d)
-			if tc.name == "small" && len(d.Flows) != 2*flowStride {
-				t.Errorf("small: %d flows, want 2 (a call, a lifetime; the third link's cause is not recorded)", len(d.Flows)/flowStride)
+			if tc.name == "small" && len(d.Flows) != 3*flowStride {
+				t.Errorf("small: %d flows, want 3 (to a call, to a lifetime, from a call to a goroutine's start; the fourth link's cause is not recorded)", len(d.Flows)/flowStride)
 			}
 			if tc.name == "cluster-basics" && (len(d.Groups) < 20 || len(d.Flows) < 100) {
 				t.Errorf("cluster-basics: %d groups and %d flows; want a real recording's", len(d.Groups), len(d.Flows)/flowStride)
@@ -313,7 +313,7 @@ func checkFlows(t *testing.T, tl *timeline.Timeline, d *data) {
 		}
 		switch {
 		case kind == stepKinds[timeline.StepStarted] && m == 0:
-			return l.SpanID, nil
+			return l.SpanID, l.Causes
 		case kind == stepKinds[timeline.StepIteration] && m >= 0 && int(m) < len(l.Iterations):
 			return l.Iterations[m].SpanID, l.Iterations[m].Causes
 		case kind == stepKinds[timeline.StepCall] && m >= 0 && int(m) < len(l.Calls):
@@ -328,10 +328,10 @@ func checkFlows(t *testing.T, tl *timeline.Timeline, d *data) {
 	for o := 0; o < len(d.Flows); o += flowStride {
 		f := d.Flows[o : o+flowStride]
 		cause, _ := span(f[0], f[1], f[2])
-		if f[4] == stepKinds[timeline.StepStarted] {
-			t.Errorf("flow %d: the effect is a lifetime span", o/flowStride)
+		effect, causes := span(f[3], f[4], f[5])
+		if f[4] == stepKinds[timeline.StepStarted] && effect == "" {
+			t.Errorf("flow %d: the effect is the start of a lane without a lifetime span", o/flowStride)
 		}
-		_, causes := span(f[3], f[4], f[5])
 		if !slices.Contains(causes, cause) {
 			t.Errorf("flow %d: the effect's causes %v do not hold its cause %s", o/flowStride, causes, cause)
 		}
@@ -339,6 +339,11 @@ func checkFlows(t *testing.T, tl *timeline.Timeline, d *data) {
 	want := 0
 	for _, in := range tl.Instances {
 		for _, l := range in.Lanes {
+			for _, c := range l.Causes {
+				if ids[c] {
+					want++
+				}
+			}
 			for _, ms := range [][]timeline.Mark{l.Iterations, l.Calls} {
 				for _, m := range ms {
 					for _, c := range m.Causes {

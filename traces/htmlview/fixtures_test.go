@@ -41,7 +41,8 @@ func small() []traces.Span {
 	open := r.Goroutine(run, "kubelet/pleg", catalog.KindUntil, 0.7, 200)
 	r.Loop(open, "kubelet/pleg", "relist", 1, 120, 30, 0.1)
 	r.Drop(open)
-	r.Goroutine(run, "kubelet/not-in-the-catalog", catalog.KindGo, 2, 3)
+	stranger := r.Goroutine(run, "kubelet/not-in-the-catalog", catalog.KindGo, 2, 3)
+	r.Link(stranger, runKubelet) // a goroutine started because of a call, as a pod worker is
 
 	r.Instance("kube-controller-manager", "cm-0")
 	cm := r.Span("", "run", 0, 100)

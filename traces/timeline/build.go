@@ -694,6 +694,7 @@ func buildLane(tl *Timeline, spans []traces.Span, info []spanInfo, acc *laneAcc)
 		l.SpanID = s.SpanID
 		l.Kind = s.Attributes.String(catalog.AttrGoroutineKind)
 		l.Attributes = s.Attributes
+		l.Causes = causes(s)
 		l.Start, l.End = s.Start, spanEnd(s)
 		l.Events = appendEvents(l.Events, s)
 	} else {

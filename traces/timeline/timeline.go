@@ -59,6 +59,9 @@ type Lane struct {
 	// Attributes of the lifetime span; for an Open lane, the goroutine
 	// attributes found on its spans.
 	Attributes traces.Attributes
+	// Causes are the span IDs the lifetime span names as what started the
+	// goroutine (kubeloom.link=cause: a pod worker's HandlePodAdditions).
+	Causes []string
 
 	// Group is the lane's innermost group (group.go): a family of lanes,
 	// else its component. Short is its label inside that group: what the
