@@ -240,7 +240,7 @@ func (v *view) offset(t time.Time) string {
 }
 
 // fitColumns narrows the INSTANCE and GOROUTINE columns until the table
-// fits the width, shortening their cells with timeline.Fit so that what
+// fits the width, shortening their cells with timeline.FitAll so that what
 // tells the lanes of an instance apart stays (down to a floor of 12 and 8
 // columns; a narrower width cuts the lines).
 func (v *view) fitColumns(cells [][]string, widths []int) {

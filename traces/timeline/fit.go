@@ -1,31 +1,17 @@
 package timeline
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // Fitting labels to a column: every view shortens the labels of sibling
 // lanes the same way, so that what tells them apart stays.
 
-// Fit shortens label to at most width runes, keeping what tells it from
-// the other labels of its group: it cuts the start the labels share, or
-// the end they share, and marks each cut with ellipsis ("pod-worker
+// FitAll shortens each label of a group to at most width runes, keeping
+// what tells it from the others: it cuts what they share at the start or
+// the end, and marks each cut with ellipsis ("pod-worker
 // default/web-2078879897-pts6f" among its siblings becomes
-// "pod-worker …pts6f" at 18 runes). A label that fits is returned as it is.
-func Fit(label string, group []string, width int, ellipsis string) string {
-	all := group
-	i := slices.Index(group, label)
-	if i < 0 {
-		all = append(slices.Clip(group), label)
-		i = len(all) - 1
-	}
-	return FitAll(all, width, ellipsis)[i]
-}
-
-// FitAll fits every label of a group in width runes, as Fit does, and
-// makes sure no two of them read the same: a label whose cut would read
-// like another's is cut another way (its middle, then its end kept).
+// "pod-worker …pts6f" at 18 runes); a label that fits stays as it is. No
+// two read the same: a label whose cut would read like another's is cut
+// another way (both places that differ kept, then its middle, then its end).
 func FitAll(labels []string, width int, ellipsis string) []string {
 	widths := make([]int, len(labels))
 	for i := range widths {

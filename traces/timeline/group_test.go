@@ -3,6 +3,7 @@ package timeline_test
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -136,20 +137,24 @@ func TestFitKeepsWhatDiffers(t *testing.T) {
 		{listeners[1], listeners, 24, "listener-pop replicaset…"},
 		{"a-very-long-name-without-siblings", nil, 10, "a-very-lo…"},
 	} {
-		got := timeline.Fit(c.label, c.group, c.width, "…")
+		group := c.group
+		if !slices.Contains(group, c.label) {
+			group = append(slices.Clip(group), c.label)
+		}
+		got := timeline.FitAll(group, c.width, "…")[slices.Index(group, c.label)]
 		if got != c.want {
-			t.Errorf("Fit(%q, %d) = %q, want %q", c.label, c.width, got, c.want)
+			t.Errorf("FitAll: %q at %d = %q, want %q", c.label, c.width, got, c.want)
 		}
 		if n := len([]rune(got)); n > c.width {
-			t.Errorf("Fit(%q, %d) = %q has %d runes", c.label, c.width, got, n)
+			t.Errorf("FitAll: %q at %d = %q has %d runes", c.label, c.width, got, n)
 		}
 	}
 	// At every width, the labels of a group stay distinct.
 	for _, group := range [][]string{pods, listeners} {
 		for w := 8; w < 50; w++ {
 			seen := map[string]string{}
-			for _, l := range group {
-				f := timeline.Fit(l, group, w, "…")
+			for i, f := range timeline.FitAll(group, w, "…") {
+				l := group[i]
 				if o, dup := seen[f]; dup {
 					t.Errorf("width %d: %q and %q both fit as %q", w, o, l, f)
 				}
