@@ -252,6 +252,27 @@ func init() {
 		"cmdoc.total.resync-timers": func(d *docRuns) (figure, error) {
 			return exactCount(len(d.of("cm-startup").lanes("cm-0", "reflector/resync-timer"))), nil
 		},
+		"cmdoc.resync-timers.periodic": func(d *docRuns) (figure, error) {
+			n := 0
+			for _, l := range d.of("cm-startup").lanes("cm-0", "reflector/resync-timer") {
+				if l.Period > 0 {
+					n++
+				}
+			}
+			return exactCount(n), nil
+		},
+		"cmdoc.resync-timers.never": func(d *docRuns) (figure, error) {
+			n := 0
+			for _, l := range d.of("cm-startup").lanes("cm-0", "reflector/resync-timer") {
+				if l.Period == 0 {
+					if len(l.Iterations) > 0 {
+						return figure{}, fmt.Errorf("%s has no resync period but %d iterations", l.Label, len(l.Iterations))
+					}
+					n++
+				}
+			}
+			return exactCount(n), nil
+		},
 
 		// 6. The 21 controllers, in cm-startup
 		"cmdoc.endpoints-not-ready-at": func(d *docRuns) (figure, error) {

@@ -71,12 +71,13 @@ func init() {
 			Name: "reflector/resync-timer", Component: "informer", Kind: KindGo,
 			Function: "Reflector.ListAndWatch → go func(){ … resyncChan … store.Resync() }()",
 			File:     "pkg/client/cache/reflector.go",
-			Summary: "One per ListAndWatch call, only when the resync period is > 0. Every period it asks the FIFO to " +
-				"queue a Sync delta for every cached object; handlers due for resync get OnUpdate(old == new).",
-			SummaryZH: "每次 ListAndWatch 调用一个，仅当 resync 周期 > 0。每个周期让 FIFO 为每个缓存对象加入 Sync delta；" +
-				"到期的 handler 收到 OnUpdate(old == new)。",
-			Now:   "startResync goroutine per watch, ShouldResync asks the processor which listeners are due.",
-			NowZH: "每个 watch 一个 startResync 协程，ShouldResync 向 processor 询问哪些 listener 到了 resync 时间。",
+			Summary: "One per ListAndWatch call, started right after the LIST is stored, whatever the resync period. Every period " +
+				"it asks the FIFO to queue a Sync delta for every cached object; handlers due for resync get OnUpdate(old == new). " +
+				"With a period of 0 its channel never fires (neverExitWatch): it only waits for the call to end (cancelCh).",
+			SummaryZH: "每次 ListAndWatch 调用一个，在 LIST 的结果存入之后立即启动，无论 resync 周期是多少。每个周期让 FIFO 为每个缓存对象加入 Sync delta；" +
+				"到期的 handler 收到 OnUpdate(old == new)。周期为 0 时它的通道永远不会触发（neverExitWatch）：它只等这次调用结束（cancelCh）。",
+			Now:   "Still one per ListAndWatch, even with a period of 0 (watchWithResync → go r.startResync); ShouldResync asks the processor which listeners are due.",
+			NowZH: "仍是每次 ListAndWatch 一个，周期为 0 时也一样（watchWithResync → go r.startResync）；ShouldResync 向 processor 询问哪些 listener 到了 resync 时间。",
 		},
 		Entry{
 			Name: "watch/stream-receive", Component: "informer", Kind: KindGo,

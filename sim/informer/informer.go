@@ -94,11 +94,11 @@ type Informer struct {
 	// AddHandler (which replays the cache) exclude each other.
 	deltaMu sync.Mutex
 
-	// reflectorCtx is the context of the reflector's current ListAndWatch
-	// iteration; queue operations (called by client-go without a context)
-	// record their spans under it.
-	reflectorCtx atomic.Pointer[context.Context]
-	started      atomic.Bool
+	// call is the reflector's current ListAndWatch iteration; queue
+	// operations (called by client-go without a context) record their spans
+	// under its context.
+	call    atomic.Pointer[listAndWatchCall]
+	started atomic.Bool
 }
 
 // New assembles an informer; nothing runs until Run.
@@ -205,10 +205,7 @@ func (inf *Informer) runReflector(ctx context.Context) {
 	listAndWatch := func(ctx context.Context) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel() // ends this call's resync timer, as ListAndWatch's cancelCh does
-		inf.reflectorCtx.Store(&ctx)
-		if inf.cfg.Resync > 0 {
-			inf.startResyncTimer(ctx)
-		}
+		inf.call.Store(&listAndWatchCall{ctx: ctx})
 		if err := r.ListAndWatchWithContext(ctx); err != nil {
 			sp := goroutine.SpanFrom(ctx)
 			sp.RecordError(err)
@@ -223,11 +220,40 @@ func (inf *Informer) runReflector(ctx context.Context) {
 	rt.BackoffUntil(ctx, inf.cfg.ReflectorName, reflectorBackoff(rt.Clock()), listAndWatch, opts...)
 }
 
+// listAndWatchCall is one call of ListAndWatch.
+type listAndWatchCall struct {
+	ctx    context.Context
+	listed atomic.Bool // the LIST is stored and the resync goroutine started
+}
+
+// listStored is called once the LIST of the current ListAndWatch call is in
+// the store. It starts that call's resync goroutine, as v1.5's ListAndWatch
+// does right after syncWith and setLastSyncResourceVersion — whatever the
+// resync period: with 0, resyncChan returns neverExitWatch and the goroutine
+// only waits for stopCh or cancelCh (pkg/client/cache/reflector.go,
+// ListAndWatch). client-go today does the same in watchWithResync →
+// go r.startResync.
+func (inf *Informer) listStored() {
+	call := inf.call.Load()
+	if call == nil || !call.listed.CompareAndSwap(false, true) {
+		return // a later Replace of the same call (a WatchList's end) starts nothing
+	}
+	inf.startResyncTimer(call.ctx)
+}
+
 // startResyncTimer is the resync goroutine of one ListAndWatch call
 // (reflector.go: go func(){ for { select { case <-resyncCh: ... store.Resync() } } }).
 func (inf *Informer) startResyncTimer(ctx context.Context) {
 	rt := goroutine.RuntimeFrom(ctx)
 	period := inf.cfg.Resync
+	attrs := inf.attrs
+	if period <= 0 {
+		// resyncChan's neverExitWatch: nothing ever fires; the goroutine
+		// lives until the call ends.
+		rt.Go(ctx, "reflector/resync-timer", func(ctx context.Context) { <-ctx.Done() }, goroutine.WithAttributes(attrs...))
+		return
+	}
+	attrs = append(attrs[:len(attrs):len(attrs)], attribute.Float64(catalog.AttrGoroutinePeriod, period.Seconds()))
 	rt.Go(ctx, "reflector/resync-timer", func(ctx context.Context) {
 		clk := rt.Clock()
 		for {
@@ -250,7 +276,7 @@ func (inf *Informer) startResyncTimer(ctx context.Context) {
 			}
 			sp.End()
 		}
-	}, goroutine.WithAttributes(append(inf.attrs, attribute.Float64(catalog.AttrGoroutinePeriod, period.Seconds()))...))
+	}, goroutine.WithAttributes(attrs...))
 }
 
 func (inf *Informer) newObject() runtime.Object {
@@ -260,8 +286,8 @@ func (inf *Informer) newObject() runtime.Object {
 
 // currentReflectorCtx is the context for spans of queue operations.
 func (inf *Informer) currentReflectorCtx() context.Context {
-	if p := inf.reflectorCtx.Load(); p != nil {
-		return *p
+	if call := inf.call.Load(); call != nil {
+		return call.ctx
 	}
 	panic("informer: queue used before the reflector started")
 }

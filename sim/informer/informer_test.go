@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -252,5 +253,63 @@ func sortedEq(t *testing.T, what string, got, want []string) {
 	sort.Strings(want)
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("%s = %q, want %q", what, got, want)
+	}
+}
+
+// Every ListAndWatch call starts its resync goroutine right after its LIST
+// is stored, whatever the resync period: with 0 it never fires and ends
+// with the call (pkg/client/cache/reflector.go, ListAndWatch; client-go
+// today: watchWithResync → go r.startResync).
+func TestEveryListAndWatchStartsItsResyncGoroutineAfterTheList(t *testing.T) {
+	for _, era := range []Era{Classic, Modern} {
+		for _, mode := range []Mode{Shared, Private, ReflectorOnly} {
+			t.Run(fmt.Sprintf("%s/mode%d", era, mode), func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) {
+					w := newWorld(t)
+					w.create(t, pod("a"))
+					inf, err := New(Config{Resource: podsGVR, Kind: podGVK, Era: era, Mode: mode, Source: w.cluster})
+					if err != nil {
+						t.Fatal(err)
+					}
+					inf.Run(w.ctx)
+					w.clk.Sleep(time.Second)
+					w.cluster.BreakWatches(context.Background(), podsGVR)
+					w.clk.Sleep(40 * time.Second) // longer than any backoff
+					spans := w.stop(t)
+
+					var replaces, timers []tracetest.SpanStub
+					for _, s := range spans {
+						switch {
+						case s.Name == "reflector/resync-timer":
+							timers = append(timers, s)
+						case strings.HasSuffix(s.Name, ".Replace"):
+							replaces = append(replaces, s)
+						}
+					}
+					byStart := func(ss []tracetest.SpanStub) {
+						sort.Slice(ss, func(i, j int) bool { return ss[i].StartTime.Before(ss[j].StartTime) })
+					}
+					byStart(replaces)
+					byStart(timers)
+					if len(replaces) != 2 || len(timers) != 2 {
+						t.Fatalf("%d Replace spans and %d resync goroutines, want one of each per ListAndWatch call (2)", len(replaces), len(timers))
+					}
+					for i, tm := range timers {
+						if tm.StartTime.Before(replaces[i].EndTime) {
+							t.Errorf("resync goroutine %d starts at %s, before its LIST is stored (%s)", i+1, tm.StartTime, replaces[i].EndTime)
+						}
+						if tm.Parent.SpanID() == replaces[i].SpanContext.SpanID() {
+							t.Errorf("resync goroutine %d hangs under %s; it is started by ListAndWatch, after it", i+1, replaces[i].Name)
+						}
+					}
+					if !timers[0].EndTime.Before(replaces[1].StartTime) {
+						t.Errorf("the first call's resync goroutine ends at %s, after the re-list (%s): cancelCh ends it with its call", timers[0].EndTime, replaces[1].StartTime)
+					}
+					if n := count(spans, "Resync"); n != 0 {
+						t.Errorf("%d Resync iterations with a resync period of 0, want none", n)
+					}
+				})
+			})
+		}
 	}
 }

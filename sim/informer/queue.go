@@ -108,7 +108,6 @@ func (t *tracedQueue) Replace(list []any, rv string) error {
 	ctx, sp := goroutine.Start(t.inf.currentReflectorCtx(), t.kind+".Replace",
 		trace.WithAttributes(attribute.Int("k8s.list.items", len(list)), attribute.String("k8s.resource_version", rv)),
 		trace.WithLinks(linkTo(origin, "")...))
-	defer sp.End()
 	listed := make(map[string]bool, len(list))
 	for _, obj := range list {
 		key := keyOf(obj)
@@ -127,6 +126,10 @@ func (t *tracedQueue) Replace(list []any, rv string) error {
 	}
 	err := t.q.Replace(list, rv)
 	t.send(ctx)
+	sp.End()
+	if err == nil {
+		t.inf.listStored()
+	}
 	return err
 }
 
