@@ -10,12 +10,12 @@ import (
 
 // catalogText is the fixed text of the catalog reference in one language.
 type catalogText struct {
-	title, intro                                        string
-	component, mechanism, period, source, startedBy, in string
-	article, quote, story, now, eventDriven, index      string
-	colon                                               string // ": " or "："
-	quoteEN                                             string // label of the English rendering under a quote; "" (中文) shows none: the quote is the article's Chinese
-	steps, stepsIntro                                   string
+	title, intro                                                    string
+	component, mechanism, period, periodFrom, source, startedBy, in string
+	article, quote, story, now, eventDriven, index                  string
+	colon                                                           string // ": " or "："
+	quoteEN                                                         string // label of the English rendering under a quote; "" (中文) shows none: the quote is the article's Chinese
+	steps, stepsIntro                                               string
 }
 
 var catalogTexts = map[string]catalogText{
@@ -31,7 +31,7 @@ does, and how today's Kubernetes differs.
 kubeloom refuses to start a goroutine that is not in the catalog, and a test requires a story in
 English and Chinese for every entry, so this page covers every goroutine of every recording.
 ` + "`kubeloom step`" + ` and the HTML timeline show the same texts beside each step. 中文版：[zh/goroutines.md](zh/goroutines.md).`,
-		component: "Component", mechanism: "Mechanism", period: "Period", source: "Kubernetes source",
+		component: "Component", mechanism: "Mechanism", period: "Period", periodFrom: "from", source: "Kubernetes source",
 		startedBy: "Started by", in: "in", article: "Article", quote: "The article says", story: "What it does",
 		quoteEN: "In English (kubeloom's rendering, not the article's words)",
 		now:     "Then vs now", eventDriven: "event-driven", index: "Index", colon: ": ",
@@ -48,7 +48,7 @@ English and Chinese for every entry, so this page covers every goroutine of ever
 
 kubeloom 拒绝启动目录中没有的协程，并且有测试要求每个条目都有中英文说明，所以本页涵盖任何记录中的每一个协程。
 ` + "`kubeloom step`" + ` 和 HTML 时间线在每一步旁边显示同样的文字。English: [../goroutines.md](../goroutines.md).`,
-		component: "组件", mechanism: "机制", period: "周期", source: "Kubernetes 源码",
+		component: "组件", mechanism: "机制", period: "周期", periodFrom: "来自", source: "Kubernetes 源码",
 		startedBy: "启动于", in: "位于", article: "文章", quote: "文章原话", story: "它做什么",
 		now: "当年与现在", eventDriven: "事件驱动", index: "索引", colon: "：",
 		steps:      "启动步骤",
@@ -97,7 +97,11 @@ func writeCatalogMarkdown(w io.Writer, lang string) error {
 		for _, e := range byComponent[c] {
 			fmt.Fprintf(&b, "### %s\n\n", e.Name)
 			c := t.colon
-			fmt.Fprintf(&b, "- %s%s%s · %s%s`%s` · %s%s%s\n", t.component, c, e.Component, t.mechanism, c, e.Kind, t.period, c, period(e))
+			fmt.Fprintf(&b, "- %s%s%s · %s%s`%s` · %s%s%s", t.component, c, e.Component, t.mechanism, c, e.Kind, t.period, c, period(e))
+			if e.PeriodFrom != "" {
+				fmt.Fprintf(&b, " · %s%s%s", t.periodFrom, c, codeFirst(e.PeriodFrom))
+			}
+			b.WriteString("\n")
 			fmt.Fprintf(&b, "- %s%s`%s` %s `%s`\n", t.startedBy, c, oneLine(e.Function), t.in, e.File)
 			if e.Article != "" {
 				fmt.Fprintf(&b, "- %s%s%s\n", t.article, c, e.Article)
@@ -179,4 +183,14 @@ func orElse(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// codeFirst puts the identifier a PeriodFrom starts with ("ContainerGCPeriod,
+// a constant …", "--node-status-update-frequency (…)") in code.
+func codeFirst(s string) string {
+	i := strings.IndexAny(s, " ,")
+	if i < 0 {
+		return "`" + s + "`"
+	}
+	return "`" + s[:i] + "`" + s[i:]
 }

@@ -40,6 +40,9 @@ docs/zh/goroutines.md).`,
 				for _, e := range catalog.All() {
 					fmt.Fprintf(s.out, "%s  (%s, %s)\n", e.Name, e.Kind, period(e))
 					fmt.Fprintf(s.out, "  started by  %s\n  in          %s\n", e.Function, e.File)
+					if e.PeriodFrom != "" {
+						fmt.Fprintf(s.out, "  period      %s\n", e.PeriodFrom)
+					}
 					if e.Article != "" {
 						fmt.Fprintf(s.out, "  article     %s\n", e.Article)
 					}

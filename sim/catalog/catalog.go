@@ -19,15 +19,18 @@ type Entry struct {
 	Component string        // "informer", "kube-controller-manager", "kubelet"
 	Kind      string        // KindGo, KindUntil, ...
 	Period    time.Duration // default period (0 when event driven)
-	Function  string        // Kubernetes function that starts it (v1.5 era)
-	File      string        // Kubernetes file of that function
-	Article   string        // article file and section, "" if the articles do not name it
-	Summary   string        // what one iteration does, in English
-	SummaryZH string        // the same in Chinese
-	Quote     string        // the article's sentence, verbatim (Chinese)
-	QuoteEN   string        // kubeloom's plain English rendering of Quote, not the article's text
-	Now       string        // how today's Kubernetes differs
-	NowZH     string        // Now in Chinese
+	// PeriodFrom names where Period comes from in the Kubernetes source:
+	// the constant, the literal or the flag (with its default).
+	PeriodFrom string
+	Function   string // Kubernetes function that starts it (v1.5 era)
+	File       string // Kubernetes file of that function
+	Article    string // article file and section, "" if the articles do not name it
+	Summary    string // what one iteration does, in English
+	SummaryZH  string // the same in Chinese
+	Quote      string // the article's sentence, verbatim (Chinese)
+	QuoteEN    string // kubeloom's plain English rendering of Quote, not the article's text
+	Now        string // how today's Kubernetes differs
+	NowZH      string // Now in Chinese
 }
 
 var entries = map[string]Entry{}

@@ -33,6 +33,10 @@ func TestEveryEntryExplainsItself(t *testing.T) {
 		if e.Kind == KindJitterUntil && e.Period == 0 {
 			t.Errorf("%s: a %s loop needs its default period", e.Name, e.Kind)
 		}
+		// The period is the source's: it names the constant, literal or flag.
+		if (e.Period > 0) != (e.PeriodFrom != "") {
+			t.Errorf("%s: period %s needs PeriodFrom, the source constant, literal or flag it comes from (got %q)", e.Name, e.Period, e.PeriodFrom)
+		}
 		if got, ok := Lookup(e.Name); !ok || got.Name != e.Name {
 			t.Errorf("Lookup(%q) failed", e.Name)
 		}

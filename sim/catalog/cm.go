@@ -7,9 +7,10 @@ func init() {
 	register(
 		Entry{
 			Name: "cm/log-flush", Component: "kube-controller-manager", Kind: KindUntil, Period: 5 * time.Second,
-			Function: "logs.InitLogs → go wait.Until(glog.Flush, *logFlushFreq, wait.NeverStop)",
-			File:     "pkg/util/logs/logs.go",
-			Article:  articleCM + " §1 main",
+			PeriodFrom: "--log-flush-frequency, the default of logFlushFreq in pkg/util/logs",
+			Function:   "logs.InitLogs → go wait.Until(glog.Flush, *logFlushFreq, wait.NeverStop)",
+			File:       "pkg/util/logs/logs.go",
+			Article:    articleCM + " §1 main",
 			Summary: "Started by logs.InitLogs in main, right after the flags are parsed. Every --log-flush-frequency (5s) " +
 				"it calls glog.Flush so that buffered log lines reach their destination, which bounds how much " +
 				"logging a crash can lose. It runs until the process exits; main's deferred logs.FlushLogs flushes one last time.",
@@ -96,9 +97,10 @@ func init() {
 		},
 		Entry{
 			Name: "cm/leader-acquire", Component: "kube-controller-manager", Kind: KindMain, Period: 2 * time.Second,
-			Function: "LeaderElector.acquire → wait.JitterUntil(tryAcquireOrRenew…, RetryPeriod, JitterFactor=1.2, true, stop)",
-			File:     "pkg/client/leaderelection/leaderelection.go",
-			Article:  articleCM + " §2 Run (leaderelection.RunOrDie)",
+			PeriodFrom: "--leader-elect-retry-period, the default of LeaderElectionConfiguration.RetryPeriod, jittered by JitterFactor 1.2",
+			Function:   "LeaderElector.acquire → wait.JitterUntil(tryAcquireOrRenew…, RetryPeriod, JitterFactor=1.2, true, stop)",
+			File:       "pkg/client/leaderelection/leaderelection.go",
+			Article:    articleCM + " §2 Run (leaderelection.RunOrDie)",
 			Summary: "Runs on the main goroutine (no go): RunOrDie blocks here until this process is the leader. Each try " +
 				"GETs the lock, the Endpoints object kube-system/kube-controller-manager with the annotation " +
 				"control-plane.alpha.kubernetes.io/leader, creates it if it is missing, and takes it over with a PUT only if " +
@@ -118,9 +120,10 @@ func init() {
 		},
 		Entry{
 			Name: "cm/leader-renew", Component: "kube-controller-manager", Kind: KindMain, Period: 2 * time.Second,
-			Function: "LeaderElector.renew → wait.Until(func(){ wait.Poll(RetryPeriod, RenewDeadline, tryAcquireOrRenew) }, 0, stop)",
-			File:     "pkg/client/leaderelection/leaderelection.go",
-			Article:  articleCM + " §2 Run (leaderelection.RunOrDie, OnStoppedLeading)",
+			PeriodFrom: "--leader-elect-retry-period, the default of LeaderElectionConfiguration.RetryPeriod, the interval of renew's wait.Poll",
+			Function:   "LeaderElector.renew → wait.Until(func(){ wait.Poll(RetryPeriod, RenewDeadline, tryAcquireOrRenew) }, 0, stop)",
+			File:       "pkg/client/leaderelection/leaderelection.go",
+			Article:    articleCM + " §2 Run (leaderelection.RunOrDie, OnStoppedLeading)",
 			Summary: "Once leader, the main goroutine stays here. An iteration is one wait.Poll: wait a RetryPeriod (2s), then " +
 				"GET and PUT the Endpoints lock with a fresh renewTime, retrying every 2s for up to RenewDeadline (10s); the " +
 				"period of the outer loop is 0, so a success starts the next iteration at once and the lock is renewed about " +

@@ -30,8 +30,9 @@ func init() {
 		},
 		Entry{
 			Name: "controller/endpoint/worker", Component: cm, Kind: KindUntil, Period: time.Second,
-			Function: "EndpointController.Run → go wait.Until(e.worker, time.Second, stopCh)",
-			File:     "pkg/controller/endpoint/endpoints_controller.go",
+			PeriodFrom: "time.Second, a literal in the controller's Run: go wait.Until(worker, time.Second, stopCh)",
+			Function:   "EndpointController.Run → go wait.Until(e.worker, time.Second, stopCh)",
+			File:       "pkg/controller/endpoint/endpoints_controller.go",
 			Summary: "One of 5 workers. An iteration takes one service key from the \"endpoint\" workqueue and runs syncService: " +
 				"list the pods matching the service's selector, sort their IPs into ready and not-ready addresses per port, GET " +
 				"the Endpoints object of the same name and POST or PUT it only if something changed (DELETE it if the service is " +
@@ -79,8 +80,9 @@ func init() {
 		},
 		Entry{
 			Name: "controller/replicationcontroller/worker", Component: cm, Kind: KindUntil, Period: time.Second,
-			Function: "ReplicationManager.Run → go wait.Until(rm.worker, time.Second, stopCh)",
-			File:     "pkg/controller/replication/replication_controller.go",
+			PeriodFrom: "time.Second, a literal in the controller's Run: go wait.Until(worker, time.Second, stopCh)",
+			Function:   "ReplicationManager.Run → go wait.Until(rm.worker, time.Second, stopCh)",
+			File:       "pkg/controller/replication/replication_controller.go",
 			Summary: "One of 5 workers on the \"replicationmanager\" queue. An iteration syncs one RC: it adopts or releases pods " +
 				"through their owner references (PATCH), then, once the creates and deletes it expects from earlier syncs have " +
 				"been observed, creates or deletes pods (one goroutine each, at most 500 per sync) until the count matches " +
@@ -110,8 +112,9 @@ func init() {
 		},
 		Entry{
 			Name: "controller/podgc/gc", Component: cm, Kind: KindUntil, Period: 20 * time.Second,
-			Function: "PodGCController.Run → go wait.Until(gcc.gc, gcCheckPeriod, stop)",
-			File:     "pkg/controller/podgc/gc_controller.go",
+			PeriodFrom: "gcCheckPeriod, a constant in pkg/controller/podgc/gc_controller.go",
+			Function:   "PodGCController.Run → go wait.Until(gcc.gc, gcCheckPeriod, stop)",
+			File:       "pkg/controller/podgc/gc_controller.go",
 			Summary: "Every 20s (gcCheckPeriod) one pass over the shared pod cache, skipped while that cache has not synced. " +
 				"It deletes the oldest terminated pods above --terminated-pod-gc-threshold (12500), force-deletes pods bound to " +
 				"nodes that no longer exist (it LISTs the nodes from the API for this) and pods that are terminating but were " +
@@ -161,8 +164,9 @@ func init() {
 		},
 		Entry{
 			Name: "controller/node/monitor", Component: cm, Kind: KindUntil, Period: 5 * time.Second,
-			Function: "NodeController.Run → go wait.Until(monitorNodeStatus, nc.nodeMonitorPeriod, wait.NeverStop)",
-			File:     "pkg/controller/node/nodecontroller.go",
+			PeriodFrom: "--node-monitor-period, the default of NodeMonitorPeriod",
+			Function:   "NodeController.Run → go wait.Until(monitorNodeStatus, nc.nodeMonitorPeriod, wait.NeverStop)",
+			File:       "pkg/controller/node/nodecontroller.go",
 			Summary: "Every --node-monitor-period (5s) monitorNodeStatus LISTs the nodes from the API, registers new ones " +
 				"(RegisteredNode event) and checks each node's last heartbeat. A node silent for more than 40s (60s if it never " +
 				"reported) gets Ready=Unknown (PUT node status), its pods are marked not ready and a NodeNotReady event is " +
@@ -178,8 +182,9 @@ func init() {
 		},
 		Entry{
 			Name: "controller/node/pod-evictor", Component: cm, Kind: KindUntil, Period: 100 * time.Millisecond,
-			Function: "NodeController.Run → go wait.Until(zonePodEvictor pass → deletePods, nodeEvictionPeriod, wait.NeverStop)",
-			File:     "pkg/controller/node/nodecontroller.go",
+			PeriodFrom: "nodeEvictionPeriod, a constant in pkg/controller/node/nodecontroller.go",
+			Function:   "NodeController.Run → go wait.Until(zonePodEvictor pass → deletePods, nodeEvictionPeriod, wait.NeverStop)",
+			File:       "pkg/controller/node/nodecontroller.go",
 			Summary: "Every 100ms (nodeEvictionPeriod) a pass over each zone's rate-limited eviction queue. When the zone's " +
 				"token bucket allows (--node-eviction-rate, 0.1 nodes/s when the zone is healthy), it takes the next queued " +
 				"node and deletePods LISTs that node's pods, records DeletingAllPods, marks each pod NodeLost and DELETEs it, " +
@@ -213,8 +218,9 @@ func init() {
 		},
 		Entry{
 			Name: "controller/resourcequota/worker", Component: cm, Kind: KindUntil, Period: time.Second,
-			Function: "ResourceQuotaController.Run → go wait.Until(rq.worker(rq.queue), time.Second, stopCh)",
-			File:     "pkg/controller/resourcequota/resource_quota_controller.go",
+			PeriodFrom: "time.Second, a literal in the controller's Run: go wait.Until(worker, time.Second, stopCh)",
+			Function:   "ResourceQuotaController.Run → go wait.Until(rq.worker(rq.queue), time.Second, stopCh)",
+			File:       "pkg/controller/resourcequota/resource_quota_controller.go",
 			Summary: "One of 5 workers on the primary queue (\"resourcequota_primary\"). An iteration takes one quota and " +
 				"recalculates its usage: it counts the matching objects in the quota's namespace (pods, services, RCs, PVCs, " +
 				"secrets, configmaps) and PUTs the quota status if the totals changed. Quotas arrive here on every resync and " +
@@ -227,8 +233,9 @@ func init() {
 		},
 		Entry{
 			Name: "controller/resourcequota/priority-worker", Component: cm, Kind: KindUntil, Period: time.Second,
-			Function: "ResourceQuotaController.Run → go wait.Until(rq.worker(rq.missingUsageQueue), time.Second, stopCh)",
-			File:     "pkg/controller/resourcequota/resource_quota_controller.go",
+			PeriodFrom: "time.Second, a literal in the controller's Run: go wait.Until(worker, time.Second, stopCh)",
+			Function:   "ResourceQuotaController.Run → go wait.Until(rq.worker(rq.missingUsageQueue), time.Second, stopCh)",
+			File:       "pkg/controller/resourcequota/resource_quota_controller.go",
 			Summary: "The same worker on the second queue, \"resourcequota_priority\" (missingUsageQueue). A quota whose " +
 				"spec.hard differs from its status, or that has no usage yet for a constrained resource (a new quota, say), is " +
 				"queued here, so it gets its first calculation without waiting behind routine recalculations. Five of these " +
@@ -241,8 +248,9 @@ func init() {
 		},
 		Entry{
 			Name: "controller/resourcequota/resync", Component: cm, Kind: KindUntil, Period: 5 * time.Minute,
-			Function: "ResourceQuotaController.Run → go wait.Until(func(){ rq.enqueueAll() }, rq.resyncPeriod(), stopCh)",
-			File:     "pkg/controller/resourcequota/resource_quota_controller.go",
+			PeriodFrom: "--resource-quota-sync-period, the default of ResourceQuotaSyncPeriod",
+			Function:   "ResourceQuotaController.Run → go wait.Until(func(){ rq.enqueueAll() }, rq.resyncPeriod(), stopCh)",
+			File:       "pkg/controller/resourcequota/resource_quota_controller.go",
 			Summary: "Every --resource-quota-sync-period (5m) enqueueAll puts every quota in the cache on the primary queue, " +
 				"so usage is recalculated even when no event said it changed: a safety net under the event-driven updates. " +
 				"The private quota informer's own resync has the same 5m period.",
@@ -272,8 +280,9 @@ func init() {
 		},
 		Entry{
 			Name: "controller/namespace/worker", Component: cm, Kind: KindUntil, Period: time.Second,
-			Function: "NamespaceController.Run → go wait.Until(nm.worker, time.Second, stopCh)",
-			File:     "pkg/controller/namespace/namespace_controller.go",
+			PeriodFrom: "time.Second, a literal in the controller's Run: go wait.Until(worker, time.Second, stopCh)",
+			Function:   "NamespaceController.Run → go wait.Until(nm.worker, time.Second, stopCh)",
+			File:       "pkg/controller/namespace/namespace_controller.go",
 			Summary: "One of 2 workers on the \"namespace\" queue. For a live namespace an iteration does nothing. For one " +
 				"being deleted it sets the phase to Terminating, deletes every namespaced resource found by discovery " +
 				"(DELETECOLLECTION, falling back to LIST and DELETE), and once nothing is left removes the \"kubernetes\" " +
@@ -328,8 +337,9 @@ func init() {
 		},
 		Entry{
 			Name: "controller/daemonset/worker", Component: cm, Kind: KindUntil, Period: time.Second,
-			Function: "DaemonSetsController.Run → go wait.Until(dsc.runWorker, time.Second, stopCh)",
-			File:     "pkg/controller/daemon/daemoncontroller.go",
+			PeriodFrom: "time.Second, a literal in the controller's Run: go wait.Until(worker, time.Second, stopCh)",
+			Function:   "DaemonSetsController.Run → go wait.Until(dsc.runWorker, time.Second, stopCh)",
+			File:       "pkg/controller/daemon/daemoncontroller.go",
 			Summary: "One of 2 workers on the \"daemonset\" queue. An iteration syncs one DaemonSet: for every node it decides " +
 				"whether a daemon pod should run there (node name, out of disk, the scheduler's general predicates), creates the " +
 				"missing pods with spec.nodeName already set, bypassing the scheduler, and deletes extra or misplaced ones (one " +
@@ -358,8 +368,9 @@ func init() {
 		},
 		Entry{
 			Name: "controller/job/worker", Component: cm, Kind: KindUntil, Period: time.Second,
-			Function: "JobController.Run → go wait.Until(jm.worker, time.Second, stopCh)",
-			File:     "pkg/controller/job/jobcontroller.go",
+			PeriodFrom: "time.Second, a literal in the controller's Run: go wait.Until(worker, time.Second, stopCh)",
+			Function:   "JobController.Run → go wait.Until(jm.worker, time.Second, stopCh)",
+			File:       "pkg/controller/job/jobcontroller.go",
 			Summary: "One of 5 workers on the \"job\" queue. An iteration syncs one Job: it counts its active, succeeded and " +
 				"failed pods; a Job past activeDeadlineSeconds is failed (DeadlineExceeded) and its pods deleted; otherwise it " +
 				"creates pods up to the parallelism still needed (named <job-name>-<random>) or deletes extras, one goroutine " +
@@ -389,8 +400,9 @@ func init() {
 		},
 		Entry{
 			Name: "controller/deployment/worker", Component: cm, Kind: KindUntil, Period: time.Second,
-			Function: "DeploymentController.Run → go wait.Until(dc.worker, time.Second, stopCh)",
-			File:     "pkg/controller/deployment/deployment_controller.go",
+			PeriodFrom: "time.Second, a literal in the controller's Run: go wait.Until(worker, time.Second, stopCh)",
+			Function:   "DeploymentController.Run → go wait.Until(dc.worker, time.Second, stopCh)",
+			File:       "pkg/controller/deployment/deployment_controller.go",
 			Summary: "One of 5 workers on the \"deployment\" queue. An iteration syncs one Deployment: it finds or creates the " +
 				"new ReplicaSet named <deployment>-<pod-template-hash> (ScalingReplicaSet event), scales the new and old " +
 				"ReplicaSets for a Recreate or RollingUpdate rollout, handles pause, rollback and selector overlap, deletes old " +
@@ -419,8 +431,9 @@ func init() {
 		},
 		Entry{
 			Name: "controller/replicaset/worker", Component: cm, Kind: KindUntil, Period: time.Second,
-			Function: "ReplicaSetController.Run → go wait.Until(rsc.worker, time.Second, stopCh)",
-			File:     "pkg/controller/replicaset/replica_set.go",
+			PeriodFrom: "time.Second, a literal in the controller's Run: go wait.Until(worker, time.Second, stopCh)",
+			Function:   "ReplicaSetController.Run → go wait.Until(rsc.worker, time.Second, stopCh)",
+			File:       "pkg/controller/replicaset/replica_set.go",
 			Summary: "One of 5 workers on the \"replicaset\" queue, with the replication manager's algorithm: adopt or release " +
 				"pods, then create or delete pods (one goroutine each, at most 500 per sync) until the count matches " +
 				"spec.replicas, and PUT the ReplicaSet status. Pods of a Deployment's ReplicaSet are named " +
@@ -451,8 +464,9 @@ func init() {
 		},
 		Entry{
 			Name: "controller/disruption/worker", Component: cm, Kind: KindUntil, Period: time.Second,
-			Function: "DisruptionController.Run → go wait.Until(dc.worker, time.Second, stopCh)",
-			File:     "pkg/controller/disruption/disruption.go",
+			PeriodFrom: "time.Second, a literal in the controller's Run: go wait.Until(worker, time.Second, stopCh)",
+			Function:   "DisruptionController.Run → go wait.Until(dc.worker, time.Second, stopCh)",
+			File:       "pkg/controller/disruption/disruption.go",
 			Summary: "The single worker on the \"disruption\" queue. An iteration syncs one PodDisruptionBudget: it lists the " +
 				"pods matching its selector, works out the expected, desired-healthy and currently-healthy counts from their " +
 				"controllers' scale, forgets pods recorded as disrupted more than 2 minutes ago and PUTs the PDB status. The " +
@@ -465,8 +479,9 @@ func init() {
 		},
 		Entry{
 			Name: "controller/disruption/recheck-worker", Component: cm, Kind: KindUntil, Period: time.Second,
-			Function: "DisruptionController.Run → go wait.Until(dc.recheckWorker, time.Second, stopCh)",
-			File:     "pkg/controller/disruption/disruption.go",
+			PeriodFrom: "time.Second, a literal in the controller's Run: go wait.Until(worker, time.Second, stopCh)",
+			Function:   "DisruptionController.Run → go wait.Until(dc.recheckWorker, time.Second, stopCh)",
+			File:       "pkg/controller/disruption/disruption.go",
 			Summary: "The single worker on the delaying \"disruption-recheck\" queue. A PDB is put there to be looked at again " +
 				"when the oldest entry of its disrupted-pods list expires; an iteration just moves that key back onto the main " +
 				"queue (rate-limited) so the worker recomputes the budget.",
@@ -495,8 +510,9 @@ func init() {
 		},
 		Entry{
 			Name: "controller/statefulset/worker", Component: cm, Kind: KindUntil, Period: time.Second,
-			Function: "StatefulSetController.Run → go wait.Until(psc.worker, time.Second, stopCh)",
-			File:     "pkg/controller/petset/pet_set.go",
+			PeriodFrom: "time.Second, a literal in the controller's Run: go wait.Until(worker, time.Second, stopCh)",
+			Function:   "StatefulSetController.Run → go wait.Until(psc.worker, time.Second, stopCh)",
+			File:       "pkg/controller/petset/pet_set.go",
 			Summary: "The single worker on the \"statefulset\" queue. An iteration syncs one StatefulSet in ordinal order: it " +
 				"creates the missing PVCs and pod for the next ordinal (pods are named <set>-<ordinal>: web-0, web-1, …) only " +
 				"while no earlier pod is unhealthy, deletes pods above the replica count and PUTs the status. Waiting for each " +
@@ -529,8 +545,9 @@ func init() {
 		},
 		Entry{
 			Name: "controller/cronjob/sync-all", Component: cm, Kind: KindUntil, Period: 10 * time.Second,
-			Function: "CronJobController.Run → go wait.Until(jm.SyncAll, 10*time.Second, stopCh)",
-			File:     "pkg/controller/cronjob/controller.go",
+			PeriodFrom: "10*time.Second, a literal in CronJobController.Run",
+			Function:   "CronJobController.Run → go wait.Until(jm.SyncAll, 10*time.Second, stopCh)",
+			File:       "pkg/controller/cronjob/controller.go",
 			Summary: "Every 10s SyncAll LISTs all CronJobs and all Jobs straight from the API and groups the Jobs by their " +
 				"CronJob. For each CronJob it reconciles the active list, works out whether a scheduled time has passed and, " +
 				"honouring suspend and the concurrency policy, POSTs a Job named after the CronJob and the scheduled time, then " +
@@ -561,8 +578,9 @@ func init() {
 		},
 		Entry{
 			Name: "controller/attachdetach/reconciler", Component: cm, Kind: KindUntil, Period: 100 * time.Millisecond,
-			Function: "AttachDetachController.Run → go adc.reconciler.Run(stopCh) → wait.Until(rc.reconciliationLoopFunc(), 100ms, stopCh)",
-			File:     "pkg/controller/volume/attachdetach/reconciler/reconciler.go",
+			PeriodFrom: "reconcilerLoopPeriod, a constant in attach_detach_controller.go",
+			Function:   "AttachDetachController.Run → go adc.reconciler.Run(stopCh) → wait.Until(rc.reconciliationLoopFunc(), 100ms, stopCh)",
+			File:       "pkg/controller/volume/attachdetach/reconciler/reconciler.go",
 			Summary: "Every 100ms one pass comparing the desired and actual state of the world: it detaches volumes no longer " +
 				"needed once they are unmounted (or after 6 minutes), attaches volumes that pods need on their nodes, each as an " +
 				"operation goroutine keyed by volume, and PATCHes the nodes' status.volumesAttached. Every 5s it also runs a " +
@@ -574,8 +592,9 @@ func init() {
 		},
 		Entry{
 			Name: "controller/attachdetach/dswp", Component: cm, Kind: KindUntil, Period: time.Minute,
-			Function: "AttachDetachController.Run → go adc.desiredStateOfWorldPopulator.Run(stopCh) → wait.Until(populatorLoopFunc, 1m, stopCh)",
-			File:     "pkg/controller/volume/attachdetach/populator/desired_state_of_world_populator.go",
+			PeriodFrom: "desiredStateOfWorldPopulatorLoopSleepPeriod, a constant in attach_detach_controller.go",
+			Function:   "AttachDetachController.Run → go adc.desiredStateOfWorldPopulator.Run(stopCh) → wait.Until(populatorLoopFunc, 1m, stopCh)",
+			File:       "pkg/controller/volume/attachdetach/populator/desired_state_of_world_populator.go",
 			Summary: "Every minute the desired-state-of-world populator walks the pods it has recorded and removes those that " +
 				"no longer exist in the pod cache (findAndRemoveDeletedPods), so a missed pod delete event cannot keep a volume " +
 				"attached forever. New pods are added by the controller's Pod handlers as they arrive; this loop only cleans up.",
@@ -605,8 +624,9 @@ func init() {
 		},
 		Entry{
 			Name: "controller/certificatesigningrequests/worker", Component: cm, Kind: KindUntil, Period: time.Second,
-			Function: "CertificateController.Run → go wait.Until(cc.worker, time.Second, stopCh)",
-			File:     "pkg/controller/certificates/controller.go",
+			PeriodFrom: "time.Second, a literal in the controller's Run: go wait.Until(worker, time.Second, stopCh)",
+			Function:   "CertificateController.Run → go wait.Until(cc.worker, time.Second, stopCh)",
+			File:       "pkg/controller/certificates/controller.go",
 			Summary: "The single worker on the \"certificate\" queue. An iteration takes one CSR: if " +
 				"--insecure-experimental-approve-all-kubelet-csrs-for-group names one of the request's groups it auto-approves " +
 				"it; if it is approved and not yet signed it signs it with the cluster CA; and it always PUTs the CSR status, " +
@@ -634,8 +654,9 @@ func init() {
 		},
 		Entry{
 			Name: "controller/serviceaccount/worker", Component: cm, Kind: KindUntil, Period: time.Second,
-			Function: "ServiceAccountsController.Run → go wait.Until(c.runWorker, time.Second, stopCh)",
-			File:     "pkg/controller/serviceaccount/serviceaccounts_controller.go",
+			PeriodFrom: "time.Second, a literal in the controller's Run: go wait.Until(worker, time.Second, stopCh)",
+			Function:   "ServiceAccountsController.Run → go wait.Until(c.runWorker, time.Second, stopCh)",
+			File:       "pkg/controller/serviceaccount/serviceaccounts_controller.go",
 			Summary: "The single worker on the \"serviceaccount\" queue, whose keys are namespace names (queued when a namespace " +
 				"is added or updated, resyncs included, or when one of its ServiceAccounts is deleted). An iteration makes sure " +
 				"an active namespace has a ServiceAccount named default, POSTing it if the cache has none; its token secret is " +

@@ -9,9 +9,10 @@ func init() {
 	register(
 		Entry{
 			Name: "informer/run", Component: "informer", Kind: KindUntil, Period: time.Second,
-			Function: "sharedIndexInformer.Run → controller.Run → wait.Until(c.processLoop, time.Second, stopCh)",
-			File:     "pkg/client/cache/shared_informer.go",
-			Article:  articleCM + " §3 factory.go Start, §6 controller.Run",
+			PeriodFrom: "time.Second, a literal in controller.Run",
+			Function:   "sharedIndexInformer.Run → controller.Run → wait.Until(c.processLoop, time.Second, stopCh)",
+			File:       "pkg/client/cache/shared_informer.go",
+			Article:    articleCM + " §3 factory.go Start, §6 controller.Run",
 			Summary: "The informer's process loop: pops one key's Deltas from the DeltaFIFO (RealFIFO today), " +
 				"updates the indexer and distributes add/update/delete notifications to every listener. " +
 				"processLoop is re-entered every 1s if it returns; normally it blocks in Pop.",
@@ -53,9 +54,10 @@ func init() {
 		},
 		Entry{
 			Name: "reflector/list-watch", Component: "informer", Kind: KindUntil, Period: time.Second,
-			Function: "Reflector.RunUntil → go wait.Until(func(){ r.ListAndWatch(stopCh) }, r.period, stopCh)",
-			File:     "pkg/client/cache/reflector.go",
-			Article:  articleCM + " §6 Reflector.RunUntil",
+			PeriodFrom: "r.period = time.Second, set by NewNamedReflector",
+			Function:   "Reflector.RunUntil → go wait.Until(func(){ r.ListAndWatch(stopCh) }, r.period, stopCh)",
+			File:       "pkg/client/cache/reflector.go",
+			Article:    articleCM + " §6 Reflector.RunUntil",
 			Summary: "LISTs the resource, replaces the FIFO's contents, then WATCHes from the list's resourceVersion " +
 				"and queues every event. A watch that closes is re-opened; a 410 Gone (too old resource version) " +
 				"ends ListAndWatch and the reflector re-lists after its period (1s in v1.5).",
@@ -94,9 +96,10 @@ func init() {
 		},
 		Entry{
 			Name: "informer/private", Component: "informer", Kind: KindUntil, Period: time.Second,
-			Function: "cache.NewInformer / NewIndexerInformer → go controller.Run(stopCh) → wait.Until(c.processLoop, time.Second, stopCh)",
-			File:     "pkg/client/cache/controller.go",
-			Article:  articleCM + " §6 Controller.Run (shown for the shared informer)",
+			PeriodFrom: "time.Second, a literal in controller.Run",
+			Function:   "cache.NewInformer / NewIndexerInformer → go controller.Run(stopCh) → wait.Until(c.processLoop, time.Second, stopCh)",
+			File:       "pkg/client/cache/controller.go",
+			Article:    articleCM + " §6 Controller.Run (shown for the shared informer)",
 			Summary: "A controller's own, non-shared informer. It runs the same process loop as informer/run: pop one key's " +
 				"Deltas, update the store, re-entered every 1s if it returns, with its own reflector, resync timer and watch " +
 				"goroutines. But there are no listener goroutines: processLoop calls the controller's handlers itself, so a slow " +
@@ -129,8 +132,9 @@ func init() {
 		},
 		Entry{
 			Name: "informer/cache-sync-poller", Component: "informer", Kind: KindUntil, Period: 100 * time.Millisecond,
-			Function: "cache.WaitForCacheSync → wait.PollUntil(syncedPollPeriod=100ms, …) poller",
-			File:     "pkg/client/cache/shared_informer.go",
+			PeriodFrom: "syncedPollPeriod, a constant in pkg/client/cache/shared_informer.go",
+			Function:   "cache.WaitForCacheSync → wait.PollUntil(syncedPollPeriod=100ms, …) poller",
+			File:       "pkg/client/cache/shared_informer.go",
 			Summary: "Controllers call cache.WaitForCacheSync before starting their workers, so they never act on a half-filled " +
 				"cache. In Kubernetes a wait.PollUntil helper goroutine ticks every 100ms (syncedPollPeriod) and WaitForCacheSync " +
 				"checks every HasSynced on the caller's goroutine; kubeloom records one lane per wait with an iteration per check. " +

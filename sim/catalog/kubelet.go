@@ -12,9 +12,10 @@ func init() {
 		// main → app.Run → run → RunKubelet.
 		Entry{
 			Name: "kubelet/log-flush", Component: kubelet, Kind: KindUntil, Period: 5 * time.Second,
-			Function: "logs.InitLogs → go wait.Until(glog.Flush, *logFlushFreq, wait.NeverStop)",
-			File:     "pkg/util/logs/logs.go",
-			Article:  articleKubelet + " (5) 日志flush",
+			PeriodFrom: "--log-flush-frequency, the default of logFlushFreq in pkg/util/logs",
+			Function:   "logs.InitLogs → go wait.Until(glog.Flush, *logFlushFreq, wait.NeverStop)",
+			File:       "pkg/util/logs/logs.go",
+			Article:    articleKubelet + " (5) 日志flush",
 			Summary: "Started by logs.InitLogs in the kubelet's main (util.InitLogs in the article's v1.3), before anything " +
 				"else runs. Every --log-flush-frequency (5s) it calls glog.Flush so that buffered log lines are written out; " +
 				"the comment in InitLogs notes that glog's own 30-second flush interval is \"frighteningly long\". It makes no " +
@@ -29,9 +30,10 @@ func init() {
 		},
 		Entry{
 			Name: "kubelet/healthz-server", Component: kubelet, Kind: KindUntil, Period: 5 * time.Second,
-			Function: "run → go wait.Until(func(){ http.ListenAndServe(healthzAddr, nil) }, 5*time.Second, wait.NeverStop)",
-			File:     "cmd/kubelet/app/server.go",
-			Article:  articleKubelet + " (4) server.go run",
+			PeriodFrom: "5*time.Second, a literal in cmd/kubelet/app/server.go",
+			Function:   "run → go wait.Until(func(){ http.ListenAndServe(healthzAddr, nil) }, 5*time.Second, wait.NeverStop)",
+			File:       "cmd/kubelet/app/server.go",
+			Article:    articleKubelet + " (4) server.go run",
 			Summary: "The kubelet's health endpoint, started in server.go's run right after RunKubelet returns, so every other " +
 				"kubelet goroutine already exists when it begins. It serves /healthz (a plain ping registered by " +
 				"healthz.DefaultHealthz on the default ServeMux) on --healthz-bind-address:--healthz-port, 127.0.0.1:10248. " +
@@ -101,9 +103,10 @@ func init() {
 		// RunKubelet → CreateAndInitKubelet → makePodSourceConfig: the pod sources.
 		Entry{
 			Name: "kubelet/source-file", Component: kubelet, Kind: KindUntil, Period: 20 * time.Second,
-			Function: "makePodSourceConfig → config.NewSourceFile → go wait.Until(config.run, period, wait.NeverStop)",
-			File:     "pkg/kubelet/config/file.go",
-			Article:  articleKubelet + " (6) SourceFile",
+			PeriodFrom: "--file-check-frequency, the default of FileCheckFrequency",
+			Function:   "makePodSourceConfig → config.NewSourceFile → go wait.Until(config.run, period, wait.NeverStop)",
+			File:       "pkg/kubelet/config/file.go",
+			Article:    articleKubelet + " (6) SourceFile",
 			Summary: "The static-pod file source, started only when --pod-manifest-path (or --config) names a file or " +
 				"directory. Every --file-check-frequency (20s) an iteration reads the manifests, gives each pod a name suffixed " +
 				"with the node name, a UID hashed from its content and the node's name as spec.nodeName, and sends the whole " +
@@ -122,9 +125,10 @@ func init() {
 		},
 		Entry{
 			Name: "kubelet/source-url", Component: kubelet, Kind: KindUntil, Period: 20 * time.Second,
-			Function: "makePodSourceConfig → config.NewSourceURL → go wait.Until(config.run, period, wait.NeverStop)",
-			File:     "pkg/kubelet/config/http.go",
-			Article:  articleKubelet + " (7) SourceURL",
+			PeriodFrom: "--http-check-frequency, the default of HTTPCheckFrequency",
+			Function:   "makePodSourceConfig → config.NewSourceURL → go wait.Until(config.run, period, wait.NeverStop)",
+			File:       "pkg/kubelet/config/http.go",
+			Article:    articleKubelet + " (7) SourceURL",
 			Summary: "The static-pod HTTP source, started only with --manifest-url. Every --http-check-frequency (20s) an " +
 				"iteration GETs the URL with a 10-second client timeout and, if the body changed since the last poll, decodes " +
 				"one pod or a pod list and sends it as a SET update (source \"http\") to its config-mux channel. It talks to that " +
@@ -139,9 +143,10 @@ func init() {
 		},
 		Entry{
 			Name: "kubelet/source-apiserver", Component: kubelet, Kind: KindUntil, Period: time.Second,
-			Function: "makePodSourceConfig → config.NewSourceApiserver → cache.NewReflector(lw, &v1.Pod{}, cache.NewUndeltaStore(send, …), 0).Run() → go wait.Until(func(){ r.ListAndWatch(wait.NeverStop) }, r.period, wait.NeverStop)",
-			File:     "pkg/kubelet/config/apiserver.go",
-			Article:  articleKubelet + " (8) APIService Watch",
+			PeriodFrom: "r.period = time.Second, set by NewNamedReflector",
+			Function:   "makePodSourceConfig → config.NewSourceApiserver → cache.NewReflector(lw, &v1.Pod{}, cache.NewUndeltaStore(send, …), 0).Run() → go wait.Until(func(){ r.ListAndWatch(wait.NeverStop) }, r.period, wait.NeverStop)",
+			File:       "pkg/kubelet/config/apiserver.go",
+			Article:    articleKubelet + " (8) APIService Watch",
 			Summary: "How pods bound to this node reach the kubelet: a stand-alone reflector that LISTs and then WATCHes " +
 				"pods in all namespaces with the field selector spec.nodeName=<node>, re-listing 1s after a ListAndWatch fails. " +
 				"Its store is an UndeltaStore: after every add, update, delete or replace it sends the whole pod list as one " +
@@ -179,9 +184,10 @@ func init() {
 		// CreateAndInitKubelet: BirthCry, then StartGarbageCollection.
 		Entry{
 			Name: "kubelet/container-gc", Component: kubelet, Kind: KindUntil, Period: time.Minute,
-			Function: "Kubelet.StartGarbageCollection → go wait.Until(func(){ kl.containerGC.GarbageCollect(kl.sourcesReady.AllReady()) }, ContainerGCPeriod, wait.NeverStop)",
-			File:     "pkg/kubelet/kubelet.go",
-			Article:  articleKubelet + " (1) 垃圾筒收集协程",
+			PeriodFrom: "ContainerGCPeriod, a constant in pkg/kubelet/kubelet.go",
+			Function:   "Kubelet.StartGarbageCollection → go wait.Until(func(){ kl.containerGC.GarbageCollect(kl.sourcesReady.AllReady()) }, ContainerGCPeriod, wait.NeverStop)",
+			File:       "pkg/kubelet/kubelet.go",
+			Article:    articleKubelet + " (1) 垃圾筒收集协程",
 			Summary: "Started by CreateAndInitKubelet right after BirthCry, before the kubelet's main loop runs. Every " +
 				"ContainerGCPeriod (1m) an iteration removes dead containers: more than --maximum-dead-containers-per-container " +
 				"(1) per pod and container name, oldest first, and, once every pod source has been seen, the dead containers " +
@@ -200,9 +206,10 @@ func init() {
 		},
 		Entry{
 			Name: "kubelet/image-gc", Component: kubelet, Kind: KindUntil, Period: 5 * time.Minute,
-			Function: "Kubelet.StartGarbageCollection → go wait.Until(func(){ kl.imageManager.GarbageCollect() }, ImageGCPeriod, wait.NeverStop)",
-			File:     "pkg/kubelet/kubelet.go",
-			Article:  articleKubelet + " (1) 垃圾筒收集协程",
+			PeriodFrom: "ImageGCPeriod, a constant in pkg/kubelet/kubelet.go",
+			Function:   "Kubelet.StartGarbageCollection → go wait.Until(func(){ kl.imageManager.GarbageCollect() }, ImageGCPeriod, wait.NeverStop)",
+			File:       "pkg/kubelet/kubelet.go",
+			Article:    articleKubelet + " (1) 垃圾筒收集协程",
 			Summary: "Started next to container GC by StartGarbageCollection. Every ImageGCPeriod (5m) an iteration asks " +
 				"cAdvisor how full the image filesystem is; at or above --image-gc-high-threshold (90% in 1.5) it deletes " +
 				"unused images, least recently used first and only those first seen at least MinAge (2m) ago, until usage is " +
@@ -289,9 +296,10 @@ func init() {
 		// Kubelet.Run → initializeModules.
 		Entry{
 			Name: "kubelet/image-detect", Component: kubelet, Kind: KindUntil, Period: 5 * time.Minute,
-			Function: "initializeModules → imageManager.Start → go wait.Until(func(){ im.detectImages(…) }, 5*time.Minute, wait.NeverStop)",
-			File:     "pkg/kubelet/images/image_gc_manager.go",
-			Article:  articleKubelet + " (2) initializeModules",
+			PeriodFrom: "5*time.Minute, a literal in the image manager's Start",
+			Function:   "initializeModules → imageManager.Start → go wait.Until(func(){ im.detectImages(…) }, 5*time.Minute, wait.NeverStop)",
+			File:       "pkg/kubelet/images/image_gc_manager.go",
+			Article:    articleKubelet + " (2) initializeModules",
 			Summary: "Started by initializeModules at the top of Kubelet.Run (the article's v1.3 calls it realImageManager in " +
 				"pkg/kubelet/image_manager.go). Every 5 minutes an iteration lists the runtime's images and containers and " +
 				"records for each image when it was first detected and last used, the bookkeeping image GC sorts by. Images " +
@@ -306,8 +314,9 @@ func init() {
 		},
 		Entry{
 			Name: "kubelet/image-cache", Component: kubelet, Kind: KindUntil, Period: 30 * time.Second,
-			Function: "initializeModules → imageManager.Start → go wait.Until(func(){ im.imageCache.set(im.runtime.ListImages()) }, 30*time.Second, wait.NeverStop)",
-			File:     "pkg/kubelet/images/image_gc_manager.go",
+			PeriodFrom: "30*time.Second, a literal in the image manager's Start",
+			Function:   "initializeModules → imageManager.Start → go wait.Until(func(){ im.imageCache.set(im.runtime.ListImages()) }, 30*time.Second, wait.NeverStop)",
+			File:       "pkg/kubelet/images/image_gc_manager.go",
 			Summary: "The second goroutine of the image manager's Start, added in 1.4, so the article's v1.3 Start has only " +
 				"image-detect. Every 30s an iteration lists the runtime's images and caches the list, which node-status " +
 				"reports as the node's status.images without asking the runtime each time. It makes no apiserver calls. " +
@@ -320,9 +329,10 @@ func init() {
 		},
 		Entry{
 			Name: "kubelet/cm-ensure-state", Component: kubelet, Kind: KindUntil, Period: time.Minute,
-			Function: "initializeModules → containerManager.Start → go wait.Until(func(){ cont.ensureStateFunc(cont.manager) for each system container }, time.Minute, wait.NeverStop)",
-			File:     "pkg/kubelet/cm/container_manager_linux.go",
-			Article:  articleKubelet + " (2) initializeModules",
+			PeriodFrom: "time.Minute, a literal in containerManagerImpl.Start",
+			Function:   "initializeModules → containerManager.Start → go wait.Until(func(){ cont.ensureStateFunc(cont.manager) for each system container }, time.Minute, wait.NeverStop)",
+			File:       "pkg/kubelet/cm/container_manager_linux.go",
+			Article:    articleKubelet + " (2) initializeModules",
 			Summary: "Started by the container manager's Start (from initializeModules), but only if some system container " +
 				"has an ensure-state function: --runtime-cgroups, --system-cgroups or --kubelet-cgroups names a cgroup. Every " +
 				"minute an iteration moves the docker daemon, the non-kernel system processes or the kubelet back into their " +
@@ -341,9 +351,10 @@ func init() {
 		},
 		Entry{
 			Name: "kubelet/cm-periodic-tasks", Component: kubelet, Kind: KindUntil, Period: 5 * time.Minute,
-			Function: "initializeModules → containerManager.Start → go wait.Until(func(){ for _, task := range cm.periodicTasks { task() } }, 5*time.Minute, wait.NeverStop)",
-			File:     "pkg/kubelet/cm/container_manager_linux.go",
-			Article:  articleKubelet + " (2) initializeModules",
+			PeriodFrom: "5*time.Minute, a literal in containerManagerImpl.Start",
+			Function:   "initializeModules → containerManager.Start → go wait.Until(func(){ for _, task := range cm.periodicTasks { task() } }, 5*time.Minute, wait.NeverStop)",
+			File:       "pkg/kubelet/cm/container_manager_linux.go",
+			Article:    articleKubelet + " (2) initializeModules",
 			Summary: "The container manager's second loop, started when setupNode registered periodic tasks, which it does " +
 				"exactly when the corresponding cgroup flags are not set, so a default node runs it. Every 5 minutes an " +
 				"iteration runs those tasks: for docker, re-apply the daemon's OOM score and look up which cgroup it runs in; " +
@@ -379,9 +390,10 @@ func init() {
 		},
 		Entry{
 			Name: "kubelet/fs-volume-stats", Component: kubelet, Kind: KindForever, Period: time.Minute,
-			Function: "initializeModules → resourceAnalyzer.Start → fsResourceAnalyzer.Start → go wait.Forever(func(){ s.updateCachedPodVolumeStats() }, s.calcPeriod)",
-			File:     "pkg/kubelet/server/stats/fs_resource_analyzer.go",
-			Article:  articleKubelet + " (2) initializeModules",
+			PeriodFrom: "--volume-stats-agg-period, the default of VolumeStatsAggPeriod",
+			Function:   "initializeModules → resourceAnalyzer.Start → fsResourceAnalyzer.Start → go wait.Forever(func(){ s.updateCachedPodVolumeStats() }, s.calcPeriod)",
+			File:       "pkg/kubelet/server/stats/fs_resource_analyzer.go",
+			Article:    articleKubelet + " (2) initializeModules",
 			Summary: "Started last by initializeModules, unless --volume-stats-agg-period is 0. Every period (1m) an " +
 				"iteration refreshes the per-pod volume usage (bytes and inodes) that the /stats/summary API and the eviction " +
 				"manager read. In the article's v1.3 it measures every pod's volumes itself; in later text it only starts a " +
@@ -418,8 +430,9 @@ func init() {
 		},
 		Entry{
 			Name: "kubelet/volume-dswp", Component: kubelet, Kind: KindUntil, Period: 100 * time.Millisecond,
-			Function: "volumeManager.Run → go vm.desiredStateOfWorldPopulator.Run(stopCh) → wait.Until(dswp.populatorLoopFunc(), 100ms, stopCh)",
-			File:     "pkg/kubelet/volumemanager/volume_manager.go",
+			PeriodFrom: "desiredStateOfWorldPopulatorLoopSleepPeriod, a constant in pkg/kubelet/volumemanager/volume_manager.go",
+			Function:   "volumeManager.Run → go vm.desiredStateOfWorldPopulator.Run(stopCh) → wait.Until(dswp.populatorLoopFunc(), 100ms, stopCh)",
+			File:       "pkg/kubelet/volumemanager/volume_manager.go",
 			Summary: "The desired-state-of-world populator. Every 100ms an iteration walks the pod manager's pods and adds " +
 				"every volume of each running pod to the desired state of the world; at most every 2s it also removes the " +
 				"volumes of pods that are gone or terminated. Resolving a volume that comes from a PersistentVolumeClaim GETs " +
@@ -433,8 +446,9 @@ func init() {
 		},
 		Entry{
 			Name: "kubelet/volume-reconciler", Component: kubelet, Kind: KindUntil, Period: 100 * time.Millisecond,
-			Function: "volumeManager.Run → go vm.reconciler.Run(sourcesReady, stopCh) → wait.Until(rc.reconciliationLoopFunc(sourcesReady), 100ms, stopCh)",
-			File:     "pkg/kubelet/volumemanager/volume_manager.go",
+			PeriodFrom: "reconcilerLoopSleepPeriod, a constant in pkg/kubelet/volumemanager/volume_manager.go",
+			Function:   "volumeManager.Run → go vm.reconciler.Run(sourcesReady, stopCh) → wait.Until(rc.reconciliationLoopFunc(sourcesReady), 100ms, stopCh)",
+			File:       "pkg/kubelet/volumemanager/volume_manager.go",
 			Summary: "The volume reconciler. Every 100ms an iteration compares the desired state with the actual state and " +
 				"starts what is missing: unmounts volumes no longer wanted, then attaches (only if controller attach/detach is " +
 				"off) and mounts wanted ones, then unmounts devices and detaches. Each operation runs in its own goroutine of " +
@@ -448,9 +462,10 @@ func init() {
 		},
 		Entry{
 			Name: "kubelet/node-status", Component: kubelet, Kind: KindUntil, Period: 10 * time.Second,
-			Function: "Kubelet.Run → go wait.Until(kl.syncNodeStatus, kl.nodeStatusUpdateFrequency, wait.NeverStop)",
-			File:     "pkg/kubelet/kubelet.go",
-			Article:  runSection,
+			PeriodFrom: "--node-status-update-frequency, the default of NodeStatusUpdateFrequency",
+			Function:   "Kubelet.Run → go wait.Until(kl.syncNodeStatus, kl.nodeStatusUpdateFrequency, wait.NeverStop)",
+			File:       "pkg/kubelet/kubelet.go",
+			Article:    runSection,
 			Summary: "Started by Kubelet.Run when there is an apiserver client. The first iteration registers the node: it " +
 				"POSTs the Node object and retries until that succeeds (or finds an existing one). Every iteration then " +
 				"updates the status: GET the Node, fill in addresses, capacity, versions, images, the pressure conditions and " +
@@ -472,9 +487,10 @@ func init() {
 		},
 		Entry{
 			Name: "kubelet/network-status", Component: kubelet, Kind: KindUntil, Period: 30 * time.Second,
-			Function: "Kubelet.Run → go wait.Until(kl.syncNetworkStatus, 30*time.Second, wait.NeverStop)",
-			File:     "pkg/kubelet/kubelet.go",
-			Article:  runSection,
+			PeriodFrom: "30*time.Second, a literal in Kubelet.Run",
+			Function:   "Kubelet.Run → go wait.Until(kl.syncNetworkStatus, 30*time.Second, wait.NeverStop)",
+			File:       "pkg/kubelet/kubelet.go",
+			Article:    runSection,
 			Summary: "Every 30s an iteration copies the network plugin's Status() into the kubelet's runtime state. A network " +
 				"error makes node-status report the node NotReady and keeps pods that do not use the host network from " +
 				"starting. It makes no apiserver calls. kubeloom runs it in era classic only.",
@@ -487,9 +503,10 @@ func init() {
 		},
 		Entry{
 			Name: "kubelet/runtime-up", Component: kubelet, Kind: KindUntil, Period: 5 * time.Second,
-			Function: "Kubelet.Run → go wait.Until(kl.updateRuntimeUp, 5*time.Second, wait.NeverStop)",
-			File:     "pkg/kubelet/kubelet.go",
-			Article:  runSection,
+			PeriodFrom: "5*time.Second, a literal in Kubelet.Run",
+			Function:   "Kubelet.Run → go wait.Until(kl.updateRuntimeUp, 5*time.Second, wait.NeverStop)",
+			File:       "pkg/kubelet/kubelet.go",
+			Article:    runSection,
 			Summary: "Every 5s an iteration asks the container runtime for its status. The first success runs " +
 				"initializeRuntimeDependentModules once: it starts cAdvisor and, in 1.5 and today, the eviction manager. Each " +
 				"success records the time of the runtime sync; until the first one, or once the last is too old, syncLoop " +
@@ -506,9 +523,10 @@ func init() {
 		},
 		Entry{
 			Name: "kubelet/pod-killer", Component: kubelet, Kind: KindUntil, Period: time.Second,
-			Function: "Kubelet.Run → go wait.Until(kl.podKiller, 1*time.Second, wait.NeverStop)",
-			File:     "pkg/kubelet/kubelet.go",
-			Article:  runSection,
+			PeriodFrom: "1*time.Second, a literal in Kubelet.Run",
+			Function:   "Kubelet.Run → go wait.Until(kl.podKiller, 1*time.Second, wait.NeverStop)",
+			File:       "pkg/kubelet/kubelet.go",
+			Article:    runSection,
 			Summary: "Kills running pods that the pod workers do not handle: pods the kubelet no longer wants, which " +
 				"housekeeping (HandlePodCleanups) and deletePod send on podKillingCh (capacity 50). podKiller itself loops " +
 				"forever over that channel, so wait.Until's 1s would only matter if it returned; an iteration is one request. " +
@@ -591,9 +609,10 @@ func init() {
 		},
 		Entry{
 			Name: "kubelet/eviction", Component: kubelet, Kind: KindUntil, Period: 10 * time.Second,
-			Function: "Kubelet.Run (v1.3; initializeRuntimeDependentModules since 1.5) → evictionManager.Start(…, kl.getActivePods, evictionMonitoringPeriod) → go wait.Until(func(){ m.synchronize(diskInfoProvider, podFunc) }, monitoringInterval, wait.NeverStop)",
-			File:     "pkg/kubelet/eviction/eviction_manager.go",
-			Article:  runSection,
+			PeriodFrom: "evictionMonitoringPeriod, a constant in pkg/kubelet/kubelet.go",
+			Function:   "Kubelet.Run (v1.3; initializeRuntimeDependentModules since 1.5) → evictionManager.Start(…, kl.getActivePods, evictionMonitoringPeriod) → go wait.Until(func(){ m.synchronize(diskInfoProvider, podFunc) }, monitoringInterval, wait.NeverStop)",
+			File:       "pkg/kubelet/eviction/eviction_manager.go",
+			Article:    runSection,
 			Summary: "The eviction manager's loop. The article's v1.3 starts it directly in Kubelet.Run; in 1.5 " +
 				"initializeRuntimeDependentModules starts it after the first runtime-up success, because it needs cAdvisor to " +
 				"know whether the runtime has its own image filesystem. Every 10s an iteration reads the summary stats, " +
@@ -613,9 +632,10 @@ func init() {
 		},
 		Entry{
 			Name: "kubelet/pleg-relist", Component: kubelet, Kind: KindUntil, Period: time.Second,
-			Function: "Kubelet.Run → pleg.Start → go wait.Until(g.relist, g.relistPeriod, wait.NeverStop)",
-			File:     "pkg/kubelet/pleg/generic.go",
-			Article:  runSection,
+			PeriodFrom: "plegRelistPeriod, a constant in pkg/kubelet/kubelet.go",
+			Function:   "Kubelet.Run → pleg.Start → go wait.Until(g.relist, g.relistPeriod, wait.NeverStop)",
+			File:       "pkg/kubelet/pleg/generic.go",
+			Article:    runSection,
 			Summary: "The pod lifecycle event generator, started just before syncLoop. Every second an iteration lists all " +
 				"pods and containers from the runtime, compares each container's state with the previous relist, refreshes " +
 				"the pod cache for the pods that changed and sends events such as ContainerStarted and ContainerDied to " +
