@@ -387,22 +387,24 @@ func init() {
 		},
 		Step{
 			Component: kubelet, Name: "NewForConfig",
-			Function: "clientset.NewForConfig(clientConfig)", File: "pkg/client/clientset_generated/internalclientset/clientset.go",
-			Summary: "Creates the kubelet's clientsets from that configuration: KubeClient, for node status, pods and mirror pods, " +
-				"and a second one, EventClient, with its own rate limit (--event-qps 5, --event-burst 10), so that a burst of " +
-				"events cannot slow down status updates. kubeloom records one step for both, with the user agent kubelet.",
-			SummaryZH: "用这份配置创建 kubelet 的 clientset：KubeClient 用于节点状态、pod 和镜像 pod；另一个 EventClient 有自己的限流" +
-				"（--event-qps 5、--event-burst 10），这样大量事件不会拖慢状态更新。kubeloom 为两者只记录一个步骤，user agent 为 kubelet。",
+			Function: "clientset.NewForConfig(clientConfig); clientset.NewForConfig(&eventClientConfig)", File: "cmd/kubelet/app/server.go",
+			Summary: "run makes two clientsets from that configuration, one step each (attribute kubeloom.client): KubeClient, for " +
+				"node status, pods and mirror pods, at --kube-api-qps 5 and --kube-api-burst 10, and then, \"a separate client for " +
+				"events\", EventClient, a copy of the configuration with its own rate limit (eventClientConfig.QPS = --event-qps 5, " +
+				"Burst = --event-burst 10), so that a burst of events cannot slow down status updates. Both have the user agent kubelet.",
+			SummaryZH: "run 用这份配置创建两个 clientset，各记一步（属性 kubeloom.client）：KubeClient 用于节点状态、pod 和镜像 pod，" +
+				"限流为 --kube-api-qps 5、--kube-api-burst 10；然后是 \"单独给事件用的客户端\" EventClient，它是配置的一份拷贝，" +
+				"有自己的限流（eventClientConfig.QPS = --event-qps 5，Burst = --event-burst 10），这样大量事件不会拖慢状态更新。两者的 user agent 都是 kubelet。",
 		},
 		Step{
 			Component: kubelet, Name: "RunKubelet",
 			Function: "app.RunKubelet", File: "cmd/kubelet/app/server.go",
 			Article: callChain,
 			Summary: "Sets up and starts one kubelet: it works out the node name, builds the event pipeline (NewBroadcaster, " +
-				"StartLogging, StartRecordingToSink, NewRecorder), sets up the capabilities and privileged sources, calls the " +
+				"NewRecorder, StartLogging, StartRecordingToSink), sets up the capabilities and privileged sources, calls the " +
 				"builder, CreateAndInitKubelet, and then startKubelet, which starts the main loop and the servers. It returns as " +
 				"soon as those goroutines are started, and run goes on to the healthz server.",
-			SummaryZH: "准备并启动一个 kubelet：确定节点名，建立事件管道（NewBroadcaster、StartLogging、StartRecordingToSink、NewRecorder），" +
+			SummaryZH: "准备并启动一个 kubelet：确定节点名，建立事件管道（NewBroadcaster、NewRecorder、StartLogging、StartRecordingToSink），" +
 				"设置 capabilities 和特权来源，调用构建函数 CreateAndInitKubelet，再调用 startKubelet 启动主循环和各个服务。" +
 				"这些协程一启动它就返回，run 接着启动 healthz 服务。",
 			Quote:   "调用链为run->\u00a0RunKubelet -> CreateAndInitKubelet ->makePodSourceConfig->NewSourceFile",
@@ -416,6 +418,17 @@ func init() {
 				"BirthCry, node conditions, image pulls, container starts and kills, probe failures.",
 			SummaryZH: "在 RunKubelet 开头创建 kubelet 的事件 broadcaster，同时启动分发协程 kubelet/event-broadcast-loop。" +
 				"kubelet 记录的每个事件都经过它：BirthCry 的 \"Starting kubelet.\"、节点状况、镜像拉取、容器启动和终止、探针失败。",
+		},
+		Step{
+			Component: kubelet, Name: "NewRecorder",
+			Function: "EventBroadcaster.NewRecorder(api.EventSource{Component: \"kubelet\", Host: nodeName})", File: "pkg/client/record/event.go",
+			Summary: "Creates the recorder that stamps events with the source {Component: \"kubelet\", Host: <node name>}; it " +
+				"becomes kcfg.Recorder, handed to every part of the kubelet that records events. RunKubelet makes it right after " +
+				"NewBroadcaster, before the two watchers (the controller manager's Run makes it last); no event is recorded in " +
+				"between, so either order loses none.",
+			SummaryZH: "创建 recorder，给事件打上来源 {Component: \"kubelet\", Host: <节点名>}；它成为 kcfg.Recorder，交给 kubelet 中每个记录事件的部分。" +
+				"RunKubelet 在 NewBroadcaster 之后、挂两个 watcher 之前就创建它（controller manager 的 Run 最后才创建）；" +
+				"其间没有记录任何事件，所以两种顺序都不会丢事件。",
 		},
 		Step{
 			Component: kubelet, Name: "StartLogging",
@@ -434,17 +447,6 @@ func init() {
 				"sent to API server.\" and its events go nowhere but the log.",
 			SummaryZH: "挂上通过 EventClient 把事件写到 apiserver 的 watcher，即 kubelet/event-sink-watcher，只有存在这个客户端时才挂；" +
 				"没有 apiserver 时 kubelet 打印 \"No api server defined - no events will be sent to API server.\"，它的事件只会进日志。",
-		},
-		Step{
-			Component: kubelet, Name: "NewRecorder",
-			Function: "EventBroadcaster.NewRecorder(api.EventSource{Component: \"kubelet\", Host: nodeName})", File: "pkg/client/record/event.go",
-			Summary: "Creates the recorder that stamps events with the source {Component: \"kubelet\", Host: <node name>}; it " +
-				"becomes kubeDeps.Recorder, handed to every part of the kubelet that records events. 1.5's RunKubelet makes it " +
-				"right after NewBroadcaster, before the two watchers; kubeloom records the four steps in the controller manager's " +
-				"order, which changes nothing, as no event is recorded in between.",
-			SummaryZH: "创建 recorder，给事件打上来源 {Component: \"kubelet\", Host: <节点名>}；它成为 kubeDeps.Recorder，交给 kubelet 中每个记录事件的部分。" +
-				"1.5 的 RunKubelet 在 NewBroadcaster 之后、挂两个 watcher 之前就创建它；kubeloom 按 controller manager 的顺序记录这四步，" +
-				"由于其间没有记录任何事件，这不影响结果。",
 		},
 		Step{
 			Component: kubelet, Name: "CreateAndInitKubelet",

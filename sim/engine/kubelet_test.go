@@ -443,3 +443,42 @@ spec:
 		}
 	}
 }
+
+// TestKubeletRunOrder holds run and RunKubelet to the source's order
+// (cmd/kubelet/app/server.go, v1.3, as in 1.5): run builds two clientsets,
+// KubeClient and an EventClient with its own rate limit, then RunKubelet
+// makes the recorder right after the broadcaster, before its two
+// watchers. Steps on one goroutine end in the order they run, and the
+// recording is in end order, so in virtual time, where they share an
+// instant, the recording shows the order.
+func TestKubeletRunOrder(t *testing.T) {
+	sc := builtin(t, "kubelet-startup")
+	sc.Spec.Duration = 10 * time.Second
+	_, spans := runScenario(t, sc, nil)
+	rk := on(spans, "node-1", "RunKubelet")
+	if len(rk) != 1 {
+		t.Fatalf("%d RunKubelet spans on node-1, want 1", len(rk))
+	}
+	children := func(parentID string) (names []string, clients []string) {
+		for _, s := range spans {
+			if s.ParentSpanID == parentID && s.Attributes.String(catalog.AttrGoroutineName) == "" {
+				names = append(names, s.Name)
+				if c := s.Attributes.String("kubeloom.client"); c != "" {
+					clients = append(clients, c)
+				}
+			}
+		}
+		return names, clients
+	}
+	run, clients := children(rk[0].ParentSpanID) // run
+	if want := []string{"UnsecuredKubeletConfig", "CreateAPIServerClientConfig", "NewForConfig", "NewForConfig", "RunKubelet"}; !slices.Equal(run, want) {
+		t.Errorf("run's steps\n got %v\nwant %v", run, want)
+	}
+	if want := []string{"KubeClient", "EventClient"}; !slices.Equal(clients, want) {
+		t.Errorf("run's clientsets = %v, want %v", clients, want)
+	}
+	runKubelet, _ := children(rk[0].SpanID)
+	if want := []string{"NewBroadcaster", "NewRecorder", "StartLogging", "StartRecordingToSink", "CreateAndInitKubelet", "startKubelet"}; !slices.Equal(runKubelet, want) {
+		t.Errorf("RunKubelet's steps\n got %v\nwant %v", runKubelet, want)
+	}
+}

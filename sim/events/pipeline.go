@@ -34,6 +34,10 @@ type Options struct {
 	// Sink, if set, starts the watcher that writes events to the apiserver
 	// (StartRecordingToSink).
 	Sink typedcorev1.EventsGetter
+	// RecorderFirst makes the recorder right after the broadcaster, before
+	// the watchers, as the kubelet's RunKubelet does
+	// (cmd/kubelet/app/server.go); the controller manager's Run makes it last.
+	RecorderFirst bool
 }
 
 // Pipeline is one started record.EventBroadcaster.
@@ -53,7 +57,7 @@ type Pipeline struct {
 //	eventBroadcaster.StartRecordingToSink(&unversionedcore.EventSinkImpl{…})
 //	recorder := eventBroadcaster.NewRecorder(api.EventSource{Component: "controller-manager"})
 //
-// ctx must carry a goroutine.Runtime; the steps are spans of ctx's span.
+// (or with NewRecorder second, Options.RecorderFirst). ctx must carry a goroutine.Runtime; the steps are spans of ctx's span.
 func Start(ctx context.Context, o Options) *Pipeline {
 	rt := goroutine.RuntimeFrom(ctx)
 	attrs := goroutine.WithAttributes(attribute.String(catalog.AttrEventComponent, o.Component))
@@ -67,6 +71,14 @@ func Start(ctx context.Context, o Options) *Pipeline {
 	p.loop = rt.Adopt(sctx, o.Prefix+"/event-broadcast-loop", catalog.KindGo, attrs, goroutine.WithIterationName("distribute"))
 	sp.End()
 
+	newRecorder := func() {
+		_, sp := goroutine.Start(ctx, "NewRecorder", trace.WithAttributes(attribute.String(catalog.AttrEventComponent, o.Component)))
+		p.recorder = p.broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: o.Component, Host: o.Host})
+		sp.End()
+	}
+	if o.RecorderFirst {
+		newRecorder()
+	}
 	if o.Logging {
 		sctx, sp := goroutine.Start(ctx, "StartLogging")
 		p.logger = rt.Adopt(sctx, o.Prefix+"/event-log-watcher", catalog.KindGo, attrs)
@@ -79,9 +91,9 @@ func Start(ctx context.Context, o Options) *Pipeline {
 		p.broadcaster.StartRecordingToSink(&sink{inner: &typedcorev1.EventSinkImpl{Interface: o.Sink.Events("")}, p: p})
 		sp.End()
 	}
-	_, sp = goroutine.Start(ctx, "NewRecorder", trace.WithAttributes(attribute.String(catalog.AttrEventComponent, o.Component)))
-	p.recorder = p.broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: o.Component, Host: o.Host})
-	sp.End()
+	if !o.RecorderFirst {
+		newRecorder()
+	}
 	return p
 }
 

@@ -43,6 +43,12 @@ const (
 	backOffPeriod             = 10 * time.Second
 	nodeStatusUpdateRetry     = 5
 	defaultProbePeriod        = 10 * time.Second
+	// The two clientsets' rate limits: --kube-api-qps and --kube-api-burst
+	// for KubeClient, --event-qps and --event-burst for EventClient.
+	kubeAPIQPS     = 5.0
+	kubeAPIBurst   = 10
+	eventRecordQPS = 5.0
+	eventBurst     = 10
 )
 
 // Kubelet is one running kubelet: the managers NewMainKubelet builds and

@@ -125,7 +125,14 @@ func (k *Kubelet) run(ctx context.Context) {
 	defer sp.End()
 	step(ctx, "UnsecuredKubeletConfig")
 	step(ctx, "CreateAPIServerClientConfig", attribute.String("kubeloom.apiserver", "client-go's fake clientset"))
-	step(ctx, "NewForConfig", attribute.String("user_agent", "kubelet"))
+	// kcfg.KubeClient, err = clientset.NewForConfig(clientConfig); then "make a
+	// separate client for events": a copy of the config with
+	// eventClientConfig.QPS = float32(s.EventRecordQPS) and
+	// eventClientConfig.Burst = int(s.EventBurst), kcfg.EventClient.
+	step(ctx, "NewForConfig", attribute.String("kubeloom.client", "KubeClient"), attribute.String("user_agent", "kubelet"),
+		attribute.Float64("qps", kubeAPIQPS), attribute.Int("burst", kubeAPIBurst))
+	step(ctx, "NewForConfig", attribute.String("kubeloom.client", "EventClient"), attribute.String("user_agent", "kubelet"),
+		attribute.Float64("qps", eventRecordQPS), attribute.Int("burst", eventBurst))
 	k.runKubelet(ctx)
 	// if s.HealthzPort > 0 { healthz.DefaultHealthz(); go wait.Until(ListenAndServe, 5s) }
 	k.rt.Until(ctx, "kubelet/healthz-server", healthzRetryPeriod, k.serveHealthz, goroutine.WithIterationName("ListenAndServe"))
@@ -137,10 +144,12 @@ func (k *Kubelet) run(ctx context.Context) {
 func (k *Kubelet) runKubelet(ctx context.Context) {
 	ctx, sp := goroutine.Start(ctx, "RunKubelet")
 	defer sp.End()
-	// eventBroadcaster := record.NewBroadcaster(); StartLogging(glog.V(3).Infof);
-	// StartRecordingToSink(...); kcfg.Recorder = eventBroadcaster.NewRecorder(...)
+	// eventBroadcaster := record.NewBroadcaster();
+	// kcfg.Recorder = eventBroadcaster.NewRecorder(...);
+	// eventBroadcaster.StartLogging(glog.V(3).Infof);
+	// if kcfg.EventClient != nil { eventBroadcaster.StartRecordingToSink(... kcfg.EventClient.Events("") ...) }
 	k.events = events.Start(ctx, events.Options{Prefix: "kubelet", Component: "kubelet", Host: k.o.Node,
-		Logging: true, Sink: k.o.Cluster.Client.CoreV1()})
+		RecorderFirst: true, Logging: true, Sink: k.o.Cluster.Client.CoreV1()})
 	k.recorder = k.events.Recorder(ctx)
 	k.createAndInitKubelet(ctx)
 	k.startKubelet(ctx)
