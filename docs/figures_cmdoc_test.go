@@ -79,6 +79,13 @@ func init() {
 		"cmdoc.pipelines.log": func(d *docRuns) (figure, error) {
 			return exactCount(len(d.of("cm-startup").lanes("cm-0", "cm/event-log-watcher"))), nil
 		},
+		"cmdoc.attachdetach-pipelines": func(d *docRuns) (figure, error) {
+			// v1.5 hands the AttachDetachController Run's recorder.
+			if _, ok := cmDocPipelines(d.of("cm-startup"), "cm-0")["AttachDetachController"]; ok {
+				return exact("its own"), nil
+			}
+			return exact("none"), nil
+		},
 		"cmdoc.failover-pipelines": func(d *docRuns) (figure, error) {
 			r := d.of("cm-leader-failover")
 			n := -1
@@ -471,7 +478,7 @@ func init() {
 		"workloads":            {"DaemonSetsController", "JobController", "DeploymentController", "ReplicaSetController"},
 		"disruptioncontroller": {"DisruptionController"}, "petsetcontroller": {"PetSetController"},
 		"scheduledjobcontroller": {"ScheduledJobController"}, "persistentvolumecontroller": {"PersistentVolumeController"},
-		"attachdetachcontroller": {"AttachDetachController"}, "certificatecontroller": {"CertificateController"},
+		"certificatecontroller": {"CertificateController"},
 	} {
 		figs["cmdoc.log-watcher."+key] = func(d *docRuns) (figure, error) {
 			ps := cmDocPipelines(d.of("cm-startup"), "cm-0")

@@ -60,6 +60,9 @@ type process struct {
 	rand    *rand.Rand
 	fatal   func(error) // glog.Fatal: the process exits
 	elector atomic.Pointer[leaderelection.Elector]
+	// events is Run's own pipeline: its recorder is the one Run hands
+	// StartControllers (StartControllers(…, stop, recorder)).
+	events *events.Pipeline
 
 	mu        sync.Mutex
 	pipelines []*events.Pipeline
@@ -146,8 +149,8 @@ func (p *process) run(ctx context.Context) error {
 	step("NewForConfig", attribute.String("user_agent", "controller-manager"))
 	step("NewForConfigOrDie", attribute.String("user_agent", "leader-election"))
 	p.rt.Go(ctx, "cm/http-server", p.serve)
-	pipeline := p.newEvents(ctx, "controller-manager", true, true)
-	recorder := pipeline.Recorder(ctx)
+	p.events = p.newEvents(ctx, "controller-manager", true, true)
+	recorder := p.events.Recorder(ctx)
 
 	if !p.s.LeaderElection.LeaderElect {
 		p.runControllers(ctx) // run(nil), on main

@@ -41,7 +41,7 @@ func (p *process) startControllers(ctx context.Context) {
 	sp.SetAttributes(attribute.Float64("informers.resync_s", resync.Seconds()))
 	cc := &controllers.Context{
 		Config: p.s.Config, Era: p.o.Era, Client: p.o.Cluster.Client, API: p.o.Cluster, Informers: factory,
-		APIEnabled: p.apiEnabled, NewEvents: p.newEvents, Rand: p.rand, ReadFile: p.o.ReadFile,
+		APIEnabled: p.apiEnabled, NewEvents: p.newEvents, Events: p.events, Rand: p.rand, ReadFile: p.o.ReadFile,
 	}
 	enabled := enabledControllers(p.o.Controllers)
 	clk := p.rt.Clock()

@@ -38,7 +38,14 @@ func startAttachDetach(ctx context.Context, c *Context) string {
 	adc := &attachDetachController{c: c, pods: c.Informers.Informer("pods"), nodes: c.Informers.Informer("nodes"),
 		pvcs: c.Informers.Informer("persistentvolumeclaims"), pvs: c.Informers.Informer("persistentvolumes"),
 		desired: map[string]map[string]podSet{}, attached: map[string]map[string]bool{}, dirty: map[string]bool{}}
-	adc.recorder = c.NewEvents(ctx, "attachdetach", true, true).Recorder(ctx)
+	if c.Era == informer.Classic {
+		// v1.5's StartControllers passes the controller manager's own
+		// recorder: NewAttachDetachController(…, ProbeAttachableVolumePlugins(…), recorder).
+		adc.recorder = c.Events.Recorder(ctx)
+	} else {
+		// Since 1.6 NewAttachDetachController builds its own broadcaster.
+		adc.recorder = c.NewEvents(ctx, "attachdetach", true, true).Recorder(ctx)
+	}
 	podChanged := func(ctx context.Context, obj any) { adc.processPod(ctx, obj.(*corev1.Pod), true) }
 	adc.pods.AddHandler(ctx, informer.Funcs{HandlerName: "attachdetach-controller", Add: podChanged,
 		Update: func(ctx context.Context, _, cur any) { podChanged(ctx, cur) },

@@ -32,6 +32,9 @@ type Context struct {
 	// NewEvents starts a controller's own event pipeline, as most v1.5
 	// controllers' constructors do (record.NewBroadcaster() …).
 	NewEvents func(ctx context.Context, component string, logging, sink bool) *events.Pipeline
+	// Events is the controller manager's own pipeline, built in Run: its
+	// recorder is the recorder StartControllers is given.
+	Events *events.Pipeline
 	// Rand draws ResyncPeriod's jitter; seeded by the scenario.
 	Rand *rand.Rand
 	// ReadFile reads a file named by a flag (the certificate controller's

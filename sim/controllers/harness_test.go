@@ -71,6 +71,8 @@ func newHarness(t *testing.T, era informer.Era) *harness {
 		},
 		Rand: rand.New(rand.NewPCG(1, 2)),
 	}
+	// Run's own pipeline, whose recorder StartControllers is given.
+	h.cc.Events = h.cc.NewEvents(ctx, "controller-manager", true, true)
 	t.Cleanup(func() { h.stop() }) // also after a t.Fatal: inside the bubble, nothing may be left running
 	return h
 }

@@ -212,8 +212,14 @@ func TestDisruptionControllerComputesAllowedDisruptions(t *testing.T) {
 }
 
 func TestAttachDetachAttachesCloudDisks(t *testing.T) {
+	for _, era := range []informer.Era{informer.Classic, informer.Modern} {
+		t.Run(string(era), func(t *testing.T) { testAttachDetach(t, era) })
+	}
+}
+
+func testAttachDetach(t *testing.T, era informer.Era) {
 	synctest.Test(t, func(t *testing.T) {
-		h := newHarness(t, informer.Classic)
+		h := newHarness(t, era)
 		h.c.Client.CoreV1().Nodes().Create(bg, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "node-1",
 			Annotations: map[string]string{controllerManagedAnnotation: "true"}}}, metav1.CreateOptions{})
 		h.start("attachdetach")
@@ -232,9 +238,25 @@ func TestAttachDetachAttachesCloudDisks(t *testing.T) {
 		if len(n.Status.VolumesAttached) != 0 {
 			t.Errorf("after the pod went: volumesAttached = %+v", n.Status.VolumesAttached)
 		}
+		// v1.5's StartControllers hands NewAttachDetachController the
+		// controller manager's own recorder; since 1.6 it builds its own.
+		source := map[informer.Era]string{informer.Classic: "controller-manager", informer.Modern: "attachdetach"}[era]
+		evs, _ := h.c.Client.CoreV1().Events("").List(bg, metav1.ListOptions{})
+		var sources []string
+		for _, e := range evs.Items {
+			if e.Reason == "SuccessfulAttachVolume" || e.Reason == "SuccessfulDetachVolume" {
+				sources = append(sources, e.Source.Component)
+			}
+		}
+		if len(sources) != 2 || sources[0] != source || sources[1] != source {
+			t.Errorf("attach and detach events from %q, want two from %q", sources, source)
+		}
 		spans := h.stop()
 		if len(named(spans, "AttachVolume")) != 1 || len(named(spans, "DetachVolume")) != 1 {
 			t.Errorf("want one AttachVolume and one DetachVolume span")
+		}
+		if n := len(named(spans, "cm/event-broadcast-loop")); n != map[informer.Era]int{informer.Classic: 1, informer.Modern: 2}[era] {
+			t.Errorf("%d event pipelines, want Run's and, since 1.6, the controller's own", n)
 		}
 	})
 }
