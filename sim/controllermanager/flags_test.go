@@ -18,7 +18,7 @@ func TestV15DefaultsAndFlags(t *testing.T) {
 	}
 	le := s.LeaderElection
 	if !le.LeaderElect || le.LeaseDuration.Duration != 15*time.Second || le.RenewDeadline.Duration != 10*time.Second || le.RetryPeriod.Duration != 2*time.Second ||
-		le.ResourceLock != "endpoints" || s.MinResyncPeriod.Duration != 12*time.Hour || s.NodeMonitorGracePeriod.Duration != 40*time.Second ||
+		le.ResourceLock != "" || s.MinResyncPeriod.Duration != 12*time.Hour || s.NodeMonitorGracePeriod.Duration != 40*time.Second ||
 		s.PodEvictionTimeout.Duration != 5*time.Minute || s.TerminatedPodGCThreshold != 12500 || s.ConcurrentEndpointSyncs != 5 ||
 		s.ConcurrentGCSyncs != 20 || !s.EnableProfiling || s.logFlushFrequency != 5*time.Second {
 		t.Errorf("defaults differ from v1.5's NewCMServer: %+v", s.Config)

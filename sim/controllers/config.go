@@ -81,9 +81,11 @@ type LeaderElection struct {
 	LeaseDuration metav1.Duration `json:"leaseDuration"`
 	RenewDeadline metav1.Duration `json:"renewDeadline"`
 	RetryPeriod   metav1.Duration `json:"retryPeriod"`
-	// ResourceLock is "endpoints" in v1.5 (the only lock then) and "leases"
-	// today (--leader-elect-resource-lock, 1.20+).
-	ResourceLock string `json:"resourceLock"`
+	// ResourceLock is --leader-elect-resource-lock: "leases" today. v1.5's
+	// LeaderElectionConfiguration (pkg/apis/componentconfig/types.go) has
+	// no such field — Endpoints was the only lock, hard-coded in Run — so
+	// it stays empty in classic and /configz leaves it out.
+	ResourceLock string `json:"resourceLock,omitempty"`
 }
 
 // Volumes is the part of componentconfig.VolumeConfiguration kubeloom keeps.
@@ -148,7 +150,6 @@ func NewConfig() *Config {
 			LeaseDuration: d(15 * time.Second),
 			RenewDeadline: d(10 * time.Second),
 			RetryPeriod:   d(2 * time.Second),
-			ResourceLock:  "endpoints",
 		},
 		ControllerStartInterval: d(0),
 		EnableGarbageCollector:  true,

@@ -358,6 +358,11 @@ func TestCMInRealTime(t *testing.T) {
 			t.Errorf("%s = %.300q…, want 200 with %s", path, got[path], want)
 		}
 	}
+	// v1.5's LeaderElectionConfiguration has no resourceLock: Endpoints was
+	// the only lock (pkg/apis/componentconfig/types.go).
+	if strings.Contains(got["/configz"], "resourceLock") {
+		t.Errorf("/configz = %.300q…, has a resourceLock, a field v1.5 did not have", got["/configz"])
+	}
 }
 
 // asker asks every server a run reports (Options.Serving) for each of its
