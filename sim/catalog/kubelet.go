@@ -296,15 +296,16 @@ func init() {
 		// Kubelet.Run → initializeModules.
 		Entry{
 			Name: "kubelet/image-detect", Component: kubelet, Kind: KindUntil, Period: 5 * time.Minute,
-			PeriodFrom: "5*time.Minute, a literal in the image manager's Start",
-			Function:   "initializeModules → imageManager.Start → go wait.Until(func(){ im.detectImages(…) }, 5*time.Minute, wait.NeverStop)",
-			File:       "pkg/kubelet/images/image_gc_manager.go",
+			PeriodFrom: "5*time.Minute, a literal in realImageManager.Start",
+			Function:   "initializeModules → kl.imageManager.Start → realImageManager.Start → go wait.Until(func(){ im.detectImages(…) }, 5*time.Minute, wait.NeverStop)",
+			File:       "pkg/kubelet/image_manager.go",
 			Article:    articleKubelet + " (2) initializeModules",
-			Summary: "Started by initializeModules at the top of Kubelet.Run (the article's v1.3 calls it realImageManager in " +
-				"pkg/kubelet/image_manager.go). Every 5 minutes an iteration lists the runtime's images and containers and " +
+			Summary: "Started by initializeModules at the top of Kubelet.Run: realImageManager.Start in the article's v1.3 " +
+				"(1.5 moved it to realImageGCManager in pkg/kubelet/images/image_gc_manager.go). Every 5 minutes an iteration lists the runtime's images and containers and " +
 				"records for each image when it was first detected and last used, the bookkeeping image GC sorts by. Images " +
 				"found on the first pass get a zero first-detected time, as if they had always been there. It makes no apiserver calls.",
-			SummaryZH: "由 Kubelet.Run 开头的 initializeModules 启动（文章的 v1.3 中叫 realImageManager，位于 pkg/kubelet/image_manager.go）。" +
+			SummaryZH: "由 Kubelet.Run 开头的 initializeModules 启动：文章的 v1.3 中是 realImageManager.Start" +
+				"（1.5 把它移到了 pkg/kubelet/images/image_gc_manager.go 的 realImageGCManager）。" +
 				"每 5 分钟列出运行时中的镜像和容器，为每个镜像记录首次发现时间和最后使用时间，镜像 GC 就按这些记录排序。" +
 				"第一次扫描发现的镜像，首次发现时间记为零值，就像它们一直都在。它不调用 apiserver。",
 			Quote:   "k8s.io/kubernetes/pkg/kubelet.(*realImageManager).Start；if err := kl.imageManager.Start(); err != nil {",
@@ -314,7 +315,7 @@ func init() {
 		},
 		Entry{
 			Name: "kubelet/image-cache", Component: kubelet, Kind: KindUntil, Period: 30 * time.Second,
-			PeriodFrom: "30*time.Second, a literal in the image manager's Start",
+			PeriodFrom: "30*time.Second, a literal in realImageGCManager.Start",
 			Function:   "initializeModules → imageManager.Start → go wait.Until(func(){ im.imageCache.set(im.runtime.ListImages()) }, 30*time.Second, wait.NeverStop)",
 			File:       "pkg/kubelet/images/image_gc_manager.go",
 			Summary: "The second goroutine of the image manager's Start, added in 1.4, so the article's v1.3 Start has only " +
