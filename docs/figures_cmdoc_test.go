@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -471,6 +472,26 @@ func init() {
 		},
 	}
 
+	// The workers each controller runs in cm-startup: its worker lanes, per
+	// queue ("5 + 5" for the quota controller's two).
+	for id, queues := range map[string][]string{
+		"endpoint": {"worker"}, "replicationcontroller": {"worker"}, "resourcequota": {"worker", "priority-worker"},
+		"namespace": {"worker"}, "daemonset": {"worker"}, "job": {"worker"}, "deployment": {"worker"}, "replicaset": {"worker"},
+		"disruption": {"worker", "recheck-worker"}, "statefulset": {"worker"}, "certificatesigningrequests": {"worker"},
+		"serviceaccount": {"worker"},
+	} {
+		figs["cmdoc.workers."+id] = func(d *docRuns) (figure, error) {
+			var counts []string
+			for _, q := range queues {
+				n := len(d.of("cm-startup").lanes("cm-0", "controller/"+id+"/"+q))
+				if n == 0 {
+					return figure{}, fmt.Errorf("no controller/%s/%s lane", id, q)
+				}
+				counts = append(counts, strconv.Itoa(n))
+			}
+			return exact(strings.Join(counts, " + ")), nil
+		}
+	}
 	// Which pipelines have a log watcher, by the controller that built them.
 	for key, owners := range map[string][]string{
 		"run": {"Run"}, "replicationmanager": {"ReplicationManager"}, "nodecontroller": {"NodeController"},
