@@ -45,15 +45,16 @@ func init() {
 			Article:  articleCM + " §2 Run (record.NewBroadcaster)",
 			Summary: "The fan-out goroutine of an event pipeline: an iteration takes one event from the broadcaster's incoming " +
 				"channel and copies it to every watcher (the log and sink watchers), each with a queue of 1000 that drops " +
-				"events when full. Besides the controller manager's own, 14 controllers build one in 1.5 (ReplicationManager, " +
-				"NodeController, DaemonSets, Job, Deployment, ReplicaSet, PetSet, ScheduledJob, AttachDetach, Certificate, HPA, " +
-				"Disruption, PV, Service), told apart by the attribute event.component; the service controller (no cloud provider) " +
+				"events when full. Besides the controller manager's own, 13 controllers build one in 1.5 (ReplicationManager, " +
+				"NodeController, DaemonSets, Job, Deployment, ReplicaSet, PetSet, ScheduledJob, Certificate, HPA, " +
+				"Disruption, PV, Service; the AttachDetachController records with the controller manager's, as StartControllers " +
+				"passes it, and builds its own only since 1.6), told apart by the attribute event.component; the service controller (no cloud provider) " +
 				"and, without its CA files, the certificate controller then fail to start, so theirs run on for nothing. " +
 				"kubeloom uses client-go's real broadcaster and records its life from outside: from start to Shutdown, one iteration per event.",
 			SummaryZH: "事件管道的分发协程：每次迭代从 broadcaster 的 incoming 通道取一个事件，复制给每个 watcher（日志 watcher 和 sink watcher），" +
-				"每个 watcher 的队列容量 1000，满了就丢弃。除了 controller manager 自己的一个，1.5 中还有 14 个控制器各建一个" +
-				"（ReplicationManager、NodeController、DaemonSets、Job、Deployment、ReplicaSet、PetSet、ScheduledJob、AttachDetach、Certificate、" +
-				"HPA、Disruption、PV、Service），用属性 event.component 区分；service 控制器（没有云厂商）和缺少 CA 文件时的 certificate 控制器随后启动失败，它们的这些协程就白白运行。kubeloom 使用 client-go 真实的 broadcaster，从外部记录它的生命周期：从启动到 Shutdown，每个事件一次迭代。",
+				"每个 watcher 的队列容量 1000，满了就丢弃。除了 controller manager 自己的一个，1.5 中还有 13 个控制器各建一个" +
+				"（ReplicationManager、NodeController、DaemonSets、Job、Deployment、ReplicaSet、PetSet、ScheduledJob、Certificate、" +
+				"HPA、Disruption、PV、Service；AttachDetachController 用的是 StartControllers 传给它的 controller manager 的 recorder，1.6 起才自己建一个），用属性 event.component 区分；service 控制器（没有云厂商）和缺少 CA 文件时的 certificate 控制器随后启动失败，它们的这些协程就白白运行。kubeloom 使用 client-go 真实的 broadcaster，从外部记录它的生命周期：从启动到 Shutdown，每个事件一次迭代。",
 			Quote:   "//事件播音员 Broadcaster发送事件到EventSink，EventSink存储事件eventBroadcaster := record.NewBroadcaster()",
 			QuoteEN: "//event announcer Broadcaster sends events to the EventSink, the EventSink stores the events eventBroadcaster := record.NewBroadcaster()",
 			Now:     "Same shape in client-go's tools/record (which gained Shutdown); an events.k8s.io/v1 broadcaster also exists in client-go/tools/events.",

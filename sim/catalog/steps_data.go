@@ -241,14 +241,39 @@ func init() {
 			Summary: "On the main line only with --leader-elect=false, when Run calls run(nil) itself; otherwise it runs on " +
 				"cm/controllers-main. It creates the SharedInformerFactory with a resync period drawn between 12h and 24h " +
 				"(--min-resync-period times 1 to 2), starts the 21 controllers one after another, each a \"start <Name>\" span, " +
-				"sleeping a jittered --controller-start-interval after each, and ends with sharedInformers.Start; then it blocks " +
-				"forever in select {}. If it ever returned, run would call glog.Fatalf.",
+				"sleeping a jittered --controller-start-interval after each that starts (twice after the CronJob controller, none " +
+				"after the GarbageCollector), asks the apiserver what it serves after the ResourceQuotaController, and ends with " +
+				"sharedInformers.Start; then it blocks forever in select {}. If it ever returned, run would call glog.Fatalf.",
 			SummaryZH: "只有在 --leader-elect=false、Run 自己调用 run(nil) 时，它才出现在主线上；否则它运行在 cm/controllers-main 上。" +
 				"它创建 SharedInformerFactory，resync 周期在 12 到 24 小时之间随机（--min-resync-period 乘以 1 到 2），然后依次启动 21 个控制器，" +
-				"每个都是一个 \"start <名称>\" span，每启动一个就按带抖动的 --controller-start-interval 睡一会儿，最后调用 sharedInformers.Start，" +
+				"每个都是一个 \"start <名称>\" span，每启动成功一个就按带抖动的 --controller-start-interval 睡一会儿（CronJob 控制器之后睡两次，" +
+				"GarbageCollector 之后不睡），在 ResourceQuotaController 之后询问 apiserver 提供哪些 API，最后调用 sharedInformers.Start，" +
 				"之后永久阻塞在 select {} 上。它一旦返回，run 就会调用 glog.Fatalf。",
 			Quote:   "err := StartControllers(s, kubeconfig, rootClientBuilder, clientBuilder, stop, recorder)；在StartControllers中在初始化了SharedInformerFactory后启动了EndpointController、ReplicationManager、PodGCController",
 			QuoteEN: "err := StartControllers(s, kubeconfig, rootClientBuilder, clientBuilder, stop, recorder) … In StartControllers, after the SharedInformerFactory has been initialized, EndpointController, ReplicationManager, PodGCController are started",
+		},
+		Step{
+			Component: cm, Name: "ServerAPIVersions",
+			Function: "wait.PollImmediate(time.Second, 10*time.Second, func() (bool, error) { … restclient.ServerAPIVersions(kubeconfig) … })",
+			File:     "cmd/kube-controller-manager/app/controllermanager.go",
+			Summary: "StartControllers' discovery step, after the ResourceQuotaController: \"if apiserver is not running we should " +
+				"wait for some time and fail only then\". It asks the apiserver which group/versions it serves (GET /api, /apis), " +
+				"trying once at once and then every second for up to 10 seconds; if it never answers, glog.Fatalf. PollImmediate " +
+				"starts its poller goroutine only when the first try fails, so with a running apiserver, as in kubeloom, there is none.",
+			SummaryZH: "StartControllers 的发现步骤，在 ResourceQuotaController 之后：\"如果 apiserver 没在运行，应该先等一会儿再失败\"。" +
+				"它询问 apiserver 提供哪些 group/version（GET /api、/apis），先立即试一次，之后每秒一次、最多 10 秒；一直没有应答就 glog.Fatalf。" +
+				"PollImmediate 只有在第一次尝试失败时才启动它的 poller 协程，所以 apiserver 在运行时（kubeloom 中就是这样）没有这个协程。",
+		},
+		Step{
+			Component: cm, Name: "ServerResources",
+			Function: "discoveryClient.ServerResources()", File: "cmd/kube-controller-manager/app/controllermanager.go",
+			Summary: "Reads the resources of every served group/version (resourceMap). The API-group blocks that follow start " +
+				"their controllers only if the apiserver serves the group/version and the resource: containsVersion(versions, " +
+				"\"extensions/v1beta1\") for DaemonSets, Job, Deployment and ReplicaSet, autoscaling/v1 for the HPA, policy, apps, " +
+				"batch/v2alpha1 and certificates for the rest. The namespace controller and the garbage collector ask again for their own lists.",
+			SummaryZH: "读取每个已提供 group/version 的资源（resourceMap）。之后的各个 API 组代码块只有在 apiserver 提供该 group/version 和资源时" +
+				"才启动控制器：DaemonSets、Job、Deployment、ReplicaSet 看 containsVersion(versions, \"extensions/v1beta1\")，HPA 看 autoscaling/v1，" +
+				"其余看 policy、apps、batch/v2alpha1 和 certificates。namespace 控制器和垃圾回收器还会为自己再查一次。",
 		},
 		// The span is "start <controller name>"; like "scenario", the step is
 		// registered under the span name's first word, which the caller

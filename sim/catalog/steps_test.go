@@ -112,7 +112,7 @@ func TestMainLineSpansHaveSteps(t *testing.T) {
 	want := map[string][]string{
 		"kube-controller-manager": {"main", "NewCMServer", "AddFlags", "InitFlags", "InitLogs", "Run", "configz.New",
 			"BuildConfigFromFlags", "NewForConfig", "NewForConfigOrDie", "NewBroadcaster", "StartLogging",
-			"StartRecordingToSink", "NewRecorder", "RunOrDie", "StartControllers", "start", "sharedInformers.Start"},
+			"StartRecordingToSink", "NewRecorder", "RunOrDie", "StartControllers", "ServerAPIVersions", "ServerResources", "start", "sharedInformers.Start"},
 		"kubelet": {"main", "NewKubeletServer", "AddFlags", "InitFlags", "InitLogs", "run", "UnsecuredKubeletConfig",
 			"CreateAPIServerClientConfig", "NewForConfig", "RunKubelet", "NewBroadcaster", "StartLogging",
 			"StartRecordingToSink", "NewRecorder", "CreateAndInitKubelet", "makePodSourceConfig", "NewSourceFile",

@@ -7,6 +7,7 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/controllers"
@@ -46,6 +47,9 @@ func (p *process) startControllers(ctx context.Context) {
 	enabled := enabledControllers(p.o.Controllers)
 	clk := p.rt.Clock()
 	for _, d := range controllers.All() {
+		if d.ID == controllers.DiscoveryBefore {
+			p.discover(ctx, cc)
+		}
 		name := d.Name(p.o.Era)
 		cctx, csp := goroutine.Start(ctx, "start "+name, trace.WithAttributes(
 			attribute.String(AttrControllerID, d.ID), attribute.String(AttrControllerName, name)))
@@ -61,19 +65,52 @@ func (p *process) startControllers(ctx context.Context) {
 		}
 		csp.End()
 		// time.Sleep(wait.Jitter(s.ControllerStartInterval.Duration, ControllerStartJitter))
-		if d := p.s.ControllerStartInterval.Duration; d > 0 {
-			t := clk.NewTimer(d + time.Duration(p.rand.Float64()*float64(d)))
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				return
-			case <-t.C():
+		for range d.Pauses.Count(why == "") {
+			if d := p.s.ControllerStartInterval.Duration; d > 0 {
+				t := clk.NewTimer(d + time.Duration(p.rand.Float64()*float64(d)))
+				select {
+				case <-ctx.Done():
+					t.Stop()
+					return
+				case <-t.C():
+				}
 			}
 		}
 	}
 	sctx, ssp := goroutine.Start(ctx, "sharedInformers.Start")
 	factory.Start(sctx)
 	ssp.End()
+}
+
+// discover is v1.5's discovery step in StartControllers:
+//
+//	err = wait.PollImmediate(time.Second, 10*time.Second, func() (bool, error) {
+//		if versionStrings, err = restclient.ServerAPIVersions(kubeconfig); err == nil { return true, nil }
+//		…
+//	})
+//	resourceMap, err := discoveryClient.ServerResources()
+//
+// PollImmediate tries once on the caller's goroutine and starts its poller
+// goroutine only when that try fails; the simulated apiserver always
+// answers, so there is none. What is served then gates the API-group blocks
+// (Context.APIEnabled).
+func (p *process) discover(ctx context.Context, cc *controllers.Context) {
+	_, sp := goroutine.Start(ctx, "ServerAPIVersions", trace.WithAttributes(
+		attribute.String("wait.poll", "PollImmediate(1s, 10s)")))
+	groups, err := cc.Client.Discovery().ServerGroups()
+	if err == nil {
+		sp.SetAttributes(attribute.Int("k8s.api.group_versions", len(metav1.ExtractGroupVersions(groups))))
+	} else {
+		sp.RecordError(err)
+	}
+	sp.End()
+	_, sp = goroutine.Start(ctx, "ServerResources")
+	lists, err := cc.Resources()
+	if err != nil {
+		sp.RecordError(err)
+	}
+	sp.SetAttributes(attribute.Int("k8s.api.resource_lists", len(lists)))
+	sp.End()
 }
 
 // enabledControllers is --controllers: "*" turns on the default set, "name"

@@ -96,6 +96,35 @@ type Descriptor struct {
 	// Start starts the controller as StartControllers does. It returns ""
 	// when the controller started, else why not, as KCM logs it.
 	Start func(ctx context.Context, c *Context) (notStarted string)
+	// Pauses is how StartControllers sleeps --controller-start-interval
+	// (jittered) after this controller.
+	Pauses Pauses
+}
+
+// Pauses says how many jittered --controller-start-interval sleeps
+// StartControllers takes after a controller. v1.5 writes
+// time.Sleep(wait.Jitter(s.ControllerStartInterval.Duration, ControllerStartJitter))
+// inside each controller's branch, so most sleep only when they start.
+type Pauses int
+
+const (
+	PauseIfStarted      Pauses = iota // the sleep is inside the branch that starts it
+	PauseAlways                       // after the if/else: ServiceController sleeps even when New fails
+	PauseTwiceIfStarted               // the CronJob branch has two sleeps in a row
+	PauseNever                        // the GarbageCollector, the last, has none
+)
+
+// Count is the number of sleeps after a controller that did or did not start.
+func (p Pauses) Count(started bool) int {
+	switch {
+	case p == PauseAlways:
+		return 1
+	case p == PauseNever || !started:
+		return 0
+	case p == PauseTwiceIfStarted:
+		return 2
+	}
+	return 1
 }
 
 // Name is the controller's name in an era.
@@ -106,33 +135,43 @@ func (d Descriptor) Name(era informer.Era) string {
 	return d.Classic
 }
 
-// All returns the controllers in the order the article lists them
-// (StartControllers' order, v1.5; HPA where the article puts it).
+// All returns the controllers in v1.5's StartControllers order
+// (cmd/kube-controller-manager/app/controllermanager.go, release-1.5): the
+// HorizontalController in its own autoscaling/v1 block after the
+// extensions/v1beta1 one (DaemonSets, Job, Deployment, ReplicaSet); the
+// article's list, from master a few weeks earlier, puts it after the
+// NamespaceController.
 func All() []Descriptor {
 	return []Descriptor{
 		{ID: "endpoint", Classic: "EndpointController", Modern: "EndpointController", Start: startEndpoint},
 		{ID: "replicationcontroller", Classic: "ReplicationManager", Modern: "ReplicationManager", Start: startReplicationManager},
 		{ID: "podgc", Classic: "PodGCController", Modern: "PodGCController", Start: startPodGC},
 		{ID: "node", Classic: "NodeController", Modern: "NodeController", Start: startNode},
-		{ID: "service", Classic: "ServiceController", Modern: "ServiceController", Start: startService},
+		{ID: "service", Classic: "ServiceController", Modern: "ServiceController", Start: startService, Pauses: PauseAlways},
 		{ID: "route", Classic: "RouteController", Modern: "RouteController", Start: startRoute},
 		{ID: "resourcequota", Classic: "ResourceQuotaController", Modern: "ResourceQuotaController", Start: startResourceQuota},
 		{ID: "namespace", Classic: "NamespaceController", Modern: "NamespaceController", Start: startNamespace},
-		{ID: "horizontalpodautoscaling", Classic: "HorizontalController", Modern: "HorizontalController", Start: startHPA},
 		{ID: "daemonset", Classic: "DaemonSetsController", Modern: "DaemonSetsController", Start: startDaemonSet},
 		{ID: "job", Classic: "JobController", Modern: "JobController", Start: startJob},
 		{ID: "deployment", Classic: "DeploymentController", Modern: "DeploymentController", Start: startDeployment},
 		{ID: "replicaset", Classic: "ReplicaSetController", Modern: "ReplicaSetController", Start: startReplicaSet},
+		{ID: "horizontalpodautoscaling", Classic: "HorizontalController", Modern: "HorizontalController", Start: startHPA},
 		{ID: "disruption", Classic: "DisruptionController", Modern: "DisruptionController", Start: startDisruption},
 		{ID: "statefulset", Classic: "PetSetController", Modern: "StatefulSetController", Start: startStatefulSet},
-		{ID: "cronjob", Classic: "ScheduledJobController", Modern: "CronJobController", Start: startCronJob},
+		{ID: "cronjob", Classic: "ScheduledJobController", Modern: "CronJobController", Start: startCronJob, Pauses: PauseTwiceIfStarted},
 		{ID: "persistentvolume-binder", Classic: "PersistentVolumeController", Modern: "PersistentVolumeController", Start: startPersistentVolume},
 		{ID: "attachdetach", Classic: "AttachDetachController", Modern: "AttachDetachController", Start: startAttachDetach},
 		{ID: "certificatesigningrequests", Classic: "CertificateController", Modern: "CertificateController", Start: startCertificates},
 		{ID: "serviceaccount", Classic: "ServiceAccountsController", Modern: "ServiceAccountsController", Start: startServiceAccounts},
-		{ID: "garbagecollector", Classic: "GarbageCollector", Modern: "GarbageCollector", Start: startGarbageCollector},
+		{ID: "garbagecollector", Classic: "GarbageCollector", Modern: "GarbageCollector", Start: startGarbageCollector, Pauses: PauseNever},
 	}
 }
+
+// DiscoveryBefore is the controller StartControllers asks the apiserver
+// what it serves before: after the ResourceQuotaController, v1.5 polls
+// ServerAPIVersions and reads ServerResources, which gate the API-group
+// blocks that follow.
+const DiscoveryBefore = "namespace"
 
 // Aliases are the older --controllers names kubeloom also accepts.
 var Aliases = map[string]string{"petset": "statefulset", "scheduledjob": "cronjob"}

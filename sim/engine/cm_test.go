@@ -65,12 +65,13 @@ func builtin(t *testing.T, name string) *scenarios.Scenario {
 	return sc
 }
 
-// articleOrder is the controllers of the article's StartControllers list,
-// as each era names them.
+// articleOrder is the controllers of v1.5's StartControllers, as each era
+// names them: the article's list, but with the HorizontalController in
+// release-1.5's autoscaling/v1 block after the ReplicaSetController.
 var articleOrder = map[string][]string{
 	"classic": {"EndpointController", "ReplicationManager", "PodGCController", "NodeController", "ServiceController", "RouteController",
-		"ResourceQuotaController", "NamespaceController", "HorizontalController", "DaemonSetsController", "JobController",
-		"DeploymentController", "ReplicaSetController", "DisruptionController", "PetSetController", "ScheduledJobController",
+		"ResourceQuotaController", "NamespaceController", "DaemonSetsController", "JobController",
+		"DeploymentController", "ReplicaSetController", "HorizontalController", "DisruptionController", "PetSetController", "ScheduledJobController",
 		"PersistentVolumeController", "AttachDetachController", "CertificateController", "ServiceAccountsController", "GarbageCollector"},
 }
 
@@ -452,4 +453,60 @@ func (a *asker) answers(prefix string) map[string]string {
 		}
 	}
 	return out
+}
+
+// TestControllerStartPacing holds StartControllers' sleeps to v1.5's: one
+// jittered --controller-start-interval ([d, 2d)) after a controller that
+// starts, one after the ServiceController even though it fails, none
+// after the RouteController that does not start, two after the CronJob
+// controller, none after the GarbageCollector; and the discovery step
+// between the ResourceQuota and Namespace controllers.
+func TestControllerStartPacing(t *testing.T) {
+	sc := builtin(t, "cm-startup")
+	sc.Spec.Duration = 2 * time.Minute
+	sc.Spec.ControllerManager.Flags["--controller-start-interval"] = "1s"
+	_, spans := runScenario(t, sc, nil)
+	starts := startSpans(spans)
+	d := time.Second
+	want := map[string][2]time.Duration{ // the gap to the next start, by controller
+		"ServiceController": {d, 2 * d}, "RouteController": {0, 0}, "ScheduledJobController": {2 * d, 4 * d},
+	}
+	for i := 0; i+1 < len(starts); i++ {
+		name := starts[i].Attributes.String(controllermanager.AttrControllerName)
+		gap := starts[i+1].Start.Sub(starts[i].End)
+		w, ok := want[name]
+		if !ok {
+			w = [2]time.Duration{d, 2 * d}
+		}
+		if gap < w[0] || gap > w[1] || w[1] > 0 && gap == w[1] {
+			t.Errorf("after %s: %s to the next start, want within [%s, %s)", name, gap, w[0], w[1])
+		}
+	}
+	last := starts[len(starts)-1]
+	for _, s := range spans {
+		if s.Name == "sharedInformers.Start" && s.Start.Sub(last.End) != 0 {
+			t.Errorf("sharedInformers.Start %s after the GarbageCollector's start, want at once", s.Start.Sub(last.End))
+		}
+	}
+	// ServerAPIVersions and ServerResources come after ResourceQuotaController, before NamespaceController.
+	at := map[string]time.Time{}
+	for _, s := range spans {
+		if s.Name == "ServerAPIVersions" || s.Name == "ServerResources" {
+			at[s.Name] = s.Start
+		}
+	}
+	var rq, ns time.Time
+	for _, s := range starts {
+		switch s.Attributes.String(controllermanager.AttrControllerName) {
+		case "ResourceQuotaController":
+			rq = s.End
+		case "NamespaceController":
+			ns = s.Start
+		}
+	}
+	for _, name := range []string{"ServerAPIVersions", "ServerResources"} {
+		if a, ok := at[name]; !ok || a.Before(rq) || a.After(ns) {
+			t.Errorf("%s at %v, want between the ResourceQuotaController's start (%v) and the NamespaceController's (%v)", name, a, rq, ns)
+		}
+	}
 }
