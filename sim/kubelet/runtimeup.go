@@ -54,10 +54,24 @@ func (s *runtimeState) networkErrors() error {
 	return s.networkError
 }
 
+// runtimeStatusLatency is how long the runtime takes to answer a status
+// call (docker's /info and /version, a CRI Status today). It is what makes
+// syncLoop's first pass, a few instructions after Kubelet.Run starts
+// kubelet/runtime-up, find the runtime not yet up, as a real kubelet's does;
+// without it the two goroutines would race at one simulated instant.
+const runtimeStatusLatency = 10 * time.Millisecond
+
 // updateRuntimeUp is the body of kubelet/runtime-up: check the runtime's
 // status; the first success initializes the modules that need it.
 func (k *Kubelet) updateRuntimeUp(ctx context.Context) {
 	sp := goroutine.SpanFrom(ctx)
+	t := k.rt.Clock().NewTimer(runtimeStatusLatency)
+	select {
+	case <-ctx.Done():
+		t.Stop()
+		return
+	case <-t.C():
+	}
 	if err := k.o.Runtime.Status(); err != nil {
 		sp.RecordError(err)
 		return
