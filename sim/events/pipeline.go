@@ -57,7 +57,8 @@ type Pipeline struct {
 //	eventBroadcaster.StartRecordingToSink(&unversionedcore.EventSinkImpl{…})
 //	recorder := eventBroadcaster.NewRecorder(api.EventSource{Component: "controller-manager"})
 //
-// (or with NewRecorder second, Options.RecorderFirst). ctx must carry a goroutine.Runtime; the steps are spans of ctx's span.
+// (or with NewRecorder second: Options.RecorderFirst). ctx must carry a
+// goroutine.Runtime; the steps are spans of ctx's span.
 func Start(ctx context.Context, o Options) *Pipeline {
 	rt := goroutine.RuntimeFrom(ctx)
 	attrs := goroutine.WithAttributes(attribute.String(catalog.AttrEventComponent, o.Component))
