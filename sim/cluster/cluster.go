@@ -164,9 +164,16 @@ func (r request) DeepCopy() k8stesting.Action {
 	return request{Action: r.Action.DeepCopy(), cause: r.cause}
 }
 
+// causeOf is the span ctx names as its cause (see WithCause), or an
+// invalid one.
+func causeOf(ctx context.Context) trace.SpanContext {
+	sc, _ := ctx.Value(causeKey{}).(trace.SpanContext)
+	return sc
+}
+
 // caused wraps a write made with ctx in a request when ctx has a cause.
 func caused(ctx context.Context, a k8stesting.Action) k8stesting.Action {
-	if sc, _ := ctx.Value(causeKey{}).(trace.SpanContext); sc.IsValid() {
+	if sc := causeOf(ctx); sc.IsValid() {
 		return request{Action: a, cause: sc}
 	}
 	return a

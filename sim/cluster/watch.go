@@ -104,7 +104,7 @@ func (c *Cluster) BreakWatches(ctx context.Context, gvr schema.GroupVersionResou
 	defer c.mu.Unlock()
 	ws := alive(c.watches[gvr])
 	current := c.currentRV(gvr)
-	cause, _ := ctx.Value(causeKey{}).(trace.SpanContext)
+	cause := causeOf(ctx)
 	for _, w := range ws {
 		gone := apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", current, current+1))
 		w.push(watch.Event{Type: watch.Error, Object: &gone.ErrStatus}, cause)

@@ -468,18 +468,17 @@ func TestControllerStartPacing(t *testing.T) {
 	_, spans := runScenario(t, sc, nil)
 	starts := startSpans(spans)
 	d := time.Second
-	want := map[string][2]time.Duration{ // the gap to the next start, by controller
-		"ServiceController": {d, 2 * d}, "RouteController": {0, 0}, "ScheduledJobController": {2 * d, 4 * d},
-	}
+	sleeps := map[string]int{"RouteController": 0, "ScheduledJobController": 2} // by controller; 1 for the others
 	for i := 0; i+1 < len(starts); i++ {
 		name := starts[i].Attributes.String(controllermanager.AttrControllerName)
 		gap := starts[i+1].Start.Sub(starts[i].End)
-		w, ok := want[name]
+		n, ok := sleeps[name]
 		if !ok {
-			w = [2]time.Duration{d, 2 * d}
+			n = 1
 		}
-		if gap < w[0] || gap > w[1] || w[1] > 0 && gap == w[1] {
-			t.Errorf("after %s: %s to the next start, want within [%s, %s)", name, gap, w[0], w[1])
+		// Each sleep is wait.Jitter(d, 1.0): within [d, 2d).
+		if lo, hi := time.Duration(n)*d, time.Duration(2*n)*d; n == 0 && gap != 0 || n > 0 && (gap < lo || gap >= hi) {
+			t.Errorf("after %s: %s to the next start, want %d sleeps: within [%s, %s)", name, gap, n, lo, hi)
 		}
 	}
 	last := starts[len(starts)-1]
