@@ -207,10 +207,10 @@ func encode(tl *timeline.Timeline) *data {
 
 	laneIndex := map[*timeline.Lane]int{}
 	marks := map[*timeline.Mark]int{}
-	groupIndex := map[*timeline.Group]int{}
 	for ii, in := range tl.Instances {
 		display := in.Display()
-		if len(display) != len(in.Lanes) { // not grouped: built by hand
+		grouped := len(display) == len(in.Lanes) // else built by hand: no groups
+		if !grouped {
 			display = in.Lanes
 		}
 		di := instance{
@@ -230,9 +230,9 @@ func encode(tl *timeline.Timeline) *data {
 				marks[&l.Events[i]] = i
 			}
 		}
-		if len(display) == len(in.Display()) {
+		if grouped {
 			for _, c := range in.Groups() {
-				di.Groups = append(di.Groups, e.group(ii, -1, c, laneIndex, groupIndex))
+				di.Groups = append(di.Groups, e.group(ii, -1, c, laneIndex))
 			}
 		}
 		d.Instances = append(d.Instances, di)
@@ -240,13 +240,6 @@ func encode(tl *timeline.Timeline) *data {
 	if d.Instances == nil {
 		d.Instances = []instance{}
 		d.Lanes = []lane{}
-	}
-	for _, in := range tl.Instances {
-		for _, l := range in.Lanes {
-			if gi, ok := groupIndex[l.Group]; ok {
-				d.Lanes[laneIndex[l]].Group = gi
-			}
-		}
 	}
 	d.Flows = flows(tl, laneIndex)
 
@@ -306,10 +299,11 @@ func (e *encoder) lane(inst int, l *timeline.Lane) lane {
 
 // group adds a group and its families to Groups and returns its index. A
 // group's lanes must be a run of the instance's display order, which
-// timeline.Instance.Display guarantees (component, then family).
-func (e *encoder) group(inst, parent int, g *timeline.Group, laneIndex map[*timeline.Lane]int, groupIndex map[*timeline.Group]int) int {
+// timeline.Instance.Display guarantees (component, then family). Each lane
+// gets the index of its innermost group (Lane.Group): a family, encoded
+// after its component, overwrites the component's.
+func (e *encoder) group(inst, parent int, g *timeline.Group, laneIndex map[*timeline.Lane]int) int {
 	i := len(e.d.Groups)
-	groupIndex[g] = i
 	out := group{Key: e.str(g.Key), Name: e.str(g.Name), In: inst, Parent: parent, Groups: []int{}, Count: len(g.Lanes)}
 	if len(g.Lanes) > 0 {
 		out.First = laneIndex[g.Lanes[0]]
@@ -318,10 +312,11 @@ func (e *encoder) group(inst, parent int, g *timeline.Group, laneIndex map[*time
 		if li, ok := laneIndex[l]; !ok || li != out.First+k {
 			panic(fmt.Sprintf("htmlview: the lanes of group %s are not a run of its instance's display order", g.Key))
 		}
+		e.d.Lanes[out.First+k].Group = i
 	}
 	e.d.Groups = append(e.d.Groups, out)
 	for _, f := range g.Groups {
-		fi := e.group(inst, i, f, laneIndex, groupIndex)
+		fi := e.group(inst, i, f, laneIndex)
 		e.d.Groups[i].Groups = append(e.d.Groups[i].Groups, fi)
 	}
 	return i

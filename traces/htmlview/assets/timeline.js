@@ -66,7 +66,7 @@
     en: {
       fit: 'Fit', zoomIn: 'Zoom in around the current step (+; the wheel zooms at the pointer)',
       zoomOut: 'Zoom out around the current step (−)', fitTitle: 'Show the whole recording (0)',
-      zoomStep: 'z', zoomStepTitle: "Zoom to the current step's span (z)",
+      zoomStepTitle: "Zoom to the current step's span (z)",
       first: 'Back to the beginning (Home)', prev: 'Previous step (←)', next: 'Next step (→)',
       lang: '中文', langTitle: '切换到中文',
       expandAll: 'Expand all', collapseAll: 'Collapse all', expandTitle: 'Open or fold every group (E); a click on a group opens it, e the current step’s',
@@ -103,7 +103,6 @@
       every: (p) => `every ${p}`, eventDriven: 'event driven', open: 'still running when the recording ended',
       detailsHint: 'Hover over a mark for its details; click it to keep them here and make it the current step.',
       groupHint: (open) => open ? 'Click the group’s name to fold its lanes into this one.' : 'Click to open the group and see its lanes.',
-      inGroup: (g) => `shown on its group ${g}`,
       more: (n) => `${n} more mark${n === 1 ? '' : 's'} here; zoom in to tell them apart.`,
       f: {
         instance: 'instance', lane: 'lane', goroutine: 'goroutine', kind: 'kind', period: 'period', start: 'start',
@@ -116,7 +115,7 @@
     zh: {
       fit: '全部', zoomIn: '以当前步骤为中心放大（+；滚轮在指针处缩放）',
       zoomOut: '以当前步骤为中心缩小（−）', fitTitle: '显示整个记录（0）',
-      zoomStep: 'z', zoomStepTitle: '缩放到当前步骤的 span（z）',
+      zoomStepTitle: '缩放到当前步骤的 span（z）',
       first: '回到开头（Home）', prev: '上一步（←）', next: '下一步（→）',
       lang: 'English', langTitle: 'Switch to English',
       expandAll: '全部展开', collapseAll: '全部折叠', expandTitle: '展开或折叠所有分组（E）；点击分组可展开它，e 展开当前步骤所在的分组',
@@ -153,7 +152,6 @@
       every: (p) => `每 ${p} 一次`, eventDriven: '事件驱动', open: '记录结束时仍在运行',
       detailsHint: '把鼠标悬停在标记上可查看详情；点击可把详情固定在这里，并把该标记设为当前步骤。',
       groupHint: (open) => open ? '点击分组名称可把它的泳道折叠成一行。' : '点击可展开该分组，查看它的泳道。',
-      inGroup: (g) => `显示在分组 ${g} 上`,
       more: (n) => `此处还有 ${n} 个标记；放大后可以区分它们。`,
       f: {
         instance: '实例', lane: '泳道', goroutine: 'goroutine', kind: '类型', period: '周期', start: '开始',
@@ -355,6 +353,9 @@
     return flowIndex.get(flowKey(li, kind, kind === 0 ? 0 : m)) || NO_FLOWS;
   }
 
+  // stepFlows is the causal links of step s (none for kinds above 2).
+  const stepFlows = (s) => flowsOf(s.lane.i, s.kind, s.mark);
+
   // ---- Groups, search and rows ------------------------------------------
 
   // A group is open when its state differs from the default (open for
@@ -374,15 +375,10 @@
   let haystacks = null;
   function haystack(li) {
     if (!haystacks) {
-      const kk = keyIndex.get('k8s.object.key');
-      const setKey = D.attrs.map((a) => {
-        if (kk === undefined) return null;
-        for (let j = 0; j < a.length; j += 2) if (a[j] === kk) return valueText(a[j + 1]);
-        return null;
-      });
+      const setKey = D.attrs.map((_, i) => attr(i, 'k8s.object.key'));
       haystacks = lanes.map((l) => {
         const keys = new Set();
-        const add = (set) => { const k = setKey[set]; if (k !== null) keys.add(k); };
+        const add = (set) => { const k = setKey[set]; if (k !== undefined) keys.add(k); };
         add(l.raw.attrs);
         for (let o = 0; o < l.it.length; o += IT) add(l.it[o + 5]);
         for (let o = 0; o < l.calls.length; o += CA) add(l.calls[o + 3]);
@@ -523,16 +519,18 @@
     clampView();
   }
 
-  // zoomAt zooms by f keeping the time under x where it is.
-  function zoomAt(f, x) {
-    const t = tAt(x);
-    view.scale *= f;
+  // zoomTo sets the scale (clamped), keeping time t at x.
+  function zoomTo(scale, t, x) {
+    view.scale = scale;
     clampView();
     view.t0 = t - (x - gutter) / view.scale;
     fitted = false;
     clampView();
     changed();
   }
+
+  // zoomAt zooms by f keeping the time under x where it is.
+  const zoomAt = (f, x) => zoomTo(view.scale * f, tAt(x), x);
 
   // zoomAround is what + and − do: zoom at the current step's time when
   // there is one (and bring it into view first if it is not), else at the
@@ -541,13 +539,8 @@
     if (api.step < 0) { zoomAt(f, gutter + plotW() / 2); return; }
     const [a] = markSpan(step(api.step));
     const x = X(a);
-    if (x >= gutter && x <= W) { zoomAt(f, x); return; }
-    view.scale *= f;
-    clampView();
-    view.t0 = a - plotW() / 2 / view.scale;
-    fitted = false;
-    clampView();
-    changed();
+    // Off the plot, the step comes to its middle.
+    zoomTo(view.scale * f, a, x >= gutter && x <= W ? x : gutter + plotW() / 2);
   }
 
   // zoomToStep is z: the current step's span across most of the plot; a
@@ -569,19 +562,23 @@
     changed();
   }
 
+  // resize follows the canvas's size; the ResizeObserver's first call,
+  // at the size the start already measured, changes nothing.
   function resize() {
     const r = canvas.getBoundingClientRect();
+    const w = Math.max(1, Math.round(r.width)), h = Math.max(1, Math.round(r.height)), d = window.devicePixelRatio || 1;
+    if (w === W && h === H && d === dpr) return;
     const a = view.t0, b = tAt(W);
-    dpr = window.devicePixelRatio || 1;
-    W = Math.max(1, Math.round(r.width));
-    H = Math.max(1, Math.round(r.height));
+    dpr = d;
+    W = w;
+    H = h;
     canvas.width = Math.round(W * dpr);
     canvas.height = Math.round(H * dpr);
     const g = Math.round(Math.min(300, Math.max(150, W * 0.24)));
     if (g !== gutter) { gutter = g; labelCache.clear(); }
     overviewImage = null;
     if (fitted) { view.scale = fitScale(); view.t0 = -12 / view.scale; clampView(); } else setWindow(a, b);
-    render();
+    requestRender();
   }
 
   // changed asks for a frame and, a little later, for the URL fragment to
@@ -638,7 +635,7 @@
   const isSep = (c) => c === ' ' || c === '/' || c === '-' || c === '.' || c === '_' || c === ':';
 
   // fitLabel fits a label into max pixels keeping what tells it from its
-  // siblings (the other labels of its group), as timeline.Fit does in the
+  // siblings (the other labels of its group), as timeline.FitAll does in the
   // terminal: it cuts the start they share, keeping the first word, so
   // "pod-worker default/web-2078879897-pts6f" reads "pod-worker …pts6f".
   function fitLabel(text, sibs, max) {
@@ -1495,8 +1492,7 @@
   // flowsHTML lists what caused the step and what it caused, each a
   // button to that step.
   function flowsHTML(s) {
-    if (s.kind > 2) return '';
-    const f = flowsOf(s.lane.i, s.kind, s.kind === 0 ? 0 : s.mark);
+    const f = stepFlows(s);
     const F = D.flows;
     const list = (title, offs, at) => {
       if (!offs.length) return '';
@@ -1596,8 +1592,7 @@
   function follow() {
     if (api.step < 0) return;
     const s = step(api.step);
-    if (s.kind > 2) return;
-    const f = flowsOf(s.lane.i, s.kind, s.kind === 0 ? 0 : s.mark);
+    const f = stepFlows(s);
     let best = -1;
     for (const o of f.effects) {
       const si = stepOf(D.flows[o + 3], D.flows[o + 4], D.flows[o + 5]);
@@ -1795,12 +1790,7 @@
       if (touches.size < 2) return;
       const [a, b] = [...touches.values()];
       const mid = Math.max((a.x + b.x) / 2, gutter);
-      view.scale = pinch.scale * Math.max(Math.abs(a.x - b.x), 10) / pinch.d;
-      clampView();
-      view.t0 = pinch.t - (mid - gutter) / view.scale;
-      fitted = false;
-      clampView();
-      changed();
+      zoomTo(pinch.scale * Math.max(Math.abs(a.x - b.x), 10) / pinch.d, pinch.t, mid);
       return;
     }
     if (ovDrag) {
@@ -1988,7 +1978,7 @@
   api.flows = () => {
     if (api.step < 0) return { causes: 0, effects: 0 };
     const s = step(api.step);
-    const f = flowsOf(s.lane.i, s.kind, s.kind === 0 ? 0 : s.mark);
+    const f = stepFlows(s);
     return { causes: f.causes.length, effects: f.effects.length };
   };
   api.stepVisible = () => {
