@@ -15,54 +15,67 @@ import (
 // 80-column terminal gives at that depth: no two may read the same.
 func checkGroupLabels(t *testing.T, d *docRuns) {
 	width := termview.LabelColumn(80)
+	const glyph = 2 // "▾ " before an unfolded group's name, which termview takes from its width
 	for _, b := range scenarios.Builtins() {
 		r := d.of(b.Name)
 		for _, in := range r.tl.Instances {
 			headed := len(in.Groups()) > 1
-			var top []string
+			var top siblingRows
 			for _, c := range in.Groups() {
 				switch {
 				case !headed:
 					for _, l := range c.Lanes {
-						top = append(top, l.Label)
+						top.add(l.Label, width)
 					}
 					continue
 				case len(c.Lanes) == 1:
-					top = append(top, c.Lanes[0].Short)
+					top.add(c.Lanes[0].Short, width)
 					continue
 				}
-				top = append(top, c.Name)
-				var inner []string
+				top.add(c.Name, width-glyph)
+				var inner siblingRows
 				seen := map[*timeline.Group]bool{}
 				for _, l := range c.Lanes {
 					if l.Group == c {
-						inner = append(inner, l.Short)
+						inner.add(l.Short, width-2)
 						continue
 					}
 					if !seen[l.Group] {
 						seen[l.Group] = true
-						inner = append(inner, l.Group.Name)
-						var fam []string
+						inner.add(l.Group.Name, width-2-glyph)
+						var fam siblingRows
 						for _, fl := range l.Group.Lanes {
-							fam = append(fam, fl.Short)
+							fam.add(fl.Short, width-4)
 						}
-						distinct(t, b.Name+" "+l.Group.Key, fam, width-4)
+						fam.distinct(t, b.Name+" "+l.Group.Key)
 					}
 				}
-				distinct(t, b.Name+" "+c.Key, inner, width-2)
+				inner.distinct(t, b.Name+" "+c.Key)
 			}
-			distinct(t, b.Name+" "+in.Name(), top, width)
+			top.distinct(t, b.Name+" "+in.Name())
 		}
 	}
 }
 
-func distinct(t *testing.T, where string, labels []string, width int) {
+// siblingRows are the labels of rows side by side, each with the width it gets.
+type siblingRows struct {
+	labels []string
+	widths []int
+}
+
+func (s *siblingRows) add(label string, width int) {
+	s.labels, s.widths = append(s.labels, label), append(s.widths, width)
+}
+
+// distinct fits the rows together, as termview does (timeline.FitEach): no
+// two may read the same.
+func (s *siblingRows) distinct(t *testing.T, where string) {
 	t.Helper()
 	seen := map[string]string{}
-	for i, f := range timeline.FitAll(labels, width, "…") {
+	for i, f := range timeline.FitEach(s.labels, s.widths, "…") {
 		if o, dup := seen[f]; dup {
-			t.Errorf("%s: %q and %q both read %q in %d columns", where, o, labels[i], f, width)
+			t.Errorf("%s: %q and %q both read %q in %d columns", where, o, s.labels[i], f, s.widths[i])
 		}
-		seen[f] = labels[i]
+		seen[f] = s.labels[i]
 	}
 }

@@ -42,10 +42,7 @@ func oomLesson() []traces.Span {
 // instant, and f goes from the action to the iteration that reacts.
 func TestJumpToAnActionAndFollowIt(t *testing.T) {
 	spans := oomLesson()
-	m, err := stepview.New(timeline.Build(spans), stepview.Options{Spans: spans, Width: 4000})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := modelOf(t, spans, stepview.Options{})
 	m, _ = press(t, m, "g", "1m30s", "enter")
 	if got := m.Step(); got.Name() != "action/injectOOM" || !got.At.Equal(tt.At(90)) {
 		t.Fatalf("g 1m30s: %s, want the action", describe(got))
@@ -102,11 +99,7 @@ func podOOM() []traces.Span {
 // OOM watcher's silent iteration), and goes on from an iteration to what
 // a call made inside it caused.
 func TestFollowAnActionThroughTheKubelet(t *testing.T) {
-	spans := podOOM()
-	m, err := stepview.New(timeline.Build(spans), stepview.Options{Spans: spans, Width: 4000})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := modelOf(t, podOOM(), stepview.Options{})
 	m, _ = press(t, m, "g", "2m", "enter")
 	var path []string
 	for range 3 {

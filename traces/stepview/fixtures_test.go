@@ -68,7 +68,12 @@ func lesson() []traces.Span {
 // narrative wraps, so that the view can be searched for whole sentences.
 func newModel(t *testing.T, o stepview.Options) stepview.Model {
 	t.Helper()
-	spans := lesson()
+	return modelOf(t, lesson(), o)
+}
+
+// modelOf is newModel for other spans.
+func modelOf(t *testing.T, spans []traces.Span, o stepview.Options) stepview.Model {
+	t.Helper()
 	o.Spans = spans
 	if o.Width == 0 {
 		o.Width = 4000

@@ -2,6 +2,7 @@ package termview
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -162,31 +163,19 @@ func (v *view) summaryRow(g *timeline.Group, lanes []*timeline.Lane) row {
 	return row{group: g, folded: true, lanes: lanes, label: g.Name, before: v.g.folded + " ", after: fmt.Sprintf(" (%d)", len(lanes))}
 }
 
+// named reports whether an --expand pattern (or "all") names g.
+func (v *view) named(g *timeline.Group) bool {
+	return slices.ContainsFunc(v.expand, func(p string) bool { return p == "all" || g.Match(p) })
+}
+
 // expanded reports whether an --expand pattern names g or one of its families.
 func (v *view) expanded(g *timeline.Group) bool {
-	for _, p := range v.expand {
-		if p == "all" || g.Match(p) {
-			return true
-		}
-		for _, f := range g.Groups {
-			if f.Match(p) {
-				return true
-			}
-		}
-	}
-	return false
+	return v.named(g) || slices.ContainsFunc(g.Groups, v.named)
 }
 
 // foldFamily reports whether a family stays folded inside an unfolded
 // component: when the component was unfolded for another of its families.
-func (v *view) foldFamily(c, f *timeline.Group) bool {
-	for _, p := range v.expand {
-		if p == "all" || c.Match(p) || f.Match(p) {
-			return false
-		}
-	}
-	return true
-}
+func (v *view) foldFamily(c, f *timeline.Group) bool { return !v.named(c) && !v.named(f) }
 
 // folds reports whether the timeline folds its groups: when more lanes
 // would show than fit (and no --goroutine picked the lanes to show).

@@ -211,11 +211,6 @@ func (v *view) setWindow(from, to time.Duration) error {
 	return nil
 }
 
-type section struct {
-	in    *timeline.Instance
-	lanes []*timeline.Lane
-}
-
 func (v *view) render() []line {
 	type section struct {
 		in   *timeline.Instance
@@ -619,36 +614,6 @@ func fit(s string, width int, ellipsis string) string {
 	}
 	r := []rune(s)
 	return string(r[:width-utf8.RuneCountInString(ellipsis)]) + ellipsis
-}
-
-// shortLabel fits a lane's label in n runes. It first drops the
-// component prefix of the goroutine name ("informer/listener-pop pods
-// handler-1" becomes "listener-pop pods handler-1"), then cuts the middle.
-func shortLabel(l *timeline.Lane, n int, ellipsis string) string {
-	label := l.Label
-	if utf8.RuneCountInString(label) <= n {
-		return label
-	}
-	if i := strings.IndexByte(l.Goroutine, '/'); i >= 0 && strings.HasPrefix(label, l.Goroutine) {
-		label = label[i+1:]
-	}
-	return truncateMiddle(label, n, ellipsis)
-}
-
-// truncateMiddle shortens s to n runes by cutting its middle, so that the
-// qualifiers at the end of a label ("… handler-2") stay readable.
-func truncateMiddle(s string, n int, ellipsis string) string {
-	r := []rune(s)
-	e := utf8.RuneCountInString(ellipsis)
-	if len(r) <= n {
-		return s
-	}
-	if n <= e {
-		return string(r[:n])
-	}
-	tail := (n - e) / 2
-	head := n - e - tail
-	return string(r[:head]) + ellipsis + string(r[len(r)-tail:])
 }
 
 func plural(n int, noun string) string {

@@ -76,12 +76,16 @@ func TestGroupsFollowWhoStartedWhat(t *testing.T) {
 	if len(in.Display()) != len(in.Lanes) {
 		t.Errorf("Display has %d lanes, the instance %d", len(in.Display()), len(in.Lanes))
 	}
-	// The reflector of two informers shares its Label's goroutine name but
-	// not its group.
+	// The reflectors of two informers share a goroutine name, not a
+	// component.
+	var cs []*timeline.Group
 	for _, l := range in.Lanes {
-		if l.Goroutine == "reflector/list-watch" && l.Component() == nil {
-			t.Errorf("lane %s has no component", l.Label)
+		if l.Goroutine == "reflector/list-watch" {
+			cs = append(cs, l.Component())
 		}
+	}
+	if len(cs) != 2 || cs[0] == cs[1] {
+		t.Errorf("the reflectors' components: %v, want two different ones", cs)
 	}
 }
 
