@@ -1,7 +1,6 @@
 package stepview
 
 import (
-	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
@@ -74,15 +73,25 @@ func newData(tl *timeline.Timeline, spans []traces.Span) *data {
 			parentSpan[s.SpanID] = s.ParentSpanID
 		}
 	}
-	for _, s := range spans {
-		for _, l := range s.Links {
-			if l.Attributes.String(catalog.AttrLink) == catalog.LinkCause {
-				d.causes[s.SpanID] = append(d.causes[s.SpanID], l.SpanID)
-				// A cause is also a cause within the spans around it on
-				// its goroutine: an iteration whose handler call (a child
-				// span) something links to has effects too.
-				d.within(l.SpanID, func(a string) bool { d.isCause[a] = true; return false })
-			}
+	// The causes each goroutine start, iteration and call names
+	// (timeline's Lane.Causes, Mark.Causes). A cause is also a cause within
+	// the spans around it on its goroutine: an iteration whose handler call
+	// (a child span) something links to has effects too.
+	add := func(id string, cs []string) {
+		if len(cs) > 0 {
+			d.causes[id] = cs
+		}
+		for _, c := range cs {
+			d.within(c, func(a string) bool { d.isCause[a] = true; return false })
+		}
+	}
+	for _, l := range d.lanes {
+		add(l.SpanID, l.Causes)
+		for _, m := range l.Iterations {
+			add(m.SpanID, m.Causes)
+		}
+		for _, m := range l.Calls {
+			add(m.SpanID, m.Causes)
 		}
 	}
 	d.parent = d.nest(parentSpan)
