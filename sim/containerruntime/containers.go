@@ -163,6 +163,7 @@ func (r *Runtime) StartContainer(podUID, podNamespace, podName string, spec Cont
 	r.seq++
 	r.attempts[key]++
 	r.containers[id] = c
+	r.insertSorted(c)
 	return c.Container, nil
 }
 
@@ -197,6 +198,8 @@ func (r *Runtime) RemoveContainer(id string) error {
 		return fmt.Errorf("conflict: cannot remove running container %s of pod %s/%s; stop the container first", id[:12], c.PodNamespace, c.PodName)
 	}
 	delete(r.containers, id)
+	i, _ := slices.BinarySearchFunc(r.order, c, byCreation)
+	r.order = slices.Delete(r.order, i, i+1)
 	return nil
 }
 
@@ -204,10 +207,16 @@ func (r *Runtime) RemoveContainer(id string) error {
 // container including exited ones, sorted by creation time then ID: docker
 // ps (-a), CRI ListContainers.
 func (r *Runtime) ListContainers(all bool) []Container {
+	return r.AppendContainers(nil, all)
+}
+
+// AppendContainers is ListContainers into buf's storage: the PLEG lists
+// every container each second and reuses one buffer.
+func (r *Runtime) AppendContainers(buf []Container, all bool) []Container {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.now()
-	var out []Container
+	out := buf[:0]
 	for _, c := range r.sorted() {
 		if all || c.State == StateRunning {
 			out = append(out, c.Container)
@@ -300,16 +309,19 @@ func (r *Runtime) ExitCause(containerID string) oteltrace.SpanContext {
 }
 
 // sorted returns the containers by creation time, then ID. Requires r.mu.
-func (r *Runtime) sorted() []*container {
-	out := make([]*container, 0, len(r.containers))
-	for _, c := range r.containers {
-		out = append(out, c)
+func (r *Runtime) sorted() []*container { return r.order }
+
+// insertSorted adds a new container to r.order, which the listings walk
+// (docker ps sorts by creation): kept sorted as containers come and go,
+// not sorted again at each of the PLEG's relists.
+func (r *Runtime) insertSorted(c *container) {
+	i, _ := slices.BinarySearchFunc(r.order, c, byCreation)
+	r.order = slices.Insert(r.order, i, c)
+}
+
+func byCreation(a, b *container) int {
+	if c := a.Created.Compare(b.Created); c != 0 {
+		return c
 	}
-	slices.SortFunc(out, func(a, b *container) int {
-		if c := a.Created.Compare(b.Created); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
-	return out
+	return strings.Compare(a.ID, b.ID)
 }

@@ -69,6 +69,7 @@ type Runtime struct {
 	down       bool
 	images     map[string]*Image // by Ref
 	containers map[string]*container
+	order      []*container          // the containers by creation time, then ID
 	attempts   map[string]int        // by pod UID + "/" + container name; survives removal
 	seq        uint64                // containers created so far
 	other      int64                 // OtherBytes of the image filesystem
@@ -193,7 +194,7 @@ func (r *Runtime) keyed(parts ...string) *rand.Rand {
 // up on entry. Requires r.mu.
 func (r *Runtime) now() time.Time {
 	now := r.clock.Now()
-	for _, c := range r.containers {
+	for _, c := range r.order {
 		c.reap(now)
 	}
 	return now

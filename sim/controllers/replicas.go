@@ -2,6 +2,8 @@ package controllers
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -35,17 +37,15 @@ type replicaCounts struct {
 }
 
 // ownedPods returns the active pods the owner manages: those it owns, and
-// matching orphans (which v1.5 adopts).
+// matching orphans (which v1.5 adopts). They come from the pods' controller
+// UID index (addPodControllerUIDIndex), unordered: the counts do not care,
+// and deletions sort them (manageReplicas).
 func ownedPods(pods *informer.Informer, rs replicaSet) []*corev1.Pod {
 	var out []*corev1.Pod
-	for _, p := range podsIn(pods, rs.meta.GetNamespace(), rs.selector) {
-		if !isPodActive(p) {
-			continue
+	for _, p := range controlledOrOrphan(pods, rs.meta.GetNamespace(), rs.meta.GetUID()) {
+		if isPodActive(p) && (rs.selector == nil || rs.selector.Matches(labels.Set(p.Labels))) {
+			out = append(out, p)
 		}
-		if ref := ownerOf(p); ref != nil && ref.UID != rs.meta.GetUID() {
-			continue
-		}
-		out = append(out, p)
 	}
 	return out
 }
@@ -53,8 +53,11 @@ func ownedPods(pods *informer.Informer, rs replicaSet) []*corev1.Pod {
 // manageReplicas creates or deletes pods until the count matches (v1.5
 // manageReplicas), with expectations so the next sync waits for the
 // informer to see them.
-func manageReplicas(ctx context.Context, pc podControl, exp *expectations, key string, rs replicaSet, pods []*corev1.Pod) error {
-	diff := len(pods) - rs.replicas
+// active is how many active pods the owner has; pods lists them, or is nil
+// if they were counted without a list (replicaTally), and then deletions
+// list them.
+func manageReplicas(ctx context.Context, pc podControl, exp *expectations, key string, rs replicaSet, podInf *informer.Informer, active int, pods []*corev1.Pod) error {
+	diff := active - rs.replicas
 	switch {
 	case diff < 0:
 		n := min(-diff, burstReplicas)
@@ -67,6 +70,10 @@ func manageReplicas(ctx context.Context, pc podControl, exp *expectations, key s
 		}
 	case diff > 0:
 		n := min(diff, burstReplicas)
+		if pods == nil {
+			pods = ownedPods(podInf, rs)
+		}
+		slices.SortFunc(pods, func(a, b *corev1.Pod) int { return strings.Compare(a.Name, b.Name) }) // the namespace's list order
 		activePodsByDeletionPreference(pods)
 		exp.expect(key, 0, n)
 		for _, p := range pods[:n] {
@@ -77,6 +84,17 @@ func manageReplicas(ctx context.Context, pc podControl, exp *expectations, key s
 		}
 	}
 	return nil
+}
+
+// countsOf returns an owner's counts: from the tally, or, when
+// minReadySeconds makes availability depend on the time, from a walk of
+// its pods, which it then also returns.
+func (t *replicaTally) countsOf(rs replicaSet, now time.Time) (replicaCounts, []*corev1.Pod) {
+	if rs.minReady > 0 {
+		pods := ownedPods(t.pods, rs)
+		return countReplicas(pods, rs, now), pods
+	}
+	return t.counts(rs), nil
 }
 
 func countReplicas(pods []*corev1.Pod, rs replicaSet, now time.Time) replicaCounts {

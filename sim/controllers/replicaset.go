@@ -37,6 +37,8 @@ func newReplicaSetController(ctx context.Context, c *Context) *replicaSetControl
 	rsc.exp = newExpectations(goroutine.RuntimeFrom(ctx).Clock().Now)
 	rsc.queue = controller.NewQueue(ctx, "replicaset")
 	rsc.rsInf.AddHandler(ctx, enqueueHandlers("replicaset-controller", rsc.queue))
+	addPodControllerUIDIndex(rsc.pods)
+	rsc.tally = newReplicaTally(rsc.pods)
 	rsc.pods.AddHandler(ctx, podOwnerHandlers("replicaset-controller", "ReplicaSet", rsc.queue, rsc.exp))
 	return rsc
 }
@@ -47,6 +49,7 @@ type replicaSetController struct {
 	pods  *informer.Informer
 	queue *controller.Queue
 	exp   *expectations
+	tally *replicaTally
 	pc    podControl
 }
 
@@ -62,13 +65,12 @@ func (rsc *replicaSetController) sync(ctx context.Context, key string) error {
 	}
 	spec := replicaSet{obj: rs, meta: rs, gvk: appsv1.SchemeGroupVersion.WithKind("ReplicaSet"), selector: sel,
 		replicas: int(replicasOr1(rs.Spec.Replicas)), template: &rs.Spec.Template, minReady: rs.Spec.MinReadySeconds}
-	pods := ownedPods(rsc.pods, spec)
+	n, pods := rsc.tally.countsOf(spec, goroutine.RuntimeFrom(ctx).Clock().Now())
 	if rsc.exp.satisfied(key) && rs.DeletionTimestamp == nil {
-		if err := manageReplicas(ctx, rsc.pc, rsc.exp, key, spec, pods); err != nil {
+		if err := manageReplicas(ctx, rsc.pc, rsc.exp, key, spec, rsc.pods, int(n.replicas), pods); err != nil {
 			return err
 		}
 	}
-	n := countReplicas(pods, spec, goroutine.RuntimeFrom(ctx).Clock().Now())
 	was := replicaCounts{rs.Status.Replicas, rs.Status.FullyLabeledReplicas, rs.Status.ReadyReplicas, rs.Status.AvailableReplicas}
 	if n == was && rs.Status.ObservedGeneration == rs.Generation {
 		return nil

@@ -28,6 +28,8 @@ func startReplicationManager(ctx context.Context, c *Context) string {
 	rm.exp = newExpectations(rt.Clock().Now)
 	rm.queue = controller.NewQueue(ctx, "replicationmanager")
 	rm.rcInf.AddHandler(ctx, enqueueHandlers("replication-manager", rm.queue))
+	addPodControllerUIDIndex(rm.pods)
+	rm.tally = newReplicaTally(rm.pods)
 	rm.pods.AddHandler(ctx, podOwnerHandlers("replication-manager", "ReplicationController", rm.queue, rm.exp))
 	rt.Go(ctx, "controller/replicationcontroller/run", func(ctx context.Context) {
 		rm.rcInf.Run(ctx)     // go rm.rcController.Run(stopCh)
@@ -44,6 +46,7 @@ type replicationManager struct {
 	pods  *informer.Informer
 	queue *controller.Queue
 	exp   *expectations
+	tally *replicaTally
 	pc    podControl
 }
 
@@ -65,13 +68,12 @@ func (rm *replicationManager) sync(ctx context.Context, key string) error {
 	}
 	spec := replicaSet{obj: rc, meta: rc, gvk: corev1.SchemeGroupVersion.WithKind("ReplicationController"), selector: labels.SelectorFromSet(rc.Spec.Selector),
 		replicas: int(replicasOr1(rc.Spec.Replicas)), template: rc.Spec.Template, minReady: rc.Spec.MinReadySeconds}
-	pods := ownedPods(rm.pods, spec)
+	n, pods := rm.tally.countsOf(spec, goroutine.RuntimeFrom(ctx).Clock().Now())
 	if rm.exp.satisfied(key) && rc.DeletionTimestamp == nil {
-		if err := manageReplicas(ctx, rm.pc, rm.exp, key, spec, pods); err != nil {
+		if err := manageReplicas(ctx, rm.pc, rm.exp, key, spec, rm.pods, int(n.replicas), pods); err != nil {
 			return err
 		}
 	}
-	n := countReplicas(pods, spec, goroutine.RuntimeFrom(ctx).Clock().Now())
 	was := replicaCounts{rc.Status.Replicas, rc.Status.FullyLabeledReplicas, rc.Status.ReadyReplicas, rc.Status.AvailableReplicas}
 	if n == was && rc.Status.ObservedGeneration == rc.Generation {
 		return nil

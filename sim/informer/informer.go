@@ -93,6 +93,9 @@ type Informer struct {
 	// deltaMu is client-go's blockDeltas: HandleDeltas and a late
 	// AddHandler (which replays the cache) exclude each other.
 	deltaMu sync.Mutex
+	// storeObservers see every change HandleDeltas makes to the indexer,
+	// as it makes it (under deltaMu): see ObserveStore.
+	storeObservers []func(old, obj any)
 
 	// call is the reflector's current ListAndWatch iteration; queue
 	// operations (called by client-go without a context) record their spans
@@ -147,6 +150,26 @@ func (inf *Informer) Era() Era { return inf.cfg.Era }
 
 // Indexer is the informer's cache. Objects in it must not be mutated.
 func (inf *Informer) Indexer() cache.Indexer { return inf.indexer }
+
+// ObserveStore calls fn with each change HandleDeltas makes to the
+// informer's cache, right after it makes it and before the listeners hear
+// of it: (nil, obj) for an add, (old, obj) for an update, (old, nil) for a
+// delete. A controller keeps an incremental view of the cache with it,
+// where client-go keeps one with an index (AddIndexers): the view never
+// lags the cache the way a handler's would. fn must be quick and must not
+// call back into the informer. Bare reflectors (ReflectorOnly) write their
+// store without HandleDeltas and are not observed.
+func (inf *Informer) ObserveStore(fn func(old, obj any)) {
+	inf.deltaMu.Lock()
+	defer inf.deltaMu.Unlock()
+	inf.storeObservers = append(inf.storeObservers, fn)
+}
+
+func (inf *Informer) storeChanged(old, obj any) {
+	for _, fn := range inf.storeObservers {
+		fn(old, obj)
+	}
+}
 
 // HasSynced reports whether the initial list has been popped and handled
 // (for a bare reflector: stored).

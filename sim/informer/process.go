@@ -60,6 +60,7 @@ func (inf *Informer) handleDeltas(ctx context.Context, deltas cache.Deltas, isIn
 				if err := inf.indexer.Update(obj); err != nil {
 					return err
 				}
+				inf.storeChanged(old, obj)
 				// An unchanged resourceVersion is a resync (a Sync delta, or a
 				// re-list that found the object as it was). v1.5 distributes
 				// it to every listener like any update; since 1.6
@@ -72,11 +73,16 @@ func (inf *Informer) handleDeltas(ctx context.Context, deltas cache.Deltas, isIn
 				if err := inf.indexer.Add(obj); err != nil {
 					return err
 				}
+				inf.storeChanged(nil, obj)
 				inf.deliver(ctx, notification{kind: add, newObj: obj, key: key, cause: cause, isInInitialList: isInInitialList}, false)
 			}
 		case cache.Deleted:
+			old, exists, _ := inf.indexer.Get(obj)
 			if err := inf.indexer.Delete(obj); err != nil {
 				return err
+			}
+			if exists {
+				inf.storeChanged(old, nil)
 			}
 			inf.deliver(ctx, notification{kind: del, oldObj: obj, key: key, cause: cause}, false)
 		}

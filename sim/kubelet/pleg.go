@@ -38,6 +38,18 @@ type pleg struct {
 	events chan lifecycleEvent
 	mu     sync.Mutex
 	last   map[string]containerruntime.State // container ID → state at the last relist
+	buf    []containerruntime.Container      // the relist's listing, reused
+}
+
+// unchanged reports whether every container listed is in last, in the
+// same state (with equal lengths: the same containers).
+func unchanged(all []containerruntime.Container, last map[string]containerruntime.State) bool {
+	for _, c := range all {
+		if st, ok := last[c.ID]; !ok || st != c.State {
+			return false
+		}
+	}
+	return true
 }
 
 func newPLEG(k *Kubelet) *pleg {
@@ -51,29 +63,37 @@ func (g *pleg) start(ctx context.Context) {
 
 func (g *pleg) relist(ctx context.Context) {
 	now := g.k.rt.Clock().Now()
-	all := g.k.o.Runtime.ListContainers(true)
+	all := g.k.o.Runtime.AppendContainers(g.buf, true)
+	g.buf = all
+	g.mu.Lock()
+	last := g.last
+	g.mu.Unlock()
+	if last != nil && len(all) == len(last) && unchanged(all, last) {
+		// The same containers in the same states: no events, and the
+		// cache's pods stay as they are; only its time moves (generic.go
+		// updates the cache of the pods with events, then UpdateTime).
+		g.k.cache.touch(now)
+		return
+	}
 	current := make(map[string]containerruntime.State, len(all))
-	pods := map[types.UID][]containerruntime.Container{}
-	names := map[string]containerruntime.Container{}
+	pods := make(map[types.UID][]containerruntime.Container, len(g.k.cache.snapshot()))
 	for _, c := range all {
 		current[c.ID] = c.State
-		names[c.ID] = c
 		pods[types.UID(c.PodUID)] = append(pods[types.UID(c.PodUID)], c)
 	}
 	g.mu.Lock()
-	last := g.last
 	g.last = current
 	g.mu.Unlock()
 	var evs []lifecycleEvent
-	for id, st := range current {
-		c := names[id]
-		prev, seen := last[id]
+	for _, c := range all {
+		st := c.State
+		prev, seen := last[c.ID]
 		switch {
 		case st == containerruntime.StateRunning && (!seen || prev != containerruntime.StateRunning):
 			evs = append(evs, lifecycleEvent{uid: types.UID(c.PodUID), typ: containerStarted, container: c.Name})
 		case st == containerruntime.StateExited && seen && prev == containerruntime.StateRunning,
 			st == containerruntime.StateExited && !seen && last != nil:
-			evs = append(evs, lifecycleEvent{uid: types.UID(c.PodUID), typ: containerDied, container: c.Name, killedBy: g.k.o.Runtime.ExitCause(id)})
+			evs = append(evs, lifecycleEvent{uid: types.UID(c.PodUID), typ: containerDied, container: c.Name, killedBy: g.k.o.Runtime.ExitCause(c.ID)})
 		}
 	}
 	for id := range last {

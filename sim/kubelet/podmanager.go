@@ -17,6 +17,13 @@ type podManager struct {
 	mu      sync.RWMutex
 	pods    map[types.UID]*corev1.Pod
 	mirrors map[string]*corev1.Pod // namespace/name → mirror pod
+	// sorted is pods sorted by namespace and name, built by the first list
+	// after a change: the loops that walk every pod (volume-dswp every
+	// 100ms, housekeeping every 2s) then share one slice instead of each
+	// sorting a fresh copy (GetPods copies the map; kubeloom keeps the
+	// order for reproducible runs).
+	sorted []*corev1.Pod
+	gen    uint64 // counts the changes to pods
 }
 
 func newPodManager() *podManager {
@@ -41,6 +48,8 @@ func (m *podManager) update(p *corev1.Pod) {
 		return
 	}
 	m.pods[p.UID] = p
+	m.sorted = nil
+	m.gen++
 }
 
 // remove forgets a pod (DeletePod).
@@ -54,6 +63,8 @@ func (m *podManager) remove(p *corev1.Pod) {
 		return
 	}
 	delete(m.pods, p.UID)
+	m.sorted = nil
+	m.gen++
 }
 
 func (m *podManager) get(uid types.UID) (*corev1.Pod, bool) {
@@ -81,15 +92,39 @@ func (m *podManager) mirrorPods() []*corev1.Pod {
 	return sortedPods(out)
 }
 
-// list returns the desired pods, sorted by namespace and name.
+// list returns the desired pods, sorted by namespace and name. The slice
+// is shared: callers must not change it.
 func (m *podManager) list() []*corev1.Pod {
 	m.mu.RLock()
-	out := make([]*corev1.Pod, 0, len(m.pods))
-	for _, p := range m.pods {
-		out = append(out, p)
-	}
+	out := m.sorted
 	m.mu.RUnlock()
-	return sortedPods(out)
+	if out != nil || m.count() == 0 {
+		return out
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.sorted == nil {
+		all := make([]*corev1.Pod, 0, len(m.pods))
+		for _, p := range m.pods {
+			all = append(all, p)
+		}
+		m.sorted = sortedPods(all)
+	}
+	return m.sorted
+}
+
+// generation counts the changes to the desired pods: a loop that saw
+// the same generation saw the same pods.
+func (m *podManager) generation() uint64 {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.gen
+}
+
+func (m *podManager) count() int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return len(m.pods)
 }
 
 // podCache is pkg/kubelet/container.cache: each pod's containers as the
@@ -110,6 +145,16 @@ func newPodCache() *podCache {
 func (c *podCache) set(pods map[types.UID][]containerruntime.Container, t time.Time) {
 	c.mu.Lock()
 	c.pods, c.timestamp = pods, t
+	close(c.newer)
+	c.newer = make(chan struct{})
+	c.mu.Unlock()
+}
+
+// touch is UpdateTime alone: a relist that found nothing changed moves
+// the cache's time on, and pod workers waiting for it go on.
+func (c *podCache) touch(t time.Time) {
+	c.mu.Lock()
+	c.timestamp = t
 	close(c.newer)
 	c.newer = make(chan struct{})
 	c.mu.Unlock()

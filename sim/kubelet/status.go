@@ -76,6 +76,18 @@ func (m *statusManager) get(uid types.UID) (corev1.PodStatus, bool) {
 	return s.status, true
 }
 
+// phase is the phase of the status the manager holds for a pod: what
+// podIsTerminated asks many times a second, without copying the status.
+func (m *statusManager) phase(uid types.UID) (corev1.PodPhase, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, ok := m.statuses[uid]
+	if !ok {
+		return "", false
+	}
+	return s.status.Phase, true
+}
+
 // setPodStatus is SetPodStatus: a changed status gets a new version and a
 // sync request.
 func (m *statusManager) setPodStatus(ctx context.Context, pod *corev1.Pod, status corev1.PodStatus) {

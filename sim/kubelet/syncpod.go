@@ -178,8 +178,8 @@ func (k *Kubelet) killPod(ctx context.Context, pod *corev1.Pod, why string) erro
 // its containers runs any more.
 func (k *Kubelet) podIsTerminated(pod *corev1.Pod) bool {
 	phase := pod.Status.Phase
-	if s, ok := k.status.get(pod.UID); ok {
-		phase = s.Phase
+	if p, ok := k.status.phase(pod.UID); ok {
+		phase = p
 	}
 	if phase != corev1.PodSucceeded && phase != corev1.PodFailed {
 		return false

@@ -31,6 +31,16 @@ type volumeManager struct {
 	delay        map[string]time.Duration
 	changed      chan struct{} // closed and replaced when a mount or unmount completes
 	lastPodCheck time.Time
+
+	// What the loops saw last (populate's pod manager generation, whether
+	// it left pods unknown; whether the desired state changed since
+	// reconcile last looked): a loop whose inputs have not changed since
+	// it last found nothing to do finds nothing again, so it need not
+	// walk every pod and volume again (populatorLoopFunc and the
+	// reconciler walk them every 100ms).
+	seenGen   uint64
+	unsettled bool // populate left pods out of the desired state, to look at again
+	dirty     bool // the desired state changed since reconcile last looked
 }
 
 func newVolumeManager(k *Kubelet) *volumeManager {
@@ -53,18 +63,27 @@ func (vm *volumeManager) run(ctx context.Context) {
 // populate is populatorLoopFunc: add the volumes of new pods; every 2s,
 // remove the pods that are gone or terminated.
 func (vm *volumeManager) populate(ctx context.Context) {
+	gen := vm.k.pods.generation()
 	pods := vm.k.pods.list()
-	for _, p := range pods {
-		if vm.podGone(p) {
-			continue
-		}
+	if gen != vm.seenGen || vm.unsettled {
+		vm.seenGen = gen
+		var unknown []*corev1.Pod
 		vm.mu.Lock()
-		_, known := vm.desired[p.UID]
-		vm.mu.Unlock()
-		if known {
-			continue
+		for _, p := range pods {
+			if _, known := vm.desired[p.UID]; !known {
+				unknown = append(unknown, p)
+			}
 		}
-		vm.addPod(ctx, p)
+		vm.mu.Unlock()
+		// Only the pods not yet in the desired state need the terminated
+		// check (podGone reads the status manager and the pod cache): the
+		// answer is the same as checking every pod first.
+		vm.unsettled = false
+		for _, p := range unknown {
+			if vm.podGone(p) || !vm.addPod(ctx, p) {
+				vm.unsettled = true
+			}
+		}
 	}
 	now := vm.k.rt.Clock().Now()
 	if now.Sub(vm.lastPodCheck) < podStatusRecheckPeriod {
@@ -86,6 +105,9 @@ func (vm *volumeManager) populate(ctx context.Context) {
 			delete(vm.desired, uid)
 		}
 	}
+	if len(gone) > 0 {
+		vm.dirty, vm.unsettled = true, true
+	}
 	vm.mu.Unlock()
 	if len(gone) > 0 {
 		_, sp := goroutine.Start(ctx, "findAndRemoveDeletedPods", trace.WithAttributes(attribute.Int("k8s.pods", len(gone))))
@@ -101,7 +123,9 @@ func (vm *volumeManager) podGone(p *corev1.Pod) bool {
 
 // addPod is processPodVolumes: resolve each volume (a PVC through its PV)
 // and add it to the desired state.
-func (vm *volumeManager) addPod(ctx context.Context, p *corev1.Pod) {
+// It reports whether the pod is now in the desired state (a claim that is
+// not bound yet leaves it out, to retry).
+func (vm *volumeManager) addPod(ctx context.Context, p *corev1.Pod) bool {
 	ctx, sp := goroutine.Start(ctx, "processPodVolumes", trace.WithAttributes(append(podAttrs(p),
 		attribute.Int("k8s.volumes", len(p.Spec.Volumes)))...))
 	defer sp.End()
@@ -116,20 +140,22 @@ func (vm *volumeManager) addPod(ctx context.Context, p *corev1.Pod) {
 			})
 			if err != nil || claim.Spec.VolumeName == "" {
 				sp.AddEvent("claim not bound", attribute.String("k8s.pvc.name", pvc.ClaimName))
-				return // retried at the next loop: the pod stays unknown
+				return false // retried at the next loop: the pod stays unknown
 			}
 			if err := api(ctx, "persistentvolumes.Get", func(ctx context.Context) error {
 				_, err := vm.k.o.Cluster.Client.CoreV1().PersistentVolumes().Get(ctx, claim.Spec.VolumeName, metav1.GetOptions{})
 				return err
 			}); err != nil {
-				return
+				return false
 			}
 		}
 		vols[v.Name] = v
 	}
 	vm.mu.Lock()
 	vm.desired[p.UID] = vols
+	vm.dirty = vm.dirty || len(vols) > 0
 	vm.mu.Unlock()
+	return true
 }
 
 // reconcile unmounts what is no longer desired and mounts what is desired
@@ -137,6 +163,11 @@ func (vm *volumeManager) addPod(ctx context.Context, p *corev1.Pod) {
 // operation executor starts a goroutine for each.
 func (vm *volumeManager) reconcile(ctx context.Context) {
 	vm.mu.Lock()
+	if !vm.dirty && len(vm.retry) == 0 {
+		vm.mu.Unlock()
+		return // the same desired and actual states as last time, which matched
+	}
+	vm.dirty = false
 	type op struct {
 		uid   types.UID
 		vol   corev1.Volume
@@ -152,6 +183,9 @@ func (vm *volumeManager) reconcile(ctx context.Context) {
 	}
 	now := vm.k.rt.Clock().Now()
 	for uid, vols := range vm.desired {
+		if len(vols) == 0 { // most pods have no volumes: skip the map iterator's set-up
+			continue
+		}
 		for name, v := range vols {
 			if !vm.mounted[uid][name] && !now.Before(vm.retry[string(uid)+"/"+name]) {
 				ops = append(ops, op{uid: uid, vol: v, mount: true})
@@ -283,6 +317,9 @@ func (vm *volumeManager) inUse() []corev1.UniqueVolumeName {
 	defer vm.mu.Unlock()
 	var out []corev1.UniqueVolumeName
 	for uid, vols := range vm.desired {
+		if len(vols) == 0 { // most pods have no volumes: skip the map iterator's set-up
+			continue
+		}
 		for name, v := range vols {
 			if v.PersistentVolumeClaim != nil {
 				out = append(out, corev1.UniqueVolumeName(plugin(v)+"/"+string(uid)+"-"+name))
