@@ -112,6 +112,12 @@ func (d *decoder) verb(pa *pendingAction, verb string, fl *field) bool {
 		r, ok := d.requiredResource(f)
 		pa.BreakWatches = &BreakWatches{Resource: r}
 		return ok
+	case verbRestartAPIServer:
+		if _, ok := d.mapping(fl.val, fl.path, "{} (restartAPIServer has no fields)", nil); !ok {
+			return false
+		}
+		pa.RestartAPIServer = &RestartAPIServer{}
+		return true
 	case verbAddHandler:
 		f, ok := d.mapping(fl.val, fl.path, "a mapping with the informer to add a handler to, such as {informer: pods}", addHandlerFields)
 		if !ok {

@@ -14,6 +14,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(src)
 	}
 	f.Add([]byte(head + "spec: {duration: 1s, actions: [{at: 1s, killLeader: {}}], controllerManager: {}}\n"))
+	f.Add([]byte(head + "spec: {duration: 1s, actions: [{at: 1s, restartAPIServer: {}}], kubelets: {count: 2}}\n"))
 	f.Add([]byte(head + "spec: {duration: 1s, kubelets: {count: 2}, actions: [{at: 0, setImageFSUsage: {node: node-2, percent: 1}}]}\n"))
 	f.Add([]byte(head + "spec: {duration: 1m, kubelets: {count: 2}, actions: [{at: 1s, stopKubelet: {node: node-2}}, {at: 2s, takePort: {node: node-2, server: readonly, for: 30s}}, {at: 40s, startKubelet: {node: node-2}}]}\n"))
 	f.Add([]byte(head + "spec: {duration: 1m, kubelets: {}, actions: [{at: 1s, injectOOM: {node: node-1}}, {at: 2s, injectOOM: {node: node-1, pod: kube-system/web-0, container: web}}]}\n"))
@@ -78,7 +79,7 @@ func checkInvariants(t *testing.T, s *Scenario) {
 			t.Fatalf("actions not sorted: %v before %v", sp.Actions[i-1].At, a.At)
 		}
 		n := 0
-		for _, set := range []bool{a.Create != nil, a.Update != nil, a.Delete != nil, a.BreakWatches != nil, a.AddHandler != nil,
+		for _, set := range []bool{a.Create != nil, a.Update != nil, a.Delete != nil, a.BreakWatches != nil, a.RestartAPIServer != nil, a.AddHandler != nil,
 			a.HangHandler != nil, a.KillLeader != nil, a.StopKubelet != nil, a.StartKubelet != nil, a.SetImageFSUsage != nil, a.InjectOOM != nil, a.TakePort != nil} {
 			if set {
 				n++

@@ -141,6 +141,8 @@ func actionArgs(a Action) (any, error) {
 		return append(m, yaml.MapItem{Key: "name", Value: a.Delete.Name}), nil
 	case a.BreakWatches != nil:
 		return yaml.MapSlice{{Key: "resource", Value: a.BreakWatches.Resource.String()}}, nil
+	case a.RestartAPIServer != nil:
+		return map[string]any{}, nil
 	case a.AddHandler != nil:
 		return yaml.MapSlice{{Key: "informer", Value: a.AddHandler.Informer}}, nil
 	case a.HangHandler != nil:

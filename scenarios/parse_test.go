@@ -282,7 +282,7 @@ func TestParseErrors(t *testing.T) {
 			want: []string{
 				`t.yaml:6:14: spec.informers: expected a list of informers, such as [{resource: pods}], got a mapping`,
 				`t.yaml:7:12: spec.objects: expected a list of Kubernetes objects, each with apiVersion, kind and metadata, got an empty mapping`,
-				`t.yaml:8:13: spec.actions[0]: expected an action: a mapping with at and one verb (create, update, delete, breakWatches, addHandler, hangHandler, killLeader, stopKubelet, startKubelet, setImageFSUsage, injectOOM, takePort), got 1`,
+				`t.yaml:8:13: spec.actions[0]: expected an action: a mapping with at and one verb (create, update, delete, breakWatches, restartAPIServer, addHandler, hangHandler, killLeader, stopKubelet, startKubelet, setImageFSUsage, injectOOM, takePort), got 1`,
 			},
 		},
 		{
@@ -317,11 +317,11 @@ func TestParseErrors(t *testing.T) {
 			want: []string{
 				`t.yaml:7:11: spec.actions[0].at: expected a time ≤ spec.duration (30s), got "40s"`,
 				`t.yaml:11:7: spec.actions[1].delete: an action has exactly one verb and this one already has create; split it into two actions`,
-				`t.yaml:12:7: spec.actions[2]: an action needs a verb; expected one of create, update, delete, breakWatches, addHandler, hangHandler, killLeader, stopKubelet, startKubelet, setImageFSUsage, injectOOM, takePort`,
+				`t.yaml:12:7: spec.actions[2]: an action needs a verb; expected one of create, update, delete, breakWatches, restartAPIServer, addHandler, hangHandler, killLeader, stopKubelet, startKubelet, setImageFSUsage, injectOOM, takePort`,
 				`t.yaml:13:7: spec.actions[3].at: required field is missing; expected a time ≥ 0 since the start, such as 5s or 1m30s`,
 				`t.yaml:14:11: spec.actions[4].at: expected a time ≥ 0 since the start, such as 5s or 1m30s, got "-1s"`,
 				`t.yaml:15:7: spec.actions[4].killLeader: needs spec.controllerManager: there is no controller-manager whose leader could stop`,
-				`t.yaml:16:7: spec.actions[4].explode: unknown field; expected one of at, create, update, delete, breakWatches, addHandler, hangHandler, killLeader, stopKubelet, startKubelet, setImageFSUsage, injectOOM, takePort`,
+				`t.yaml:16:7: spec.actions[4].explode: unknown field; expected one of at, create, update, delete, breakWatches, restartAPIServer, addHandler, hangHandler, killLeader, stopKubelet, startKubelet, setImageFSUsage, injectOOM, takePort`,
 			},
 		},
 		{
@@ -366,6 +366,23 @@ func TestParseErrors(t *testing.T) {
 				`t.yaml:17:30: spec.actions[3].addHandler.informer: expected the name of an informer in spec.informers (pods, other), got "podz"`,
 				`t.yaml:19:7: spec.actions[4].killLeader: needs spec.controllerManager.leaderElect: true; without leader election there is no leader`,
 				`t.yaml:19:20: spec.actions[4].killLeader.x: unknown field; expected no fields: write {}`,
+			},
+		},
+		{
+			name: "restartAPIServer has no fields",
+			input: specWith(
+				"kubelets: {}",
+				"actions:",
+				"  - at: 1s",
+				"    restartAPIServer:",
+				"  - at: 2s",
+				"    restartAPIServer: {all: true}",
+				"  - at: 3s",
+				"    restartAPIServer: now",
+			),
+			want: []string{
+				`t.yaml:11:26: spec.actions[1].restartAPIServer.all: unknown field; expected no fields: write {}`,
+				`t.yaml:13:25: spec.actions[2].restartAPIServer: expected {} (restartAPIServer has no fields), got "now"`,
 			},
 		},
 		{
@@ -887,6 +904,7 @@ func TestVerb(t *testing.T) {
 		{Action{Update: &Object{}}, "update"},
 		{Action{Delete: &ObjectRef{}}, "delete"},
 		{Action{BreakWatches: &BreakWatches{}}, "breakWatches"},
+		{Action{RestartAPIServer: &RestartAPIServer{}}, "restartAPIServer"},
 		{Action{AddHandler: &AddHandler{}}, "addHandler"},
 		{Action{HangHandler: &HangHandler{}}, "hangHandler"},
 		{Action{KillLeader: &KillLeader{}}, "killLeader"},

@@ -211,22 +211,23 @@ type Action struct {
 	At  time.Duration // simulated time since start, 0 ≤ At ≤ Spec.Duration
 	Pos Position      // where the action starts in the file
 
-	Create          *Object          // create the object
-	Update          *Object          // replace the object (like kubectl replace)
-	Delete          *ObjectRef       // delete the object
-	BreakWatches    *BreakWatches    // end every open watch of a resource with 410 Gone
-	AddHandler      *AddHandler      // add an event handler to a running informer
-	HangHandler     *HangHandler     // make a handler of a running informer block forever
-	KillLeader      *KillLeader      // stop the controller-manager leader
-	StopKubelet     *StopKubelet     // stop one kubelet
-	StartKubelet    *StartKubelet    // start a stopped kubelet again
-	SetImageFSUsage *SetImageFSUsage // set a node's image filesystem usage
-	InjectOOM       *InjectOOM       // the kernel OOM killer fires on a node
-	TakePort        *TakePort        // another process binds the port of a kubelet server
+	Create           *Object           // create the object
+	Update           *Object           // replace the object (like kubectl replace)
+	Delete           *ObjectRef        // delete the object
+	BreakWatches     *BreakWatches     // end every open watch of a resource with 410 Gone
+	RestartAPIServer *RestartAPIServer // end every open watch of every resource with 410 Gone
+	AddHandler       *AddHandler       // add an event handler to a running informer
+	HangHandler      *HangHandler      // make a handler of a running informer block forever
+	KillLeader       *KillLeader       // stop the controller-manager leader
+	StopKubelet      *StopKubelet      // stop one kubelet
+	StartKubelet     *StartKubelet     // start a stopped kubelet again
+	SetImageFSUsage  *SetImageFSUsage  // set a node's image filesystem usage
+	InjectOOM        *InjectOOM        // the kernel OOM killer fires on a node
+	TakePort         *TakePort         // another process binds the port of a kubelet server
 }
 
 // Verb returns the action's verb as written in the file: "create", "update", "delete",
-// "breakWatches", "addHandler", "hangHandler", "killLeader", "stopKubelet", "startKubelet", "setImageFSUsage",
+// "breakWatches", "restartAPIServer", "addHandler", "hangHandler", "killLeader", "stopKubelet", "startKubelet", "setImageFSUsage",
 // "injectOOM" or "takePort".
 func (a Action) Verb() string {
 	switch {
@@ -238,6 +239,8 @@ func (a Action) Verb() string {
 		return verbDelete
 	case a.BreakWatches != nil:
 		return verbBreakWatches
+	case a.RestartAPIServer != nil:
+		return verbRestartAPIServer
 	case a.AddHandler != nil:
 		return verbAddHandler
 	case a.HangHandler != nil:
@@ -263,6 +266,12 @@ func (a Action) Verb() string {
 type BreakWatches struct {
 	Resource Resource
 }
+
+// RestartAPIServer restarts the apiserver: its watch cache starts again from the current
+// resource version, so every open watch of every resource ends with 410 Gone ("too old
+// resource version") and every reflector re-lists — the re-list storm of a cluster whose
+// apiserver restarts (see docs/scale.md).
+type RestartAPIServer struct{}
 
 // AddHandler adds one event handler to a running informer; client-go first gives the new
 // handler an add notification for every object already in the cache.
@@ -334,21 +343,22 @@ type TakePort struct {
 
 // Verb names, as written in scenario files.
 const (
-	verbCreate          = "create"
-	verbUpdate          = "update"
-	verbDelete          = "delete"
-	verbBreakWatches    = "breakWatches"
-	verbAddHandler      = "addHandler"
-	verbHangHandler     = "hangHandler"
-	verbKillLeader      = "killLeader"
-	verbStopKubelet     = "stopKubelet"
-	verbStartKubelet    = "startKubelet"
-	verbSetImageFSUsage = "setImageFSUsage"
-	verbInjectOOM       = "injectOOM"
-	verbTakePort        = "takePort"
+	verbCreate           = "create"
+	verbUpdate           = "update"
+	verbDelete           = "delete"
+	verbBreakWatches     = "breakWatches"
+	verbRestartAPIServer = "restartAPIServer"
+	verbAddHandler       = "addHandler"
+	verbHangHandler      = "hangHandler"
+	verbKillLeader       = "killLeader"
+	verbStopKubelet      = "stopKubelet"
+	verbStartKubelet     = "startKubelet"
+	verbSetImageFSUsage  = "setImageFSUsage"
+	verbInjectOOM        = "injectOOM"
+	verbTakePort         = "takePort"
 )
 
-var verbs = []string{verbCreate, verbUpdate, verbDelete, verbBreakWatches, verbAddHandler, verbHangHandler,
+var verbs = []string{verbCreate, verbUpdate, verbDelete, verbBreakWatches, verbRestartAPIServer, verbAddHandler, verbHangHandler,
 	verbKillLeader, verbStopKubelet, verbStartKubelet, verbSetImageFSUsage, verbInjectOOM, verbTakePort}
 
 // Verbs lists every action verb, in the order the documentation presents them.

@@ -651,6 +651,20 @@ func init() {
 				"watches.broken 记录结束了多少个 watch。",
 		},
 		Step{
+			Component: driver, Name: "action/restartAPIServer",
+			Function: "kubeloom: driver.apply → cluster.BreakAllWatches", File: "sim/engine/world.go",
+			Summary: "A scenario action: the apiserver restarts. Its new watch cache starts at the current resource version, so " +
+				"every open watch of every resource ends with 410 Gone (\"too old resource version\"; 1.5's storage/cacher.go). " +
+				"Every reflector of every component — each informer of the controller-manager, each kubelet's pod source, node " +
+				"and service reflectors — returns from ListAndWatch and, after its period (1s in classic), lists again: a storm " +
+				"of LISTs within a second or two, the largest of them the full pod list. k8s.resources names the resources whose " +
+				"watches broke and watches.broken how many.",
+			SummaryZH: "场景动作：apiserver 重启。它新的 watch 缓存从当前的 resource version 开始，所以所有资源上所有打开的 watch 都以 " +
+				"410 Gone（\"too old resource version\"；1.5 的 storage/cacher.go）结束。每个组件的每个 reflector——controller-manager 的每个 " +
+				"informer、每个 kubelet 的 pod 源、node 和 service 的 reflector——都从 ListAndWatch 返回，过一个周期（classic 中是 1 秒）后重新 list：" +
+				"一两秒内涌来一阵 LIST 风暴，其中最大的是全部 pod 的列表。k8s.resources 列出 watch 被断开的资源，watches.broken 记录断开了多少个。",
+		},
+		Step{
 			Component: driver, Name: "action/addHandler",
 			Function: "kubeloom: driver.apply → informers.addHandler", File: "sim/engine/world.go",
 			Summary: "A scenario action: one more handler is added to a running informer of spec.informers. The work happens on " +

@@ -117,7 +117,7 @@ func TestMainLineSpansHaveSteps(t *testing.T) {
 			"CreateAPIServerClientConfig", "NewForConfig", "RunKubelet", "NewBroadcaster", "StartLogging",
 			"StartRecordingToSink", "NewRecorder", "CreateAndInitKubelet", "makePodSourceConfig", "NewSourceFile",
 			"NewSourceURL", "NewSourceApiserver", "NewMainKubelet", "BirthCry", "StartGarbageCollection", "startKubelet"},
-		"kubeloom": {"scenario", "LoadObjects", "action/create", "action/update", "action/delete", "action/breakWatches",
+		"kubeloom": {"scenario", "LoadObjects", "action/create", "action/update", "action/delete", "action/breakWatches", "action/restartAPIServer",
 			"action/addHandler", "action/hangHandler", "action/killLeader", "action/stopKubelet", "action/startKubelet",
 			"action/setImageFSUsage", "action/injectOOM", "action/takePort"},
 		"informers": {"StartInformers", "action/addHandler", "AddEventHandler"},

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"maps"
 	"testing"
 	"testing/synctest"
 
@@ -10,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 )
 
@@ -102,6 +104,44 @@ func TestBreakWatchesEndsThemWithGone(t *testing.T) {
 	}
 	if n := c.OpenWatches(pods); n != 0 {
 		t.Errorf("open watches after the break = %d", n)
+	}
+}
+
+// A restarted apiserver breaks the watches of every resource, each with
+// 410 Gone, and reports how many per resource; a watch already stopped is
+// not counted.
+func TestBreakAllWatchesEndsEveryResource(t *testing.T) {
+	c := New()
+	ctx := context.Background()
+	nodes := corev1.SchemeGroupVersion.WithResource("nodes")
+	var ws []watch.Interface
+	for _, gvr := range []schema.GroupVersionResource{pods, pods, nodes} {
+		w, err := c.Watch(ctx, gvr, "", metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws = append(ws, w)
+	}
+	stopped, _ := c.Watch(ctx, nodes, "", metav1.ListOptions{})
+	stopped.Stop()
+	got := c.BreakAllWatches(ctx)
+	if want := map[string]int{"pods": 2, "nodes": 1}; !maps.Equal(got, want) {
+		t.Errorf("broken = %v, want %v", got, want)
+	}
+	for i, w := range ws {
+		ev := <-w.ResultChan()
+		if st, ok := ev.Object.(*metav1.Status); ev.Type != watch.Error || !ok || st.Code != 410 {
+			t.Errorf("watch %d: event = %v %+v, want a 410 error", i, ev.Type, ev.Object)
+		}
+		if _, open := <-w.ResultChan(); open {
+			t.Errorf("watch %d stays open after the error", i)
+		}
+	}
+	if n := c.OpenWatches(pods) + c.OpenWatches(nodes); n != 0 {
+		t.Errorf("open watches after the restart = %d", n)
+	}
+	if got := c.BreakAllWatches(ctx); len(got) != 0 {
+		t.Errorf("a second restart broke %v; nothing was open", got)
 	}
 }
 

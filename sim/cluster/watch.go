@@ -114,6 +114,29 @@ func (c *Cluster) BreakWatches(ctx context.Context, gvr schema.GroupVersionResou
 	return len(ws)
 }
 
+// BreakAllWatches ends every open watch of every resource with 410 Gone, as
+// an apiserver that restarts does: its new watch cache starts at the
+// current resource version, so a watch resumed from an older one is "too
+// old" (in 1.5, storage/cacher.go: newWatchCache starts empty and
+// watchCache.GetAllEventsSinceThreadUnsafe answers 410 for any version
+// before its oldest). It returns how many watches broke, by resource name
+// (pods, nodes, …), only resources that had an open watch.
+func (c *Cluster) BreakAllWatches(ctx context.Context) map[string]int {
+	c.mu.Lock()
+	gvrs := make([]schema.GroupVersionResource, 0, len(c.watches))
+	for gvr := range c.watches {
+		gvrs = append(gvrs, gvr)
+	}
+	c.mu.Unlock()
+	broken := map[string]int{}
+	for _, gvr := range gvrs {
+		if n := c.BreakWatches(ctx, gvr); n > 0 {
+			broken[gvr.Resource] += n
+		}
+	}
+	return broken
+}
+
 // OpenWatches is the number of open watches of a resource.
 func (c *Cluster) OpenWatches(gvr schema.GroupVersionResource) int {
 	c.mu.Lock()

@@ -103,6 +103,7 @@ func TestActionsLinkToTheirEffects(t *testing.T) {
     - {at: 30s, stopKubelet: {node: node-1}}
     - {at: 31s, takePort: {node: node-1, server: healthz, for: 10s}}
     - {at: 32s, startKubelet: {node: node-1}}
+    - {at: 50s, restartAPIServer: {}}
 `, map[string][]string{
 			"5s":  {"receive on node-1"},                      // the kubelet's pod source
 			"15s": {"oomEvent on node-1", "relist on node-1"}, // the OOM watcher, and the PLEG that sees web die
@@ -111,6 +112,7 @@ func TestActionsLinkToTheirEffects(t *testing.T) {
 			"30s": {"main on node-1"},
 			"31s": {"ListenAndServe on node-1"}, // healthz fails on the taken port
 			"32s": {"main on node-1"},
+			"50s": {"receive on node-1"}, // the 410 Gone of each of the kubelet's watches
 		}, map[string][]string{
 			"5s":  {"kubelet/pod-worker on node-1"}, // receive → UndeltaStore.Add → send → Merge → configCh → the pod's worker
 			"15s": {"StartContainer on node-1"},     // relist → plegCh → syncPod, which starts web again

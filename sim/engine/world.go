@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -70,6 +72,14 @@ func (w *world) apply(ctx context.Context, sp goroutine.Span, a scenarios.Action
 	case a.BreakWatches != nil:
 		n := w.cluster.BreakWatches(ctx, a.BreakWatches.Resource.GVR)
 		sp.SetAttributes(attribute.String(catalog.AttrResource, a.BreakWatches.Resource.Name), attribute.Int("watches.broken", n))
+		return nil
+	case a.RestartAPIServer != nil:
+		broken := w.cluster.BreakAllWatches(ctx)
+		resources, n := slices.Sorted(maps.Keys(broken)), 0
+		for _, k := range broken {
+			n += k
+		}
+		sp.SetAttributes(attribute.StringSlice("k8s.resources", resources), attribute.Int("watches.broken", n))
 		return nil
 	case a.AddHandler != nil:
 		// The handler's goroutines belong to the informers' instance.
