@@ -8,7 +8,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 DEMO_OUT := recordings/demo-informer-basics.jsonl
 
-.PHONY: build demo test test-short bench lint fuzz docs docs-picture clean jaeger jaeger-build
+.PHONY: build demo test test-short bench lint fuzz docs docs-check-large docs-picture clean jaeger jaeger-build
 
 build: ## build bin/kubeloom, showing which package it compiles (the first build compiles ~900: minutes on 2 cores)
 	@echo "building $(BIN): a first build compiles client-go, OpenTelemetry and their ~900 packages (3-5 minutes on 2 cores); later builds take seconds"
@@ -51,6 +51,9 @@ fuzz: ## run the fuzz targets for a while each (minimizing is capped: the seeds 
 docs: ## regenerate the docs written from the code (docs/cli.md, docs/goroutines.md, docs/zh/) and the figures of a run the docs state (docs/figures_test.go)
 	$(GO) test ./cmd/kubeloom -run 'TestGeneratedDocsAreUpToDate' -count=1 -args -update
 	$(GO) test ./docs -run 'TestFigures' -count=1 -args -update
+
+docs-check-large: ## check the figures of docs/scale.md against a run of cluster-scale, the large built-in, without the race detector (make test skips them under -race: a minute of CPU and 7 GB, ten times both with it)
+	$(GO) test ./docs -run 'TestFigures' -count=1 -args -only=docs/scale.md,docs/zh/scale.md,scenarios/builtin/cluster-scale.yaml
 
 docs-picture: ## retake the HTML timeline's screenshots in docs/images (cm-leader-failover and cluster-basics at 1280x720 and 1920x1080; the README shows one) and timeline.json beside them (needs Chromium and a CJK font, e.g. Debian's fonts-noto-cjk)
 	CI=true $(GO) test ./traces/htmlview -run 'TestBrowserScenarios$$' -count=1 -args -update

@@ -242,6 +242,9 @@ func jsLargest(r *docRun) jsTraceSize {
 func jsScenarioTraces(d *docRuns) (lo, hi int, err error) {
 	lo = math.MaxInt
 	for _, sc := range scenarios.Builtins() {
+		if slices.Contains(largeBuiltins, sc.Name) {
+			continue
+		}
 		r := d.of(sc.Name)
 		bySvc := map[string]int{}
 		for _, s := range r.spans {

@@ -514,7 +514,7 @@ func kdocBuiltinsWith(d *docRuns, has func(r *docRun) bool) (figure, error) {
 		if err != nil {
 			return figure{}, err
 		}
-		if sc.Spec.Kubelets != nil && has(d.of(b.Name)) {
+		if sc.Spec.Kubelets != nil && !slices.Contains(largeBuiltins, b.Name) && has(d.of(b.Name)) {
 			names = append(names, b.Name)
 		}
 	}

@@ -43,6 +43,7 @@ func ExampleBuiltins() {
 	}
 	// Output:
 	// cluster-basics
+	// cluster-scale
 	// cm-leader-failover
 	// cm-startup
 	// goroutine-leak
