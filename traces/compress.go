@@ -145,4 +145,3 @@ func (e *compressedError) truncated() bool { return errors.Is(e.err, io.ErrUnexp
 func (e *compressedError) Is(target error) bool { return target == ErrTruncated && e.truncated() }
 
 func (e *compressedError) Unwrap() error { return e.err }
-
