@@ -79,7 +79,7 @@ func nthLineEnd(text []byte, n int) int {
 // compressed size.
 func BenchmarkCompress(b *testing.B) {
 	text, spans := benchRecording(b)
-	for _, level := range []zstd.EncoderLevel{zstd.SpeedDefault, zstd.SpeedBetterCompression} {
+	for _, level := range []zstd.EncoderLevel{zstd.SpeedFastest, zstd.SpeedDefault, zstd.SpeedBetterCompression} {
 		b.Run(level.String(), func(b *testing.B) {
 			var out bytes.Buffer
 			out.Grow(len(text) / 4)
