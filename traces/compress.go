@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -20,10 +19,11 @@ var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 // IsCompressed reports whether data, the start of a file, is zstd.
 func IsCompressed(data []byte) bool { return bytes.HasPrefix(data, zstdMagic) }
 
-// compressionLevel: SpeedDefault makes about 10% bigger files than
-// SpeedBetterCompression for half the encoding CPU (see docs/design.md,
-// "Compressed recordings").
-var compressionLevel = zstd.SpeedDefault
+// compressionLevel is zstd's fastest: on a 100-node run its files are no
+// bigger than SpeedDefault's (52 bytes a span against 53) for four fifths
+// of the CPU, and 9% bigger than SpeedBetterCompression's for a third
+// (docs/design.md, "Compressed recordings"; BenchmarkCompress).
+var compressionLevel = zstd.SpeedFastest
 
 // CompressedWriter compresses a recording with zstd as it is written. The
 // Recorder calls Flush after each batch of spans, so that every batch it
@@ -40,16 +40,18 @@ func NewCompressedWriter(w io.Writer) *CompressedWriter {
 }
 
 func newCompressedWriter(w io.Writer, level zstd.EncoderLevel) *CompressedWriter {
-	// Only options that cannot fail: the error is always nil.
-	enc, err := zstd.NewWriter(w, zstd.WithEncoderLevel(level))
+	// One goroutine: the caller's. The encoder's asynchronous mode (a
+	// goroutine per block in flight) took 1.7 times the CPU for the same
+	// bytes, and the Recorder already runs on the recording's own
+	// goroutine, off the simulated ones. These options cannot fail.
+	enc, err := zstd.NewWriter(w, zstd.WithEncoderLevel(level), zstd.WithEncoderConcurrency(1))
 	if err != nil {
 		panic(err)
 	}
 	return &CompressedWriter{enc: enc}
 }
 
-// Write compresses p; the encoder works on the last block while the caller
-// fills the next.
+// Write compresses p, a block at a time.
 func (c *CompressedWriter) Write(p []byte) (int, error) { return c.enc.Write(p) }
 
 // Flush writes out everything written so far as complete blocks.
@@ -76,11 +78,13 @@ func Decompress(r io.Reader) (io.ReadCloser, error) {
 	if !IsCompressed(head) {
 		return io.NopCloser(rest), nil
 	}
-	// Blocks are decoded ahead on other goroutines (up to 4, or
-	// GOMAXPROCS) while the caller parses what is decoded.
+	// Decoded on the reader's goroutine, as Read's chunk reader asks for
+	// text, while its workers parse the chunks before: the decoder's own
+	// asynchronous mode (goroutines decoding blocks ahead) took 1.7 times
+	// the CPU and was slower on two cores.
 	d := &decompressor{}
 	in := &countingReader{r: rest, n: &d.read}
-	if d.dec, err = zstd.NewReader(in, zstd.WithDecoderLowmem(false)); err != nil {
+	if d.dec, err = zstd.NewReader(in, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(false)); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -89,14 +93,14 @@ func Decompress(r io.Reader) (io.ReadCloser, error) {
 // decompressor reads a compressed recording, counting bytes in and out.
 type decompressor struct {
 	dec     *zstd.Decoder
-	read    atomic.Int64 // compressed bytes the decoder has read (on its goroutines)
-	written int64        // bytes of text returned
+	read    int64 // compressed bytes the decoder has read
+	written int64 // bytes of text returned
 }
 
 // estimate is how much text the compressed bytes left would give, at the
 // ratio so far (a recording's spans are much alike throughout).
 func (d *decompressor) estimate(compressedLeft int64) int64 {
-	read := d.read.Load()
+	read := d.read
 	if read == 0 || compressedLeft <= 0 {
 		return 0
 	}
@@ -105,12 +109,12 @@ func (d *decompressor) estimate(compressedLeft int64) int64 {
 
 type countingReader struct {
 	r io.Reader
-	n *atomic.Int64
+	n *int64
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
-	c.n.Add(int64(n))
+	*c.n += int64(n)
 	return n, err
 }
 

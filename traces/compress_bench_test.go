@@ -32,17 +32,27 @@ func benchRecording(b *testing.B) (text []byte, spans int) {
 	return bytes.Join(w.writes, nil), 20000
 }
 
-// compressAsRecorded compresses text as a run's Recorder writes it:
-// batches of 1024 lines (the recording collector's batch) in writes of at
-// most writeThreshold, each batch flushed.
-func compressAsRecorded(b *testing.B, text []byte, level zstd.EncoderLevel, w *bytes.Buffer) {
-	cw := newCompressedWriter(w, level)
+// recordedBatches cuts text as a run's collector hands it to the Recorder:
+// batches of 1024 lines.
+func recordedBatches(text []byte) [][]byte {
+	var batches [][]byte
 	for len(text) > 0 {
-		batch := text
-		if end := nthLineEnd(text, 1024); end > 0 {
-			batch = text[:end]
+		end := len(text)
+		if n := nthLineEnd(text, 1024); n > 0 {
+			end = n
 		}
-		text = text[len(batch):]
+		batches = append(batches, text[:end])
+		text = text[end:]
+	}
+	return batches
+}
+
+// compressAsRecorded compresses batches as the Recorder writes them to a
+// CompressedWriter: each batch in writes of at most writeThreshold, then
+// flushed.
+func compressAsRecorded(b *testing.B, batches [][]byte, level zstd.EncoderLevel, w *bytes.Buffer) {
+	cw := newCompressedWriter(w, level)
+	for _, batch := range batches {
 		for len(batch) > 0 {
 			n := min(len(batch), writeThreshold)
 			if _, err := cw.Write(batch[:n]); err != nil {
@@ -74,11 +84,12 @@ func nthLineEnd(text []byte, n int) int {
 }
 
 // BenchmarkCompress: one op compresses the whole recording as a run writes
-// it, at the level kubeloom uses and the next one up; cpu-ns/span is the
+// it, at kubeloom's level and the ones either side; cpu-ns/span is the
 // process CPU (the encoder works on another goroutine), bytes/span the
 // compressed size.
 func BenchmarkCompress(b *testing.B) {
 	text, spans := benchRecording(b)
+	batches := recordedBatches(text)
 	for _, level := range []zstd.EncoderLevel{zstd.SpeedFastest, zstd.SpeedDefault, zstd.SpeedBetterCompression} {
 		b.Run(level.String(), func(b *testing.B) {
 			var out bytes.Buffer
@@ -90,7 +101,7 @@ func BenchmarkCompress(b *testing.B) {
 			cpu0 := cpuTime(b)
 			for range b.N {
 				out.Reset()
-				compressAsRecorded(b, text, level, &out)
+				compressAsRecorded(b, batches, level, &out)
 			}
 			cpu := cpuTime(b) - cpu0
 			b.StopTimer()
@@ -106,7 +117,7 @@ func BenchmarkCompress(b *testing.B) {
 func BenchmarkReadCompressed(b *testing.B) {
 	text, spans := benchRecording(b)
 	var compressed bytes.Buffer
-	compressAsRecorded(b, text, compressionLevel, &compressed)
+	compressAsRecorded(b, recordedBatches(text), compressionLevel, &compressed)
 	for _, input := range []struct {
 		name string
 		data []byte

@@ -55,7 +55,7 @@ show progress, write the recording (JSON Lines, one span per line) and print a
 summary of the goroutines that ran.
 
 A recording whose name ends in .zst (--out FILE.jsonl.zst, or --compress) is
-compressed with zstd, about a tenth of the size; every command that reads
+compressed with zstd, some 30 times smaller; every command that reads
 recordings reads both kinds, whatever the name.
 
 --otlp-endpoint also sends every span, as it ends, to an OpenTelemetry
