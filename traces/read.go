@@ -44,8 +44,8 @@ func ReadFile(path string) ([]Span, error) {
 }
 
 // Read reads a trace file (JSON Lines, one stdouttrace span object per line,
-// as a Recorder or the stdouttrace exporter writes it) from r; name is used
-// in error messages.
+// as a Recorder or the stdouttrace exporter writes it) from r, plain or
+// zstd-compressed (see Decompress); name is used in error messages.
 //
 // Every line that parses becomes a Span, in file order, with Line set; blank
 // lines are skipped. A malformed or truncated line does not stop reading:
@@ -57,7 +57,23 @@ func ReadFile(path string) ([]Span, error) {
 // keys and goroutine names, and spans of one resource share their Resource
 // map: treat a Span's maps as read-only. Large files are parsed on all
 // CPUs (GOMAXPROCS) in chunks of lines; the result does not depend on it.
+// A compressed file is decompressed on other goroutines at the same time.
 func Read(r io.Reader, name string) ([]Span, error) {
+	text, err := Decompress(r)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	defer text.Close()
+	remaining := func() int64 { return sizeOf(r) }
+	if d, ok := text.(*decompressor); ok {
+		remaining = func() int64 { return d.estimate(sizeOf(r)) }
+	}
+	return read(text, name, remaining)
+}
+
+// read reads the text of a trace file; remaining says, once the first
+// chunk is read, how many bytes of text are left, if known (else 0).
+func read(r io.Reader, name string, remaining func() int64) ([]Span, error) {
 	rd := &chunkReader{r: r, name: name, size: chunkSize}
 	first, err := rd.next()
 	if err != nil || first.final {
@@ -74,7 +90,7 @@ func Read(r io.Reader, name string) ([]Span, error) {
 	// as it has lines), saving a copy of them all at the end.
 	var arena []Span
 	next := 0
-	if size := sizeOf(r); size > 0 && first.lines > 0 {
+	if size := remaining(); size > 0 && first.lines > 0 {
 		perLine := float64(len(first.data)) / float64(first.lines)
 		arena = make([]Span, int(float64(size)/perLine*1.15)+first.lines+1024)
 	}
@@ -271,7 +287,7 @@ func (cr *chunkReader) next() (*chunk, error) {
 		if err == io.EOF {
 			cr.eof = true
 		} else if err != nil {
-			readErr = fmt.Errorf("reading %s: %w", cr.name, err)
+			readErr = err
 			break
 		}
 	}
@@ -290,6 +306,7 @@ func (cr *chunkReader) next() (*chunk, error) {
 	}
 	cr.line += c.lines
 	if readErr != nil {
+		readErr = cr.readError(readErr)
 		if len(c.data) == 0 {
 			return nil, readErr
 		}
@@ -299,6 +316,16 @@ func (cr *chunkReader) next() (*chunk, error) {
 		return c, readErr
 	}
 	return c, nil
+}
+
+// readError names the file of an error reading it; an error decompressing
+// it is the LineError of the line it cuts off (the lines before it are
+// read), or of the line that would have followed.
+func (cr *chunkReader) readError(err error) error {
+	if _, ok := errors.AsType[*compressedError](err); ok {
+		return &LineError{File: cr.name, Line: cr.line + 1, Err: err}
+	}
+	return fmt.Errorf("reading %s: %w", cr.name, err)
 }
 
 // parseChunk reads the spans of a chunk's lines.

@@ -35,12 +35,14 @@ import (
 // instrumentation scopes are encoded once and reused. Each ExportSpans call writes
 // its spans to the underlying writer as whole lines before it returns, so a
 // crash loses at most the batch in flight and a clean stop never leaves half
-// a line in the file.
+// a line in the file. A writer that buffers (a CompressedWriter, a
+// bufio.Writer) is flushed at the end of each call for the same reason.
 //
 // A Recorder is safe for concurrent use.
 type Recorder struct {
 	mu      sync.Mutex
 	w       io.Writer
+	flusher interface{ Flush() error } // w, if it buffers
 	buf     []byte
 	err     error // sticky write error
 	stopped bool
@@ -82,7 +84,9 @@ var errShutdown = errors.New("traces: Recorder: ExportSpans called after Shutdow
 // NewRecorder returns a Recorder that writes spans to w. The Recorder never
 // closes w.
 func NewRecorder(w io.Writer) *Recorder {
-	return &Recorder{w: w, buf: make([]byte, 0, initialBufSize)}
+	r := &Recorder{w: w, buf: make([]byte, 0, initialBufSize)}
+	r.flusher, _ = w.(interface{ Flush() error })
+	return r
 }
 
 // ExportSpans writes spans, one line each, and returns once they are written
@@ -127,6 +131,12 @@ func (r *Recorder) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpa
 	}
 	if err := r.write(pending); err != nil {
 		return errors.Join(encErr, err)
+	}
+	if r.flusher != nil {
+		if err := r.flusher.Flush(); err != nil {
+			r.err = fmt.Errorf("traces: writing the trace file: %w", err)
+			return errors.Join(encErr, r.err)
+		}
 	}
 	return encErr
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/export"
 	"github.com/kubeloom/kubeloom/traces/htmlview"
 	"github.com/kubeloom/kubeloom/traces/timeline"
@@ -91,7 +92,8 @@ func runExport(s streams, o *exportOptions) error {
 	}
 	out := o.out
 	if out == "" {
-		out = strings.TrimSuffix(o.file, filepath.Ext(o.file)) + suffix
+		base := strings.TrimSuffix(o.file, traces.CompressedExt) // run.jsonl.zst → run.html
+		out = strings.TrimSuffix(base, filepath.Ext(base)) + suffix
 	}
 	// Written beside the target and renamed, so that a failed export never
 	// leaves half a file where a good one was.

@@ -8,28 +8,54 @@ import (
 	"github.com/kubeloom/kubeloom/traces"
 )
 
-// bigRecording is the size from which readRecording pauses the garbage
-// collector.
+// bigRecording is the size of text from which readRecording pauses the
+// garbage collector.
 const bigRecording = 64 << 20
 
-// readRecording reads a recording for replay, step, export and push;
-// the caller calls done when it has built what it shows from the spans.
+// compressionRatio bounds how many times smaller a compressed recording is
+// than its text: about 30 (docs/design.md, "Compressed recordings"). The
+// collector's budget for a compressed file is reckoned from it, so that it
+// is not a tiny fraction of what the spans take.
+const compressionRatio = 40
+
+// readRecording reads a recording, plain or compressed, for replay, step,
+// export and push; the caller calls done when it has built what it shows
+// from the spans.
 //
 // Nearly everything that reading and building a timeline allocate stays
 // alive (the spans, the lanes), so the collections that would run meanwhile
 // find almost no garbage: they only mark the growing heap again and again.
 // For a big file the collector is paused until done, with a memory limit
-// as a safety net: the heap so far plus twice the file's size plus 256 MiB
-// (spans take about two thirds of their file's size). On a 1,000,000-span
+// as a safety net: the heap so far plus twice the text's size plus 256 MiB
+// (spans take about two thirds of their text's size). On a 1,000,000-span
 // recording (1.3 GB) this takes `replay --summary` from about 3.5 s to
 // 2.2 s on two cores, at the same peak memory (BenchmarkReplaySummary1M).
 func readRecording(path string) (spans []traces.Span, done func(), err error) {
 	done = func() {}
-	if fi, err := os.Stat(path); err == nil && fi.Size() >= bigRecording {
-		done = pauseGC(2 * fi.Size())
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, done, err
 	}
-	spans, err = traces.ReadFile(path)
+	defer f.Close()
+	if size := textSize(f); size >= bigRecording {
+		done = pauseGC(2 * size)
+	}
+	spans, err = traces.Read(f, path)
 	return spans, done, err
+}
+
+// textSize is the size of the recording's text: the file's, or for a
+// compressed file at most compressionRatio times that; 0 if unknown.
+func textSize(f *os.File) int64 {
+	fi, err := f.Stat()
+	if err != nil {
+		return 0
+	}
+	head := make([]byte, 4)
+	if n, _ := f.ReadAt(head, 0); traces.IsCompressed(head[:n]) {
+		return fi.Size() * compressionRatio
+	}
+	return fi.Size()
 }
 
 // pauseGC turns the garbage collector off until its result is called,

@@ -19,12 +19,14 @@ import (
 
 	"github.com/kubeloom/kubeloom/scenarios"
 	"github.com/kubeloom/kubeloom/sim/engine"
+	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/otlp"
 )
 
 type runOptions struct {
 	scenario      string
 	out           string
+	compress      bool
 	speed         float64
 	duration      time.Duration
 	seed          int64
@@ -52,6 +54,10 @@ func newRunCmd(s streams) *cobra.Command {
 show progress, write the recording (JSON Lines, one span per line) and print a
 summary of the goroutines that ran.
 
+A recording whose name ends in .zst (--out FILE.jsonl.zst, or --compress) is
+compressed with zstd, some 30 times smaller; every command that reads
+recordings reads both kinds, whatever the name.
+
 --otlp-endpoint also sends every span, as it ends, to an OpenTelemetry
 collector or Jaeger. Without the flag, OTEL_EXPORTER_OTLP_ENDPOINT (or
 OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) turns the export on; the other standard
@@ -65,6 +71,7 @@ goroutine's work is a region named by its goroutine.name: open it with
 'go tool trace FILE'.`,
 		Example: `  kubeloom run informer-basics --out recordings/informer-basics.jsonl
   kubeloom run informer-eras --speed 30 --out recordings/eras.jsonl
+  kubeloom run cluster-basics --out recordings/cluster.jsonl.zst
   kubeloom scenarios show goroutine-leak > my-scenario.yaml
   kubeloom run my-scenario.yaml --strict --otlp-endpoint http://127.0.0.1:4318`,
 		Args: cobra.ExactArgs(1),
@@ -77,7 +84,8 @@ goroutine's work is a region named by its goroutine.name: open it with
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.out, "out", "o", "", "recording file (default recordings/<scenario>-<time>.jsonl)")
+	f.StringVarP(&o.out, "out", "o", "", "recording file (default recordings/<scenario>-<time>.jsonl); compressed if it ends in .zst")
+	f.BoolVar(&o.compress, "compress", false, "compress the recording with zstd (adds .zst to the --out name if missing)")
 	f.Float64Var(&o.speed, "speed", 0, "simulated seconds per real second (default: the scenario's spec.speed)")
 	f.DurationVar(&o.duration, "duration", 0, "simulated time to run (default: the scenario's spec.duration)")
 	f.Int64Var(&o.seed, "seed", 0, "random seed of loop jitter (default: the scenario's spec.seed)")
@@ -125,10 +133,13 @@ func runRun(ctx context.Context, s streams, o *runOptions) error {
 	if out == "" {
 		out = filepath.Join("recordings", fmt.Sprintf("%s-%s.jsonl", sc.Metadata.Name, time.Now().Format("20060102-150405")))
 	}
+	if o.compress && !strings.HasSuffix(out, traces.CompressedExt) {
+		out += traces.CompressedExt
+	}
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return fmt.Errorf("failed to create the folder of --out: %w", err)
 	}
-	file, err := os.Create(out)
+	file, err := createRecording(out)
 	if err != nil {
 		return fmt.Errorf("failed to create the recording: %w", err)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -15,7 +14,8 @@ import (
 
 // TestCtrlCEndsRunWith130 builds the real binary, interrupts a run with
 // SIGINT once it is under way, and checks the exit status and that the
-// recording holds every span ended so far, each line valid JSON.
+// recording holds every span ended so far, each line valid JSON: plain,
+// and compressed (the zstd stream is ended too, its checksum checked).
 func TestCtrlCEndsRunWith130(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -29,7 +29,26 @@ func TestCtrlCEndsRunWith130(t *testing.T) {
 	if err := exec.Command(bin, "version").Run(); err != nil {
 		t.Fatalf("kubeloom version: %v, want exit status 0", err)
 	}
-	rec := filepath.Join(dir, "cut.jsonl")
+	for _, name := range []string{"cut.jsonl", "cut.jsonl.zst"} {
+		t.Run(name, func(t *testing.T) {
+			rec := filepath.Join(dir, name)
+			interruptRun(t, bin, rec)
+			spans, err := traces.ReadFile(rec)
+			if err != nil || len(spans) < 100 {
+				t.Errorf("recording after Ctrl-C: %d spans, error %v; want every line valid and the spans so far", len(spans), err)
+			}
+			if isCompressedFile(t, rec) != strings.HasSuffix(name, ".zst") {
+				t.Errorf("%s: compressed %v", name, isCompressedFile(t, rec))
+			}
+		})
+	}
+}
+
+// interruptRun runs kubelet-startup recording to rec, sends SIGINT once
+// the progress shows the first action (the kubelet is up and spans have
+// been written), and checks the exit status.
+func interruptRun(t *testing.T, bin, rec string) {
+	t.Helper()
 	cmd := exec.Command(bin, "run", "kubelet-startup", "--speed", "60", "--out", rec)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -38,8 +57,6 @@ func TestCtrlCEndsRunWith130(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Interrupt once the progress shows the first action: the kubelet is
-	// up and spans have been written.
 	sc := bufio.NewScanner(stderr)
 	var seen []string
 	for sc.Scan() {
@@ -56,14 +73,5 @@ func TestCtrlCEndsRunWith130(t *testing.T) {
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
 		t.Fatalf("exit = %v, want status 130\n%s", err, strings.Join(seen, "\n"))
-	}
-	f, err := os.Open(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	spans, err := traces.Read(f, rec)
-	if err != nil || len(spans) < 100 {
-		t.Errorf("recording after Ctrl-C: %d spans, error %v; want every line valid and the spans so far", len(spans), err)
 	}
 }

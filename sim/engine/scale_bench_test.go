@@ -16,6 +16,7 @@ import (
 
 	"github.com/kubeloom/kubeloom/scenarios"
 	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/traces"
 )
 
 // scaleScenario is the shape of issue 15's scale target: n kubelets and
@@ -134,7 +135,12 @@ func loopPeriodsOf(path string) (*loopPeriods, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readLoopPeriods(f)
+	text, err := traces.Decompress(f) // plain or compressed
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	defer text.Close()
+	return readLoopPeriods(text)
 }
 
 func readLoopPeriods(r io.Reader) (*loopPeriods, error) {
