@@ -29,7 +29,7 @@ type Cluster struct {
 	// events delivered in one order.
 	mu       sync.Mutex
 	rv       map[schema.GroupVersionResource]int64
-	watches  map[schema.GroupVersionResource][]*watcher
+	watches  map[schema.GroupVersionResource]*watchSet
 	kinds    map[schema.GroupVersionResource]schema.GroupVersionKind
 	seed     uint64            // of generated names and UIDs
 	draws    map[string]int    // how many names or UIDs each key has drawn
@@ -58,7 +58,7 @@ func New(opts ...Option) *Cluster {
 		Client:  fake.NewClientset(),
 		clock:   clock.RealClock{},
 		rv:      map[schema.GroupVersionResource]int64{},
-		watches: map[schema.GroupVersionResource][]*watcher{},
+		watches: map[schema.GroupVersionResource]*watchSet{},
 		draws:   map[string]int{},
 	}
 	WithSeed(1)(c)

@@ -232,7 +232,7 @@ func TestStoppedWatchesGetNoEvents(t *testing.T) {
 	}
 	w.Stop()
 	c.Create(ctx, pods, pod("a"))
-	if n := len(c.watches[pods]); n != 0 {
+	if n := c.watches[pods].len(); n != 0 {
 		t.Errorf("%d watches kept after a write, want the stopped one dropped", n)
 	}
 }

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"maps"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -71,5 +72,67 @@ func TestFieldSelectorsFilterListsAndWatches(t *testing.T) {
 	c.Update(ctx, pods, p)
 	if typ, name := next(); typ != watch.Deleted || name != "pending" {
 		t.Errorf("moved away = %s %s, want DELETED pending", typ, name)
+	}
+}
+
+// TestPodWatchesAreIndexedByNode checks the cacher's indexing: a pod's
+// event reaches the watches of its node, of the node it had, and the
+// unindexed ones, and no other kubelet's.
+func TestPodWatchesAreIndexedByNode(t *testing.T) {
+	c := New()
+	ctx := context.Background()
+	watchOf := func(sel string) watch.Interface {
+		w, err := c.Watch(ctx, pods, "", metav1.ListOptions{FieldSelector: sel})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(w.Stop)
+		return w
+	}
+	everything, unassigned := watchOf(""), watchOf("spec.nodeName=")
+	node2 := watchOf("spec.nodeName=node-2")
+	for _, n := range []string{"node-1", "node-3"} {
+		watchOf("spec.nodeName=" + n)
+	}
+	// Which watches an event of a pod goes to, without sending it.
+	reached := func(p *corev1.Pod) (n int) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		s := c.watches[pods]
+		last := maps.Clone(s.last)
+		defer func() { s.last = last }()
+		s.recipients(p, false, func(*watcher) { n++ })
+		return n
+	}
+	expect := func(w watch.Interface, typ watch.EventType) {
+		t.Helper()
+		if ev := <-w.ResultChan(); ev.Type != typ {
+			t.Errorf("event %s, want %s", ev.Type, typ)
+		}
+	}
+	p := pod("web-0")
+	c.Create(ctx, pods, p)
+	expect(everything, watch.Added)
+	expect(unassigned, watch.Added)
+	if n := reached(p); n != 2 {
+		t.Errorf("an unassigned pod's event reaches %d watches, want 2 (everything, spec.nodeName=)", n)
+	}
+	bound := p.DeepCopy()
+	bound.Spec.NodeName = "node-2"
+	c.Update(ctx, pods, bound)
+	expect(everything, watch.Modified)
+	expect(unassigned, watch.Deleted)
+	expect(node2, watch.Added)
+	if n := reached(bound); n != 2 {
+		t.Errorf("a node-2 pod's next event reaches %d watches, want 2 (everything, node-2)", n)
+	}
+	grace := int64(0)
+	c.DeleteWithOptions(ctx, pods, "default", "web-0", metav1.DeleteOptions{GracePeriodSeconds: &grace})
+	expect(everything, watch.Deleted)
+	expect(node2, watch.Deleted)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if k := c.watches[pods].last; len(k) != 0 {
+		t.Errorf("the nodes of deleted pods are remembered: %v", k)
 	}
 }

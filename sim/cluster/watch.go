@@ -58,7 +58,7 @@ func (c *Cluster) watch(action k8stesting.Action) (bool, watch.Interface, error)
 			// Every object the selector matches now counts as seen, also
 			// those older than the watch's version (the watcher listed
 			// them): its next change is a MODIFIED, not an ADDED.
-			matches := w.sel.Matches(selectableFields(it))
+			matches := w.sel.Empty() || w.sel.Matches(selectableFields(it))
 			if matches && !w.sel.Empty() {
 				w.matched[objectKey(m)] = true
 			}
@@ -67,20 +67,31 @@ func (c *Cluster) watch(action k8stesting.Action) (bool, watch.Interface, error)
 			}
 		}
 	}
-	c.watches[gvr] = append(alive(c.watches[gvr]), w)
+	if c.watches[gvr] == nil {
+		c.watches[gvr] = newWatchSet(gvr)
+	}
+	c.watches[gvr].add(w)
 	return true, w, nil
 }
 
 // notify sends an event to every watch of the resource that sees the
-// namespace, with the cause of the request being served. The caller holds
-// c.mu.
+// namespace and may select the object (watchSet.recipients), with the
+// cause of the request being served. The caller holds c.mu.
 func (c *Cluster) notify(gvr schema.GroupVersionResource, ns string, t watch.EventType, obj runtime.Object) {
-	c.watches[gvr] = alive(c.watches[gvr]) // a stopped watch's queue would only grow
-	for _, w := range c.watches[gvr] {
-		if w.ns == "" || w.ns == ns {
-			w.send(t, obj, c.cause)
-		}
+	s := c.watches[gvr]
+	if s == nil {
+		return
 	}
+	var fs fields.Set // the object's selectable fields, once per event
+	s.recipients(obj, t == watch.Deleted, func(w *watcher) {
+		if w.ns != "" && w.ns != ns {
+			return
+		}
+		if fs == nil && !w.sel.Empty() {
+			fs = selectableFields(obj)
+		}
+		w.send(t, obj, fs, c.cause)
+	})
 }
 
 func alive(ws []*watcher) []*watcher {
@@ -102,16 +113,21 @@ func alive(ws []*watcher) []*watcher {
 func (c *Cluster) BreakWatches(ctx context.Context, gvr schema.GroupVersionResource) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ws := alive(c.watches[gvr])
+	s := c.watches[gvr]
+	if s == nil {
+		return 0
+	}
+	s.prune()
 	current := c.currentRV(gvr)
 	cause := causeOf(ctx)
-	for _, w := range ws {
+	s.each(func(w *watcher) {
 		gone := apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", current, current+1))
 		w.push(watch.Event{Type: watch.Error, Object: &gone.ErrStatus}, cause)
 		w.end()
-	}
+	})
+	n := s.len()
 	c.watches[gvr] = nil
-	return len(ws)
+	return n
 }
 
 // BreakAllWatches ends every open watch of every resource with 410 Gone, as
@@ -141,8 +157,12 @@ func (c *Cluster) BreakAllWatches(ctx context.Context) map[string]int {
 func (c *Cluster) OpenWatches(gvr schema.GroupVersionResource) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.watches[gvr] = alive(c.watches[gvr])
-	return len(c.watches[gvr])
+	s := c.watches[gvr]
+	if s == nil {
+		return 0
+	}
+	s.prune()
+	return s.len()
 }
 
 // watcher is one open watch.
@@ -170,17 +190,17 @@ func newWatcher(ns string, sel fields.Selector) *watcher {
 	return w
 }
 
-// send queues an event of obj as the watch's field selector shows it,
-// made by the span cause (if valid). Only the apiserver's lock holder
-// calls it.
-func (w *watcher) send(t watch.EventType, obj runtime.Object, cause trace.SpanContext) {
+// send queues an event of obj as the watch's field selector shows it
+// (fs: obj's selectable fields, nil if the selector is empty), made by
+// the span cause (if valid). Only the apiserver's lock holder calls it.
+func (w *watcher) send(t watch.EventType, obj runtime.Object, fs fields.Set, cause trace.SpanContext) {
 	if !w.sel.Empty() {
 		key := ""
 		if m, err := meta.Accessor(obj); err == nil {
 			key = objectKey(m)
 		}
 		was := w.matched[key]
-		switch now := w.sel.Matches(selectableFields(obj)); {
+		switch now := w.sel.Matches(fs); {
 		case t == watch.Deleted:
 			delete(w.matched, key)
 			if !was && !now {

@@ -1,0 +1,145 @@
+package cluster
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// watchSet is the open watches of one resource, kept as the 1.5 cacher
+// keeps them (pkg/storage/cacher.go, indexedWatchers): a watch whose field
+// selector names one value of the resource's trigger field (pods:
+// spec.nodeName, registry/core/pod/etcd NodeNameTriggerFunc) is filed
+// under that value, every other watch in all. An event then goes to the
+// watches of its object's value, of the value its previous version had,
+// and to all — not to every kubelet's pod watch: with a thousand nodes a
+// pod write would otherwise test a thousand selectors.
+type watchSet struct {
+	trigger string                // the trigger field, "" if the resource has none
+	all     []*watcher            // allWatchers
+	byValue map[string][]*watcher // valueWatchers
+	last    map[string]string     // object key → the trigger value of its latest event (the cacher's PrevObject)
+}
+
+// triggerFields are the resources whose watches the cacher indexes, and by
+// which field.
+var triggerFields = map[schema.GroupResource]string{
+	{Resource: "pods"}: "spec.nodeName",
+}
+
+func newWatchSet(gvr schema.GroupVersionResource) *watchSet {
+	s := &watchSet{trigger: triggerFields[gvr.GroupResource()]}
+	if s.trigger != "" {
+		s.byValue = map[string][]*watcher{}
+		s.last = map[string]string{}
+	}
+	return s
+}
+
+// add files w, dropping the stopped watches first (a stopped watch's
+// queue would only grow).
+func (s *watchSet) add(w *watcher) {
+	s.prune()
+	if v, ok := s.indexValue(w.sel); ok {
+		s.byValue[v] = append(s.byValue[v], w)
+		return
+	}
+	s.all = append(s.all, w)
+}
+
+func (s *watchSet) indexValue(sel fields.Selector) (string, bool) {
+	if s.trigger == "" || sel == nil {
+		return "", false
+	}
+	return sel.RequiresExactMatch(s.trigger)
+}
+
+func (s *watchSet) prune() {
+	s.all = alive(s.all)
+	for v, ws := range s.byValue {
+		if ws = alive(ws); len(ws) == 0 {
+			delete(s.byValue, v)
+		} else {
+			s.byValue[v] = ws
+		}
+	}
+}
+
+// each calls f with every open watch, the indexed ones by value.
+func (s *watchSet) each(f func(*watcher)) {
+	for _, w := range s.all {
+		f(w)
+	}
+	for _, ws := range s.byValue {
+		for _, w := range ws {
+			f(w)
+		}
+	}
+}
+
+// len is the number of watches filed, stopped ones included until pruned.
+func (s *watchSet) len() int {
+	n := len(s.all)
+	for _, ws := range s.byValue {
+		n += len(ws)
+	}
+	return n
+}
+
+// recipients calls f with the watches an event of obj concerns: those of
+// its trigger value and its previous one, and all the others
+// (Cacher.dispatchEvent). A deleted object is forgotten.
+func (s *watchSet) recipients(obj runtime.Object, deleted bool, f func(*watcher)) {
+	if s.trigger != "" {
+		key := ""
+		if m, err := meta.Accessor(obj); err == nil {
+			key = objectKey(m)
+		}
+		now := triggerValue(obj)
+		prev, seen := s.last[key]
+		if deleted {
+			delete(s.last, key)
+		} else {
+			s.last[key] = now
+		}
+		s.deliverTo(now, f)
+		if seen && prev != now {
+			s.deliverTo(prev, f)
+		}
+	}
+	s.all = deliver(s.all, f)
+}
+
+func (s *watchSet) deliverTo(value string, f func(*watcher)) {
+	if ws, ok := s.byValue[value]; ok {
+		if ws = deliver(ws, f); len(ws) == 0 {
+			delete(s.byValue, value)
+		} else {
+			s.byValue[value] = ws
+		}
+	}
+}
+
+// deliver calls f with each open watch of ws and returns ws without the
+// stopped ones.
+func deliver(ws []*watcher, f func(*watcher)) []*watcher {
+	open := ws[:0]
+	for _, w := range ws {
+		if !w.stopped() {
+			f(w)
+			open = append(open, w)
+		}
+	}
+	clear(ws[len(open):])
+	return open
+}
+
+// triggerValue is the pod's node, the only trigger simulated.
+func triggerValue(obj runtime.Object) string {
+	if p, ok := obj.(*corev1.Pod); ok {
+		return p.Spec.NodeName
+	}
+	return ""
+}
