@@ -108,27 +108,31 @@ func (c *podConfig) merge(ctx context.Context, source string, u podUpdate) {
 	old := c.pods[source]
 	next := make(map[types.UID]*corev1.Pod, len(u.pods))
 	var adds, updates, deletes, removes, reconciles []*corev1.Pod
-	for _, p := range u.pods {
-		p = p.DeepCopy()
-		if p.Annotations == nil {
-			p.Annotations = map[string]string{}
-		}
-		p.Annotations[annotationSource] = source
-		next[p.UID] = p
-		prev, known := old[p.UID]
+	for _, ref := range u.pods {
+		// As updatePodsFunc: an unchanged pod keeps the one already
+		// known; only a new or changed pod is taken (a copy: ref is the
+		// source's, maybe its informer's cache).
+		prev, known := old[ref.UID]
+		var p *corev1.Pod
 		switch {
 		case !known:
 			// A pod seen for the first time is an ADD, even one being deleted.
+			p = fromSource(ref, source)
 			adds = append(adds, p)
-		case podsDifferSemantically(prev, p):
+		case podsDifferSemantically(prev, ref, source):
+			p = fromSource(ref, source)
 			if p.DeletionTimestamp != nil {
 				deletes = append(deletes, p)
 			} else {
 				updates = append(updates, p)
 			}
-		case !reflect.DeepEqual(prev.Status, p.Status):
+		case !reflect.DeepEqual(&prev.Status, &ref.Status):
+			p = fromSource(ref, source)
 			reconciles = append(reconciles, p)
+		default:
+			p = prev
 		}
+		next[p.UID] = p
 	}
 	for uid, p := range old {
 		if _, ok := next[uid]; !ok {
@@ -163,11 +167,40 @@ func (c *podConfig) merge(ctx context.Context, source string, u podUpdate) {
 	}
 }
 
+// fromSource is a copy of a source's pod, annotated with the source
+// before any comparison (updatePodsFunc).
+func fromSource(ref *corev1.Pod, source string) *corev1.Pod {
+	p := ref.DeepCopy()
+	if p.Annotations == nil {
+		p.Annotations = map[string]string{}
+	}
+	p.Annotations[annotationSource] = source
+	return p
+}
+
 // podsDifferSemantically is config.go's: the spec, labels, deletion and
-// annotations; a status change alone is a reconcile.
-func podsDifferSemantically(existing, ref *corev1.Pod) bool {
-	return !reflect.DeepEqual(existing.Spec, ref.Spec) || !reflect.DeepEqual(existing.Labels, ref.Labels) ||
+// annotations; a status change alone is a reconcile. existing is a pod
+// already taken from source, ref one the source sent, not yet annotated.
+// (The pointers spare reflect.DeepEqual boxing a copy of each spec.)
+func podsDifferSemantically(existing, ref *corev1.Pod, source string) bool {
+	return !reflect.DeepEqual(&existing.Spec, &ref.Spec) || !reflect.DeepEqual(existing.Labels, ref.Labels) ||
 		!reflect.DeepEqual(existing.DeletionTimestamp, ref.DeletionTimestamp) ||
 		!reflect.DeepEqual(existing.DeletionGracePeriodSeconds, ref.DeletionGracePeriodSeconds) ||
-		!reflect.DeepEqual(existing.Annotations, ref.Annotations)
+		annotationsDiffer(existing.Annotations, ref.Annotations, source)
+}
+
+// annotationsDiffer compares a taken pod's annotations with those of the
+// pod the source sent, as if the source's annotation were added to them.
+func annotationsDiffer(existing, ref map[string]string, source string) bool {
+	n := 0
+	for k, v := range ref {
+		if k == annotationSource {
+			continue
+		}
+		if have, ok := existing[k]; !ok || have != v {
+			return true
+		}
+		n++
+	}
+	return existing[annotationSource] != source || len(existing) != n+1
 }

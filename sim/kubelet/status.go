@@ -210,7 +210,7 @@ func (m *statusManager) syncPod(ctx context.Context, uid types.UID) {
 	if pod.UID != uid && !isMirror(pod) {
 		return
 	}
-	if !reflect.DeepEqual(pod.Status, vs.status) {
+	if !reflect.DeepEqual(&pod.Status, &vs.status) {
 		newPod := pod.DeepCopy()
 		newPod.Status = vs.status
 		if m.k.modern {
@@ -256,14 +256,19 @@ func (m *statusManager) removeOrphaned(desired map[types.UID]bool) {
 }
 
 // equalStatus compares statuses as isStatusEqual does, ignoring the
-// conditions' probe times.
+// conditions' probe and transition times.
 func equalStatus(a, b corev1.PodStatus) bool {
-	a, b = *a.DeepCopy(), *b.DeepCopy()
-	for _, s := range []*corev1.PodStatus{&a, &b} {
-		for i := range s.Conditions {
-			s.Conditions[i].LastProbeTime = metav1.Time{}
-			s.Conditions[i].LastTransitionTime = metav1.Time{}
+	if len(a.Conditions) != len(b.Conditions) {
+		return false
+	}
+	for i := range a.Conditions {
+		ca, cb := a.Conditions[i], b.Conditions[i]
+		ca.LastProbeTime, ca.LastTransitionTime = metav1.Time{}, metav1.Time{}
+		cb.LastProbeTime, cb.LastTransitionTime = metav1.Time{}, metav1.Time{}
+		if !reflect.DeepEqual(&ca, &cb) {
+			return false
 		}
 	}
-	return reflect.DeepEqual(a, b)
+	a.Conditions, b.Conditions = nil, nil
+	return reflect.DeepEqual(&a, &b)
 }
