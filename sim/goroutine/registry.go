@@ -2,6 +2,7 @@ package goroutine
 
 import (
 	"context"
+	"maps"
 	"sort"
 	"sync"
 	"time"
@@ -17,7 +18,7 @@ type Registry struct {
 	cancel context.CancelFunc
 
 	mu      sync.Mutex
-	live    map[*G]struct{}
+	live    map[string]map[string]int // by instance, by name: goroutines alive (kept as they start and stop: a kubelet that stops asks for its own every 10ms, and a thousand stop at once)
 	counts  map[Key]*Count
 	stopped bool
 	wg      sync.WaitGroup
@@ -32,13 +33,18 @@ type Count struct{ Started, Stopped int }
 // NewRegistry returns an empty registry on the simulation clock.
 func NewRegistry(clk clock.Clock) *Registry {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Registry{clock: clk, ctx: ctx, cancel: cancel, live: map[*G]struct{}{}, counts: map[Key]*Count{}}
+	return &Registry{clock: clk, ctx: ctx, cancel: cancel, live: map[string]map[string]int{}, counts: map[Key]*Count{}}
 }
 
 func (r *Registry) add(g *G) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.live[g] = struct{}{}
+	byName := r.live[g.key.Instance]
+	if byName == nil {
+		byName = map[string]int{}
+		r.live[g.key.Instance] = byName
+	}
+	byName[g.key.Name]++
 	c := r.count(g.key)
 	c.Started++
 	r.wg.Add(1)
@@ -46,7 +52,13 @@ func (r *Registry) add(g *G) {
 
 func (r *Registry) remove(g *G) {
 	r.mu.Lock()
-	delete(r.live, g)
+	byName := r.live[g.key.Instance]
+	if byName[g.key.Name]--; byName[g.key.Name] == 0 {
+		delete(byName, g.key.Name)
+	}
+	if len(byName) == 0 {
+		delete(r.live, g.key.Instance)
+	}
 	r.count(g.key).Stopped++
 	r.mu.Unlock()
 	r.wg.Done()
@@ -65,16 +77,21 @@ func (r *Registry) count(k Key) *Count {
 func (r *Registry) Live() []Alive {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	n := map[Key]int{}
-	for g := range r.live {
-		n[g.key]++
-	}
-	out := make([]Alive, 0, len(n))
-	for k, c := range n {
-		out = append(out, Alive{Key: k, N: c})
+	var out []Alive
+	for inst, byName := range r.live {
+		for name, n := range byName {
+			out = append(out, Alive{Key: Key{Instance: inst, Name: name}, N: n})
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key.less(out[j].Key) })
 	return out
+}
+
+// LiveOf returns the goroutine families of one instance alive now, by name.
+func (r *Registry) LiveOf(instance string) map[string]int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return maps.Clone(r.live[instance])
 }
 
 // Alive is a goroutine family with N goroutines alive.

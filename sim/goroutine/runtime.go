@@ -167,13 +167,10 @@ func (e *causedError) Unwrap() error { return e.err }
 
 // Live returns this instance's goroutine families alive now, by name.
 func (r *Runtime) Live() map[string]int {
-	out := map[string]int{}
-	for _, a := range r.registry.Live() {
-		if a.Instance == r.instance {
-			out[a.Name] += a.N
-		}
+	if live := r.registry.LiveOf(r.instance); live != nil {
+		return live
 	}
-	return out
+	return map[string]int{}
 }
 
 // Outlive returns a context with ctx's span and goroutine but life's
