@@ -195,6 +195,7 @@ func runRun(ctx context.Context, s streams, o *runOptions) error {
 	fmt.Fprintf(s.err, "running %s (%s, era %s) for %s of simulated time at speed %gx\n",
 		sc.Metadata.Name, sc.Source, eraList(sc.Spec.RunEras()), cmp.Or(o.duration, sc.Spec.Duration), cmp.Or(o.speed, sc.Spec.Speed))
 	start := time.Now()
+	defer engine.TuneGC()()
 	sum, err := engine.Run(ctx, opts)
 	if !o.quiet && live {
 		fmt.Fprintln(progress)

@@ -77,9 +77,11 @@ func BenchmarkClusterScale(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
+				restoreGC := TuneGC() // as kubeloom run
 				cpu0, wall0 := cpuTime(b), time.Now()
 				sum, err := Run(context.Background(), Options{Scenario: sc, Recording: f, Speed: size.speed})
 				wall, cpu := time.Since(wall0), cpuTime(b)-cpu0
+				restoreGC()
 				if cerr := f.Close(); err == nil {
 					err = cerr
 				}
