@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -55,6 +56,8 @@ spec:
 	return sc
 }
 
+var scaleSpeed = flag.Float64("scale-speed", 0, "BenchmarkClusterScale: the speed of every size (0: 30, 10 and 5 for 10, 100 and 1,000 nodes)")
+
 // BenchmarkClusterScale runs n kubelets + one controller-manager with 30
 // pods per node for 10 simulated minutes in real time, recorded to a file,
 // and reports what issue 15 asks of it: wall time, process CPU per
@@ -64,12 +67,20 @@ spec:
 // docs/design.md, "Scale"). Run one size at a time for its own peak RSS:
 //
 //	go test ./sim/engine -run '^$' -bench 'ClusterScale/nodes=1000$' -benchtime 1x
+//
+// -scale-speed runs every size at another speed, to find the highest one
+// at which the loops keep their periods:
+//
+//	go test ./sim/engine -run '^$' -bench 'ClusterScale/nodes=1000$' -benchtime 1x -args -scale-speed 4
 func BenchmarkClusterScale(b *testing.B) {
 	const d = 10 * time.Minute
 	for _, size := range []struct {
 		nodes int
 		speed float64
 	}{{10, 30}, {100, 10}, {1000, 5}} {
+		if *scaleSpeed > 0 {
+			size.speed = *scaleSpeed
+		}
 		b.Run(fmt.Sprintf("nodes=%d", size.nodes), func(b *testing.B) {
 			sc := scaleScenario(b, size.nodes, d)
 			for range b.N {
