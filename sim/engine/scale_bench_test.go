@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"syscall"
 	"testing"
@@ -93,9 +94,14 @@ func BenchmarkClusterScale(b *testing.B) {
 				}
 				zw := traces.NewCompressedWriter(f)
 				restoreGC := TuneGC() // as kubeloom run
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				alloc0 := ms.TotalAlloc
 				cpu0, wall0 := cpuTime(b), time.Now()
 				sum, err := Run(context.Background(), Options{Scenario: sc, Recording: zw, Speed: size.speed})
 				wall, cpu := time.Since(wall0), cpuTime(b)-cpu0
+				runtime.ReadMemStats(&ms)
+				alloc := ms.TotalAlloc - alloc0
 				restoreGC()
 				if cerr := errors.Join(zw.Close(), f.Close()); err == nil {
 					err = cerr
@@ -116,6 +122,7 @@ func BenchmarkClusterScale(b *testing.B) {
 				nodeMinutes := float64(size.nodes) * d.Minutes()
 				b.ReportMetric(wall.Seconds(), "wall-s")
 				b.ReportMetric(float64(cpu.Microseconds())/1000/nodeMinutes, "cpu-ms/node-min")
+				b.ReportMetric(float64(alloc)/1e6/nodeMinutes, "alloc-MB/node-min")
 				b.ReportMetric(float64(sum.Spans), "spans")
 				b.ReportMetric(float64(ru.Maxrss)/1024, "peak-rss-MiB")
 				b.ReportMetric(dev*100, "max-period-dev-%")
