@@ -206,7 +206,6 @@ func encode(tl *timeline.Timeline) *data {
 	e.str("") // string 0 is the empty string
 
 	laneIndex := map[*timeline.Lane]int{}
-	marks := map[*timeline.Mark]int{}
 	for ii, in := range tl.Instances {
 		display := in.Display()
 		grouped := len(display) == len(in.Lanes) // else built by hand: no groups
@@ -220,15 +219,6 @@ func encode(tl *timeline.Timeline) *data {
 		for _, l := range display {
 			laneIndex[l] = len(d.Lanes)
 			d.Lanes = append(d.Lanes, e.lane(ii, l))
-			for i := range l.Iterations {
-				marks[&l.Iterations[i]] = i
-			}
-			for i := range l.Calls {
-				marks[&l.Calls[i]] = i
-			}
-			for i := range l.Events {
-				marks[&l.Events[i]] = i
-			}
 		}
 		if grouped {
 			for _, c := range in.Groups() {
@@ -243,21 +233,17 @@ func encode(tl *timeline.Timeline) *data {
 	}
 	d.Flows = flows(tl, laneIndex)
 
-	steps := timeline.Steps(tl)
+	// The steps of timeline.Steps, without the catalog's stories but for
+	// the startup steps': a million-span recording has as many steps.
+	steps := timeline.StepRefs(tl)
 	d.Steps = make([]int64, 0, len(steps)*stepStride)
 	for _, s := range steps {
-		m := int64(-1)
-		if s.Mark != nil {
-			i, ok := marks[s.Mark]
-			if !ok {
-				panic(fmt.Sprintf("htmlview: step %s %q points at a mark outside its timeline", s.Kind, s.Name()))
+		if s.Kind == timeline.StepCall && s.Lane.Goroutine == timeline.MainLane {
+			if st, ok := timeline.StartupStep(s.Instance.Service, s.Mark().Name); ok {
+				d.StepStartup[strconv.Itoa(len(d.Steps)/stepStride)] = e.startup(st)
 			}
-			m = int64(i)
 		}
-		if s.HasStartup {
-			d.StepStartup[strconv.Itoa(len(d.Steps)/stepStride)] = e.startup(s.Startup)
-		}
-		d.Steps = append(d.Steps, int64(laneIndex[s.Lane]), stepKinds[s.Kind], m)
+		d.Steps = append(d.Steps, int64(laneIndex[s.Lane]), stepKinds[s.Kind], int64(s.Index))
 	}
 	return d
 }
