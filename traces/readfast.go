@@ -19,9 +19,9 @@ import (
 // of one resource. It accepts only what it can read exactly as parseLine
 // would, and gives up on anything else (escape sequences in keys,
 // duplicate keys, keys encoding/json would match case-insensitively,
-// attribute types other than STRING, INT64, FLOAT64 and BOOL, null where a
-// value is expected, any error): parseLine then reads the line, and
-// explains what is wrong with it.
+// attribute types other than STRING, INT64, FLOAT64, BOOL and STRINGSLICE,
+// null where a value is expected, any error): parseLine then reads the
+// line, and explains what is wrong with it.
 type fastParser struct {
 	b   []byte
 	p   int
@@ -36,11 +36,11 @@ type internTable struct {
 	vals      map[string]any // boxed strings, for attribute values
 	floats    map[uint64]any
 	ints      [1024]any
-	resources map[string]Attributes // by the JSON text of the Resource
-	recent    [4]recentResource     // the last resources seen, most recent first
-	scopes    [2]recentScope        // the last scope objects seen
-	lists     map[string]Attributes // attribute lists of strings and booleans, by their text
-	pairs     []keyValue            // scratch space for attributes
+	resources map[string]recentResource // by the JSON text of the Resource
+	recent    [4]recentResource         // the last resources seen, most recent first
+	scopes    [2]recentScope            // the last scope objects seen
+	lists     map[string]Attributes     // attribute lists of strings and booleans, by their text
+	pairs     []keyValue                // scratch space for attributes
 }
 
 // recentScope is the text of an InstrumentationScope (or Library) object
@@ -61,7 +61,7 @@ func newInternTable() *internTable {
 		strs:      make(map[string]string, 256),
 		vals:      make(map[string]any, 256),
 		floats:    map[uint64]any{},
-		resources: map[string]Attributes{},
+		resources: map[string]recentResource{},
 		lists:     map[string]Attributes{},
 	}
 }
@@ -855,9 +855,10 @@ func daysIn(month, year int) int {
 
 // attributes reads a list of {"Key":...,"Value":{"Type":...,"Value":...}}.
 //
-// Lists whose values are all strings and booleans (a call's object key, a
-// causal link's attributes, a watch event's type) repeat from span to span:
-// spans with the same list share its map.
+// Lists whose values are all strings, lists of strings and booleans (a
+// call's object key, a causal link's attributes, a watch event's type, a
+// kubelet's pods) repeat from span to span: spans with the same list share
+// its map.
 func (fp *fastParser) attributes() (Attributes, error) {
 	fp.ws()
 	start := fp.p
@@ -891,7 +892,7 @@ func (fp *fastParser) attributes() (Attributes, error) {
 			return errFastPathMiss
 		}
 		switch value.(type) {
-		case string, bool:
+		case string, bool, []string:
 		default:
 			shareable = false
 		}
@@ -992,8 +993,34 @@ func (fp *fastParser) value() (any, error) {
 		case "false":
 			return false, nil
 		}
+	case "STRINGSLICE":
+		return fp.stringSlice(raw)
 	}
 	return nil, errFastPathMiss
+}
+
+// stringSlice reads the value of a STRINGSLICE attribute, an array of
+// strings, as parseLine does (an empty array is an empty slice). It leaves
+// null, and arrays with null or other values in them, to parseLine.
+func (fp *fastParser) stringSlice(raw []byte) (any, error) {
+	sub := fastParser{b: raw, tab: fp.tab}
+	if sub.null() {
+		return nil, errFastPathMiss
+	}
+	n := bytes.Count(raw, []byte{','}) + 1 // at least the elements
+	list := make([]string, 0, n)
+	_, err := sub.array(func() error {
+		b, err := sub.stringBytes()
+		if err != nil {
+			return err
+		}
+		list = append(list, sub.tab.str(b))
+		return nil
+	})
+	if err != nil || sub.p != len(raw) {
+		return nil, errFastPathMiss
+	}
+	return list, nil
 }
 
 // resource reads the Resource list; spans with the same resource text
@@ -1014,19 +1041,20 @@ func (fp *fastParser) resource() (Attributes, error) {
 		return nil, errFastPathMiss
 	}
 	text := fp.b[start:fp.p]
-	if a, ok := fp.tab.resources[string(text)]; ok {
-		fp.tab.remember(text, a)
-		return a, nil
+	if r, ok := fp.tab.resources[string(text)]; ok {
+		fp.tab.remember(r)
+		return r.attrs, nil
 	}
 	sub := fastParser{b: text, tab: fp.tab}
 	a, err := sub.attributes()
 	if err != nil || sub.p != len(text) {
 		return nil, errFastPathMiss
 	}
+	r := recentResource{text: bytes.Clone(text), attrs: a}
 	if len(fp.tab.resources) < maxResources {
-		fp.tab.resources[string(text)] = a
+		fp.tab.resources[string(text)] = r
 	}
-	fp.tab.remember(text, a)
+	fp.tab.remember(r)
 	return a, nil
 }
 
@@ -1036,10 +1064,13 @@ type recentResource struct {
 	attrs Attributes
 }
 
-// remember makes a resource the most recent one.
-func (t *internTable) remember(text []byte, a Attributes) {
+// remember makes a resource the most recent one. The text is the table's
+// own copy: a recording of a hundred kubelets switches resource at almost
+// every line, and a copy each time would be a third of a kilobyte of
+// garbage a span.
+func (t *internTable) remember(r recentResource) {
 	copy(t.recent[1:], t.recent[:len(t.recent)-1])
-	t.recent[0] = recentResource{text: bytes.Clone(text), attrs: a}
+	t.recent[0] = r
 }
 
 // events reads the Events list.

@@ -78,14 +78,22 @@ func runExport(s streams, o *exportOptions) error {
 	if readErr != nil {
 		fmt.Fprintf(s.err, "warning: some lines of %s could not be read; exporting the rest:\n%v\n", o.file, readErr)
 	}
-	write := func(w io.Writer) error {
-		switch o.format {
-		case "jaeger":
-			return export.Jaeger(w, spans)
-		case "chrome":
-			return export.Chrome(w, spans)
-		}
-		return htmlview.Write(w, timeline.Build(spans))
+	n := len(spans)
+	var write func(w io.Writer) error
+	switch o.format {
+	case "jaeger":
+		write = func(w io.Writer) error { return export.Jaeger(w, spans) }
+	case "chrome":
+		write = func(w io.Writer) error { return export.Chrome(w, spans) }
+	default:
+		// The page is made from the timeline alone: once it is built, the
+		// spans (a third of what a big recording takes) are garbage, and
+		// the collector may have them back while the page is encoded,
+		// which takes one goroutine and leaves it the other CPUs.
+		tl := timeline.Build(spans)
+		spans = nil
+		done()
+		write = func(w io.Writer) error { return htmlview.Write(w, tl) }
 	}
 	if o.out == "-" {
 		return write(s.out)
@@ -119,6 +127,6 @@ func runExport(s streams, o *exportOptions) error {
 	if err := os.Rename(tmp.Name(), out); err != nil {
 		return fmt.Errorf("failed to write %s: %w", out, err)
 	}
-	fmt.Fprintf(s.out, "wrote %s (%s, %d spans)\n", out, o.format, len(spans))
+	fmt.Fprintf(s.out, "wrote %s (%s, %d spans)\n", out, o.format, n)
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 
 	"github.com/kubeloom/kubeloom/traces"
 )
@@ -20,7 +21,7 @@ const compressionRatio = 40
 
 // readRecording reads a recording, plain or compressed, for replay, step,
 // export and push; the caller calls done when it has built what it shows
-// from the spans.
+// from the spans (calling it again does nothing).
 //
 // Nearly everything that reading and building a timeline allocate stays
 // alive (the spans, the lanes), so the collections that would run meanwhile
@@ -68,8 +69,8 @@ func pauseGC(budget int64) (restore func()) {
 	oldLimit := debug.SetMemoryLimit(-1) // -1 reads it
 	oldPercent := debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(min(limit, oldLimit))
-	return func() {
+	return sync.OnceFunc(func() {
 		debug.SetGCPercent(oldPercent)
 		debug.SetMemoryLimit(oldLimit)
-	}
+	})
 }

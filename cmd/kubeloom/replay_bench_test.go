@@ -4,6 +4,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"container/heap"
 	"context"
 	"encoding/binary"
@@ -40,20 +41,22 @@ import (
 // the recorder samples them, API calls and handler calls under their
 // iterations, watch events, and causal links between goroutines. It is
 // written by traces.Recorder, so its lines are exactly a real recording's.
+// KUBELOOM_BENCH_RECORDING=FILE replays that recording instead (such as a
+// 100-node run: docs/design.md, "Big recordings").
 //
 // Besides ns/op it reports the peak resident set of the process
-// (getrusage's ru_maxrss) before and after the replay, in MB.
+// (getrusage's ru_maxrss) before and after the replay, in MB, and the CPU
+// time (user and system) of an operation.
 //
 //	go test ./cmd/kubeloom -run '^$' -bench ReplaySummary1M -benchtime 1x
 func BenchmarkReplaySummary1M(b *testing.B) {
-	const spans = 1_000_000
-	path := filepath.Join(b.TempDir(), "soak-1M.jsonl")
-	n, size := generateSoak(b, path, spans)
+	path, n, size := benchRecording(b)
 	runtime.GC()
 	debug.FreeOSMemory()
 	before := maxRSS()
 	b.SetBytes(size)
 	var read, build, render time.Duration
+	cpu0 := cpuTime()
 	for b.Loop() {
 		// What runReplay does for --summary, phase by phase.
 		t0 := time.Now()
@@ -71,12 +74,86 @@ func BenchmarkReplaySummary1M(b *testing.B) {
 		read, build, render = read+t1.Sub(t0), build+t2.Sub(t1), render+time.Since(t2)
 	}
 	ops := float64(b.N)
+	b.ReportMetric((cpuTime()-cpu0).Seconds()/ops, "cpu-s/op")
 	b.ReportMetric(read.Seconds()/ops, "read-s/op")
 	b.ReportMetric(build.Seconds()/ops, "build-s/op")
 	b.ReportMetric(render.Seconds()/ops, "summary-s/op")
 	b.ReportMetric(float64(n), "spans")
 	b.ReportMetric(float64(maxRSS())/(1<<20), "peak-RSS-MB")
 	b.ReportMetric(float64(before)/(1<<20), "RSS-before-MB")
+}
+
+// BenchmarkExportHTML1M: `kubeloom export FILE --format html` of the
+// recording of BenchmarkReplaySummary1M (or KUBELOOM_BENCH_RECORDING's),
+// the whole command, to a file. It reports the same measures.
+//
+//	go test ./cmd/kubeloom -run '^$' -bench ExportHTML1M -benchtime 1x
+func BenchmarkExportHTML1M(b *testing.B) {
+	path, n, size := benchRecording(b)
+	out := filepath.Join(b.TempDir(), "export.html")
+	runtime.GC()
+	debug.FreeOSMemory()
+	before := maxRSS()
+	b.SetBytes(size)
+	cpu0 := cpuTime()
+	for b.Loop() {
+		var stdout, stderr strings.Builder
+		s := streams{in: strings.NewReader(""), out: &stdout, err: &stderr}
+		if err := runExport(s, &exportOptions{file: path, format: "html", out: out}); err != nil {
+			b.Fatalf("%v\n%s", err, stderr.String())
+		}
+		if want := fmt.Sprintf("(html, %d spans)", n); !strings.Contains(stdout.String(), want) {
+			b.Fatalf("export says %q, want %q", stdout.String(), want)
+		}
+	}
+	ops := float64(b.N)
+	b.ReportMetric((cpuTime()-cpu0).Seconds()/ops, "cpu-s/op")
+	b.ReportMetric(float64(n), "spans")
+	if fi, err := os.Stat(out); err == nil {
+		b.ReportMetric(float64(fi.Size())/(1<<20), "page-MB")
+	}
+	b.ReportMetric(float64(maxRSS())/(1<<20), "peak-RSS-MB")
+	b.ReportMetric(float64(before)/(1<<20), "RSS-before-MB")
+}
+
+// benchRecording is the recording the big-recording benchmarks read: the
+// file KUBELOOM_BENCH_RECORDING names, else a synthetic one of a million
+// spans. It returns its path, its number of spans and its size.
+func benchRecording(b *testing.B) (path string, spans int, size int64) {
+	b.Helper()
+	if path := os.Getenv("KUBELOOM_BENCH_RECORDING"); path != "" {
+		// Its lines, counted without holding it: a plain recording of
+		// whole lines has one span a line.
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatalf("KUBELOOM_BENCH_RECORDING: %v", err)
+		}
+		defer f.Close()
+		buf := make([]byte, 1<<20)
+		for {
+			n, err := f.Read(buf)
+			spans += bytes.Count(buf[:n], []byte{'\n'})
+			size += int64(n)
+			if err == io.EOF {
+				break
+			} else if err != nil {
+				b.Fatal(err)
+			}
+		}
+		return path, spans, size
+	}
+	path = filepath.Join(b.TempDir(), "soak-1M.jsonl")
+	n, size := generateSoak(b, path, 1_000_000)
+	return path, n, size
+}
+
+// cpuTime is the user and system CPU time the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // maxRSS is the process's peak resident set size in bytes.

@@ -164,7 +164,8 @@ type encoder struct {
 	tl       *timeline.Timeline
 	d        *data
 	strs     map[string]int
-	vals     map[string]int
+	vals     map[string]int // by the value's JSON
+	known    map[any]int    // values of comparable types, by value
 	sets     map[string]int
 	entries  map[string]int
 	startups map[string]int
@@ -194,6 +195,7 @@ func encode(tl *timeline.Timeline) *data {
 		},
 		strs:     map[string]int{},
 		vals:     map[string]int{},
+		known:    map[any]int{},
 		sets:     map[string]int{"": 0},
 		entries:  map[string]int{},
 		startups: map[string]int{},
@@ -206,7 +208,6 @@ func encode(tl *timeline.Timeline) *data {
 	e.str("") // string 0 is the empty string
 
 	laneIndex := map[*timeline.Lane]int{}
-	marks := map[*timeline.Mark]int{}
 	for ii, in := range tl.Instances {
 		display := in.Display()
 		grouped := len(display) == len(in.Lanes) // else built by hand: no groups
@@ -220,15 +221,6 @@ func encode(tl *timeline.Timeline) *data {
 		for _, l := range display {
 			laneIndex[l] = len(d.Lanes)
 			d.Lanes = append(d.Lanes, e.lane(ii, l))
-			for i := range l.Iterations {
-				marks[&l.Iterations[i]] = i
-			}
-			for i := range l.Calls {
-				marks[&l.Calls[i]] = i
-			}
-			for i := range l.Events {
-				marks[&l.Events[i]] = i
-			}
 		}
 		if grouped {
 			for _, c := range in.Groups() {
@@ -243,21 +235,17 @@ func encode(tl *timeline.Timeline) *data {
 	}
 	d.Flows = flows(tl, laneIndex)
 
-	steps := timeline.Steps(tl)
+	// The steps of timeline.Steps, without the catalog's stories but for
+	// the startup steps': a million-span recording has as many steps.
+	steps := timeline.StepRefs(tl)
 	d.Steps = make([]int64, 0, len(steps)*stepStride)
 	for _, s := range steps {
-		m := int64(-1)
-		if s.Mark != nil {
-			i, ok := marks[s.Mark]
-			if !ok {
-				panic(fmt.Sprintf("htmlview: step %s %q points at a mark outside its timeline", s.Kind, s.Name()))
+		if s.Kind == timeline.StepCall && s.Lane.Goroutine == timeline.MainLane {
+			if st, ok := timeline.StartupStep(s.Instance.Service, s.Mark().Name); ok {
+				d.StepStartup[strconv.Itoa(len(d.Steps)/stepStride)] = e.startup(st)
 			}
-			m = int64(i)
 		}
-		if s.HasStartup {
-			d.StepStartup[strconv.Itoa(len(d.Steps)/stepStride)] = e.startup(s.Startup)
-		}
-		d.Steps = append(d.Steps, int64(laneIndex[s.Lane]), stepKinds[s.Kind], m)
+		d.Steps = append(d.Steps, int64(laneIndex[s.Lane]), stepKinds[s.Kind], int64(s.Index))
 	}
 	return d
 }
@@ -329,7 +317,22 @@ func (e *encoder) group(inst, parent int, g *timeline.Group, laneIndex map[*time
 // had not ended when the recording stopped) has no arrow.
 func flows(tl *timeline.Timeline, laneIndex map[*timeline.Lane]int) []int64 {
 	type at struct{ lane, kind, mark int64 }
-	bySpan := map[string]at{}
+	spans, causes := 0, 0
+	for _, in := range tl.Instances {
+		for _, l := range in.Lanes {
+			spans += 1 + len(l.Iterations) + len(l.Calls)
+			causes += len(l.Causes)
+			for i := range l.Iterations {
+				causes += len(l.Iterations[i].Causes)
+			}
+			for i := range l.Calls {
+				causes += len(l.Calls[i].Causes)
+			}
+		}
+	}
+	// Sized once: a map or slice that doubles its way to a million
+	// entries leaves as much again behind it.
+	bySpan := make(map[string]at, spans)
 	for _, in := range tl.Instances {
 		for _, l := range in.Lanes {
 			li := int64(laneIndex[l])
@@ -344,7 +347,7 @@ func flows(tl *timeline.Timeline, laneIndex map[*timeline.Lane]int) []int64 {
 			}
 		}
 	}
-	out := []int64{}
+	out := make([]int64, 0, causes*flowStride)
 	add := func(li int64, kind timeline.StepKind, i int, causes []string) {
 		for _, id := range causes {
 			if c, ok := bySpan[id]; ok {
@@ -386,6 +389,29 @@ func (e *encoder) str(s string) int {
 }
 
 func (e *encoder) value(v any) int {
+	// Most values repeat (goroutine names, object keys, small numbers):
+	// look them up before encoding them. Values of other types are
+	// encoded every time.
+	comparable := false
+	switch x := v.(type) {
+	case string, int64, bool:
+		comparable = true
+	case float64:
+		// NaN equals nothing, and 0 equals -0, which encodes as "-0".
+		comparable = !math.IsNaN(x) && x != 0
+	}
+	if !comparable {
+		return e.encodedValue(v)
+	}
+	if i, ok := e.known[v]; ok {
+		return i
+	}
+	i := e.encodedValue(v)
+	e.known[v] = i
+	return i
+}
+
+func (e *encoder) encodedValue(v any) int {
 	raw := jsonValue(v)
 	if i, ok := e.vals[string(raw)]; ok {
 		return i

@@ -3,7 +3,6 @@ package htmlview
 import (
 	"bufio"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
@@ -78,11 +77,12 @@ func Write(w io.Writer, tl *timeline.Timeline) error {
 	bw.WriteString(timelineCSS)
 	bw.WriteString(page[2])
 	// encoding/json escapes <, > and & in strings, so no "</script>" can
-	// end the data early.
-	enc := json.NewEncoder(bw)
-	if err := enc.Encode(encode(tl)); err != nil {
+	// end the data early. The newline is json.Encoder's, which wrote the
+	// data before writeData.
+	if err := writeData(bw, encode(tl)); err != nil {
 		return fmt.Errorf("failed to encode the timeline: %w", err)
 	}
+	bw.WriteString("\n")
 	bw.WriteString(page[3])
 	bw.WriteString(timelineJS)
 	bw.WriteString(page[4])

@@ -40,11 +40,15 @@ var goroutineAttrs = append([]string{
 
 type instKey struct{ service, id string }
 
+// instID numbers an instance while building: an index into the table of
+// instKeys, so that a span's spanInfo holds 4 bytes for it, not 32.
+type instID int32
+
 // laneKey identifies a lane while building: a lifetime span (trace, span),
 // the missing lifetime span an open lane's spans point at (trace, span), or
 // an instance's lane of spans outside any goroutine (name).
 type laneKey struct {
-	inst        instKey
+	inst        instID
 	trace, span string
 	name        string
 }
@@ -79,15 +83,18 @@ func Build(spans []traces.Span) *Timeline {
 	// large recording), so that the passes below touch no map.
 	info := make([]spanInfo, len(spans))
 	parts := make([]summaryPart, workers(len(spans)))
+	caches := make([]resourceCache, len(parts))
 	parallel(len(spans), len(parts), func(w, lo, hi int) {
-		var res resourceCache
+		res := &caches[w]
 		p := summaryPart{scenario: -1, start: -1, end: -1}
 		for i := lo; i < hi; i++ {
-			p.links += info[i].read(&spans[i], &res)
+			p.links += info[i].read(&spans[i], res)
 			p.add(spans, i)
 		}
 		parts[w] = p
 	})
+	// Each part numbered the instances it met: number them for the whole.
+	insts := numberInstances(info, caches)
 	// The scenario of the first span in the canonical order that has one,
 	// the earliest start and the latest end (of spans that tie, the first
 	// in that order's).
@@ -184,11 +191,12 @@ func Build(spans []traces.Span) *Timeline {
 		}
 	})
 	spawnedBy(spans, info, laneOrder, built)
-	instances := map[instKey]*Instance{}
+	instances := map[instID]*Instance{}
 	for i, acc := range laneOrder {
 		in := instances[acc.key.inst]
 		if in == nil {
-			in = &Instance{Service: acc.key.inst.service, ID: acc.key.inst.id}
+			key := insts[acc.key.inst]
+			in = &Instance{Service: key.service, ID: key.id}
 			instances[acc.key.inst] = in
 			tl.Instances = append(tl.Instances, in)
 		}
@@ -249,17 +257,17 @@ const (
 	missingParent = -2 // the parent is not in the recording
 )
 
-// spanInfo is what Build reads from a span's maps.
+// spanInfo is what Build reads from a span's maps: 64 bytes, for each span.
 type spanInfo struct {
-	inst      instKey
+	inst      instID
+	parent    int32  // the parent's index, noParent or missingParent
 	goroutine string // goroutine.name
-	lifetime  bool   // a goroutine's lifetime span: it has goroutine.kind
-	hasIter   bool
-	iter      int64 // iteration
-	skipped   int64 // kubeloom.skipped_iterations
-	parent    int32 // the parent's index, noParent or missingParent
+	iter      int64  // iteration
+	skipped   int64  // kubeloom.skipped_iterations
 	// The span ID and the parent's as numbers (0 if not 16 hex digits).
 	id, parentID uint64
+	lifetime     bool // a goroutine's lifetime span: it has goroutine.kind
+	hasIter      bool
 }
 
 // read fills in i from s and returns the number of s's causal links.
@@ -303,20 +311,63 @@ func (i *spanInfo) read(s *traces.Span, res *resourceCache) int {
 	return n
 }
 
-// resourceCache remembers the instance of the last Resource map seen:
-// spans read from one file share the map of their resource.
+// resourceCache numbers the instances of the spans one goroutine reads,
+// and remembers the instance of the last Resource map seen: spans read
+// from one file share the map of their resource.
 type resourceCache struct {
-	last traces.Attributes
-	inst instKey
+	last  traces.Attributes
+	inst  instID
+	ids   map[instKey]instID
+	insts []instKey // by instID
 }
 
-func (c *resourceCache) instance(res traces.Attributes) instKey {
+func (c *resourceCache) instance(res traces.Attributes) instID {
 	if res != nil && c.last != nil && reflect.ValueOf(res).UnsafePointer() == reflect.ValueOf(c.last).UnsafePointer() {
 		return c.inst
 	}
 	c.last = res
-	c.inst = instKey{res.String(catalog.AttrServiceName), res.String(catalog.AttrServiceInstanceID)}
-	return c.inst
+	key := instKey{res.String(catalog.AttrServiceName), res.String(catalog.AttrServiceInstanceID)}
+	id, ok := c.ids[key]
+	if !ok {
+		if c.ids == nil {
+			c.ids = map[instKey]instID{}
+		}
+		id = instID(len(c.insts))
+		c.ids[key] = id
+		c.insts = append(c.insts, key)
+	}
+	c.inst = id
+	return id
+}
+
+// numberInstances renumbers the instances of info, which the caches of
+// the parts of parallel numbered each for their part, for all spans, and
+// returns the table of their keys.
+func numberInstances(info []spanInfo, caches []resourceCache) []instKey {
+	var insts []instKey
+	ids := map[instKey]instID{}
+	renumber := make([][]instID, len(caches))
+	same := true
+	for w, c := range caches {
+		for local, key := range c.insts {
+			id, ok := ids[key]
+			if !ok {
+				id = instID(len(insts))
+				ids[key] = id
+				insts = append(insts, key)
+			}
+			renumber[w] = append(renumber[w], id)
+			same = same && id == instID(local)
+		}
+	}
+	if !same {
+		parallel(len(info), len(caches), func(w, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				info[i].inst = renumber[w][info[i].inst]
+			}
+		})
+	}
+	return insts
 }
 
 // spanIndex finds spans by trace and span ID. Span IDs are 16 hex digits:
@@ -495,10 +546,15 @@ func sortedByKey(spans []traces.Span, order []int32) []int32 {
 		}
 		return compareSpans(&spans[a.i], &spans[b.i])
 	}
-	// Sort parts in parallel, then merge them.
+	// Sort parts in parallel, then merge them (the last merge straight
+	// into order).
 	w := workers(len(spans))
 	parallel(len(keys), w, func(_, lo, hi int) { slices.SortFunc(keys[lo:hi], cmpKeys) })
 	for width := 1; width < w; width *= 2 {
+		if 2*width >= w {
+			mergeInto(order, keys[:len(keys)*width/w], keys[len(keys)*width/w:], cmpKeys)
+			return order
+		}
 		merged := make([]sortKey, 0, len(keys))
 		for p := 0; p < w; p += 2 * width {
 			lo, mid, hi := len(keys)*p/w, len(keys)*min(p+width, w)/w, len(keys)*min(p+2*width, w)/w
@@ -518,6 +574,27 @@ func sortedByKey(spans []traces.Span, order []int32) []int32 {
 		order[i] = k.i
 	}
 	return order
+}
+
+// mergeInto writes the indexes of the sorted keys a and b, merged, to order.
+func mergeInto(order []int32, a, b []sortKey, cmpKeys func(a, b sortKey) int) {
+	n := 0
+	for len(a) > 0 && len(b) > 0 {
+		if cmpKeys(b[0], a[0]) < 0 {
+			order[n], b = b[0].i, b[1:]
+		} else {
+			order[n], a = a[0].i, a[1:]
+		}
+		n++
+	}
+	for _, k := range a {
+		order[n] = k.i
+		n++
+	}
+	for _, k := range b {
+		order[n] = k.i
+		n++
+	}
 }
 
 // parallelShards calls f(0), ..., f(n-1), each on its own goroutine.
@@ -641,7 +718,7 @@ func resolve(spans []traces.Span, info []spanInfo, i int32) (laneKey, string, in
 	return laneKey{}, "", -1, false
 }
 
-func rootLane(inst instKey, name string) (laneKey, string, bool) {
+func rootLane(inst instID, name string) (laneKey, string, bool) {
 	if name == "" {
 		name = MainLane
 	}
@@ -718,11 +795,15 @@ func buildLane(tl *Timeline, spans []traces.Span, info []spanInfo, acc *laneAcc)
 	if p, ok := l.Attributes.Float(catalog.AttrGoroutinePeriod); ok && p > 0 {
 		l.Period = time.Duration(math.Round(p * float64(time.Second)))
 	}
-	iterations := 0
+	iterations, events := 0, len(l.Events)
 	for _, i := range members {
 		if info[i].hasIter {
 			iterations++
 		}
+		events += len(spans[i].Events)
+	}
+	if events > 0 {
+		l.Events = slices.Grow(l.Events, events-len(l.Events))
 	}
 	l.Iterations = make([]Mark, 0, iterations)
 	l.Calls = make([]Mark, 0, len(members)-iterations)

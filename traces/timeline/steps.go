@@ -1,8 +1,9 @@
 package timeline
 
 import (
+	"cmp"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -77,73 +78,154 @@ func (s Step) Name() string {
 // (kubeloom.action.at_s), which in a live run is a few milliseconds before
 // its span starts. Lanes still running when the recording ended have no
 // stopped step.
+//
+// A Step carries its catalog stories by value; StepRefs gives the same
+// steps in the same order without them, a seventh of the size.
 func Steps(tl *Timeline) []Step {
-	var steps []Step
-	for _, in := range tl.Instances {
-		for _, l := range in.Lanes {
-			entry, ok := catalog.Lookup(l.Goroutine)
-			add := func(kind StepKind, at time.Time, m *Mark) {
-				st := Step{Kind: kind, At: at, Instance: in, Lane: l, Mark: m, Entry: entry, HasEntry: ok}
-				if kind == StepCall && l.Goroutine == MainLane {
-					st.Startup, st.HasStartup = StartupStep(in.Service, m.Name)
-					if in.Service == catalog.ServiceScenario {
-						st.At = actionTime(tl, m)
-					}
-				}
-				steps = append(steps, st)
-			}
-			if l.Goroutine != MainLane {
-				add(StepStarted, l.Start, nil)
-			}
-			for i := range l.Iterations {
-				add(StepIteration, l.Iterations[i].Start, &l.Iterations[i])
-			}
-			for i := range l.Calls {
-				add(StepCall, l.Calls[i].Start, &l.Calls[i])
-			}
-			for i := range l.Events {
-				add(StepEvent, l.Events[i].Start, &l.Events[i])
-			}
-			if l.Goroutine != MainLane && !l.Open {
-				add(StepStopped, l.End, nil)
-			}
+	refs := StepRefs(tl)
+	steps := make([]Step, len(refs))
+	var lane *Lane
+	var entry catalog.Entry
+	var hasEntry bool
+	for i, r := range refs {
+		if r.Lane != lane {
+			lane = r.Lane
+			entry, hasEntry = catalog.Lookup(lane.Goroutine)
 		}
-	}
-	// Lane order, with the scenario's main lane first.
-	order := map[*Lane]int{}
-	n := 1
-	for _, in := range tl.Instances {
-		for _, l := range in.Lanes {
-			order[l] = n
-			if in.Service == catalog.ServiceScenario && l.Goroutine == MainLane {
-				order[l] = 0
-			}
-			n++
+		st := Step{Kind: r.Kind, At: r.At, Instance: r.Instance, Lane: r.Lane, Mark: r.Mark(), Entry: entry, HasEntry: hasEntry}
+		if r.Kind == StepCall && r.Lane.Goroutine == MainLane {
+			st.Startup, st.HasStartup = StartupStep(r.Instance.Service, st.Mark.Name)
 		}
+		steps[i] = st
 	}
-	// Sort indexes, not the steps: a Step carries its catalog entry by
-	// value, and a 100,000-span recording has as many steps.
-	idx := make([]int, len(steps))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(i, j int) bool {
-		a, b := &steps[idx[i]], &steps[idx[j]]
-		if !a.At.Equal(b.At) {
-			return a.At.Before(b.At)
-		}
-		if order[a.Lane] != order[b.Lane] {
-			return order[a.Lane] < order[b.Lane]
-		}
-		return kindOrder[a.Kind] < kindOrder[b.Kind]
-	})
-	sorted := make([]Step, len(steps))
-	for i, k := range idx {
-		sorted[i] = steps[k]
-	}
-	steps = sorted
 	return steps
 }
+
+// StepRef is a step of Steps without the catalog's stories: what happens,
+// when, on which lane, and which of the lane's marks it is.
+type StepRef struct {
+	Kind     StepKind
+	At       time.Time
+	Instance *Instance
+	Lane     *Lane
+	// Index is the mark's index in the lane's Iterations, Calls or Events,
+	// by Kind; -1 for started and stopped.
+	Index int
+}
+
+// Mark returns the iteration, call or event of the step, or nil for
+// started and stopped.
+func (r StepRef) Mark() *Mark {
+	switch r.Kind {
+	case StepIteration:
+		return &r.Lane.Iterations[r.Index]
+	case StepCall:
+		return &r.Lane.Calls[r.Index]
+	case StepEvent:
+		return &r.Lane.Events[r.Index]
+	}
+	return nil
+}
+
+// stepKey orders the steps: by time, then lane order (the scenario's main
+// lane first), then kind, then lane, then the mark's index. The last two
+// are the order in which Steps lists a recording's steps before sorting,
+// so sorting by the whole key is the stable sort by the first three.
+type stepKey struct {
+	sec   int64
+	nsec  int32
+	order int32 // the lane's place: 0 for the scenario's main lane
+	lane  int32 // the lane's number, in instance and lane order
+	index int32 // the mark's index, -1 for started and stopped
+	kind  int8
+}
+
+func compareStepKeys(a, b stepKey) int {
+	switch {
+	case a.sec != b.sec:
+		return cmp.Compare(a.sec, b.sec)
+	case a.nsec != b.nsec:
+		return cmp.Compare(a.nsec, b.nsec)
+	case a.order != b.order:
+		return cmp.Compare(a.order, b.order)
+	case a.kind != b.kind:
+		return cmp.Compare(a.kind, b.kind)
+	case a.lane != b.lane:
+		return cmp.Compare(a.lane, b.lane)
+	}
+	return cmp.Compare(a.index, b.index)
+}
+
+// StepRefs returns the steps of Steps, in the same order, as StepRefs.
+func StepRefs(tl *Timeline) []StepRef {
+	type laneAt struct {
+		in *Instance
+		l  *Lane
+	}
+	var lanes []laneAt
+	n := 0
+	for _, in := range tl.Instances {
+		for _, l := range in.Lanes {
+			lanes = append(lanes, laneAt{in, l})
+			n += len(l.Iterations) + len(l.Calls) + len(l.Events) + 2
+		}
+	}
+	keys := make([]stepKey, 0, n)
+	for li, la := range lanes {
+		in, l := la.in, la.l
+		order := int32(li + 1)
+		scenarioMain := in.Service == catalog.ServiceScenario && l.Goroutine == MainLane
+		if scenarioMain {
+			order = 0
+		}
+		add := func(kind StepKind, at time.Time, index int) {
+			keys = append(keys, stepKey{sec: at.Unix(), nsec: int32(at.Nanosecond()), order: order, lane: int32(li), index: int32(index), kind: int8(kindOrder[kind])})
+		}
+		if l.Goroutine != MainLane {
+			add(StepStarted, l.Start, -1)
+		}
+		for i := range l.Iterations {
+			add(StepIteration, l.Iterations[i].Start, i)
+		}
+		for i := range l.Calls {
+			at := l.Calls[i].Start
+			if scenarioMain {
+				at = actionTime(tl, &l.Calls[i])
+			}
+			add(StepCall, at, i)
+		}
+		for i := range l.Events {
+			add(StepEvent, l.Events[i].Start, i)
+		}
+		if l.Goroutine != MainLane && !l.Open {
+			add(StepStopped, l.End, -1)
+		}
+	}
+	slices.SortFunc(keys, compareStepKeys)
+	refs := make([]StepRef, len(keys))
+	for i, k := range keys {
+		la := lanes[k.lane]
+		r := StepRef{Kind: stepKinds[k.kind], Instance: la.in, Lane: la.l, Index: int(k.index)}
+		switch r.Kind {
+		case StepStarted:
+			r.At = la.l.Start
+		case StepStopped:
+			r.At = la.l.End
+		case StepCall:
+			r.At = la.l.Calls[r.Index].Start
+			if k.order == 0 {
+				r.At = actionTime(tl, &la.l.Calls[r.Index])
+			}
+		default:
+			r.At = r.Mark().Start
+		}
+		refs[i] = r
+	}
+	return refs
+}
+
+// stepKinds are the kinds by kindOrder.
+var stepKinds = [...]StepKind{StepStarted, StepIteration, StepCall, StepEvent, StepStopped}
 
 // actionTime is when a call on the scenario's main lane is told: an
 // action at the time the scenario gives it, if its span started then or
