@@ -126,6 +126,27 @@ func (c *Scaled) NewTimer(d time.Duration) k8sclock.Timer {
 	return t
 }
 
+// Wait blocks for d of simulated time, or until done is closed, and
+// reports whether d passed. It is a timer without a goroutine of its own
+// (a channel timer of the real clock, set lead early; the lateness it
+// shows is learnt once it is received): what every simulated loop waits
+// on between iterations, ten times a second for a 100ms loop, where
+// NewTimer would start a goroutine at each firing to translate the time.
+func (c *Scaled) Wait(done <-chan struct{}, d time.Duration) bool {
+	real := c.ToReal(d)
+	early := min(time.Duration(c.lead.Load()), real/2)
+	deadline := c.real.Now().Add(real)
+	t := c.real.NewTimer(real - early)
+	select {
+	case <-done:
+		t.Stop()
+		return false
+	case <-t.C():
+		c.learn(c.real.Since(deadline))
+		return true
+	}
+}
+
 // AfterFunc calls f in its own goroutine after d of simulated time.
 func (c *Scaled) AfterFunc(d time.Duration, f func()) k8sclock.Timer {
 	return &funcTimer{real: c.afterFunc(d, f), clock: c, f: f}

@@ -124,3 +124,30 @@ func TestTimersNeverFireEarly(t *testing.T) {
 		})
 	}
 }
+
+// Wait, the loops' timer, waits as NewTimer does, and not at all once
+// done is closed.
+func TestWaitWaitsSimulatedTime(t *testing.T) {
+	for _, speed := range []float64{60, 7} {
+		synctest.Test(t, func(t *testing.T) {
+			c, _ := NewScaledAt(Epoch(), speed)
+			for i := 1; i <= 3; i++ {
+				if !c.Wait(nil, 10*time.Second) {
+					t.Fatalf("speed %g: Wait(10s) with nothing done returned false", speed)
+				}
+				if got, want := c.Elapsed(), time.Duration(i)*10*time.Second; got < want || got > want+time.Millisecond {
+					t.Errorf("speed %g: wait %d ended at %v, want %v", speed, i, got, want)
+				}
+			}
+			done := make(chan struct{})
+			close(done)
+			before := c.Elapsed()
+			if c.Wait(done, time.Hour) {
+				t.Errorf("speed %g: Wait with done closed reports the hour passed", speed)
+			}
+			if c.Elapsed() != before {
+				t.Errorf("speed %g: Wait with done closed waited %v", speed, c.Elapsed()-before)
+			}
+		})
+	}
+}

@@ -179,15 +179,32 @@ func (r *Runtime) run(parent context.Context, name, kind string, period time.Dur
 				}
 				continue
 			}
-			t := r.clock.NewTimer(d)
-			select {
-			case <-ctx.Done():
-				t.Stop()
+			if !r.wait(ctx, d) {
 				return
-			case <-t.C():
 			}
 		}
 	})
+}
+
+// wait waits d of simulated time between two iterations, or until ctx
+// ends; it reports whether d passed.
+func (r *Runtime) wait(ctx context.Context, d time.Duration) bool {
+	if w, ok := r.clock.(waiter); ok {
+		return w.Wait(ctx.Done(), d)
+	}
+	t := r.clock.NewTimer(d)
+	select {
+	case <-ctx.Done():
+		t.Stop()
+		return false
+	case <-t.C():
+		return true
+	}
+}
+
+// waiter is a clock that waits without a timer goroutine (clock.Scaled).
+type waiter interface {
+	Wait(done <-chan struct{}, d time.Duration) bool
 }
 
 func (r *Runtime) start(parent context.Context, name, kind string, period time.Duration, spawn bool, opts []Option, body func(ctx context.Context)) {

@@ -66,24 +66,30 @@ func (g *G) iterateAs(ctx context.Context, name string, n, k int64, skipped *int
 	if rtrace.IsEnabled() {
 		run = func(ctx context.Context) { rtrace.WithRegion(ctx, name, func() { fn(ctx) }) }
 	}
-	take := func() int64 {
-		s := *skipped
-		*skipped = 0
-		return s
-	}
 	if sample == 0 || k <= 3 || k%sample == 0 {
-		ctx, sp := g.startIteration(ctx, name, n, g.rt.clock.Now(), take())
+		ctx, sp := g.startIteration(ctx, name, n, g.rt.clock.Now(), take(skipped))
 		run(ctx)
 		sp.End()
 		return
 	}
-	l := &lazyIteration{g: g, name: name, n: n, at: g.rt.clock.Now(), take: take}
-	run(context.WithValue(ctx, scopeKey{}, &scope{rt: g.rt, g: g, lazy: l}))
+	// One allocation for the pending iteration and the scope that finds
+	// it: a 100ms loop of each of a thousand kubelets comes here ten
+	// times a second, mostly to find nothing to record.
+	l := &lazyIteration{g: g, name: name, n: n, at: g.rt.clock.Now(), skipped: skipped}
+	l.scope = scope{rt: g.rt, g: g, lazy: l}
+	run(context.WithValue(ctx, scopeKey{}, &l.scope))
 	if sp, ok := l.recorded(); ok {
 		sp.End()
 		return
 	}
 	*skipped++
+}
+
+// take returns the count of skipped iterations to record and resets it.
+func take(skipped *int64) int64 {
+	s := *skipped
+	*skipped = 0
+	return s
 }
 
 // Tick runs fn as the next iteration of the goroutine ctx runs in, named
@@ -121,21 +127,22 @@ type tickState struct{ n, skipped int64 }
 // The iteration may hand its context to a helper goroutine (client-go's
 // reflector lists on one), so materializing is guarded.
 type lazyIteration struct {
-	g    *G
-	name string
-	take func() int64 // the skipped count to record
-	n    int64
-	at   time.Time
-	mu   sync.Mutex
-	ctx  context.Context
-	span Span
+	g       *G
+	name    string
+	skipped *int64 // the loop's count of skipped iterations, taken when the span is started (under mu)
+	n       int64
+	at      time.Time
+	scope   scope // the iteration's, pointing back at it
+	mu      sync.Mutex
+	ctx     context.Context
+	span    Span
 }
 
 func (l *lazyIteration) materialize(ctx context.Context) context.Context {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.ctx == nil {
-		l.ctx, l.span = l.g.startIteration(ctx, l.name, l.n, l.at, l.take())
+		l.ctx, l.span = l.g.startIteration(ctx, l.name, l.n, l.at, take(l.skipped))
 	}
 	return l.ctx
 }
