@@ -11,6 +11,7 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 	k8sclock "k8s.io/utils/clock"
 
 	"github.com/kubeloom/kubeloom/scenarios"
@@ -58,6 +59,10 @@ type Options struct {
 	// inspect, if set (tests), sees each era's cluster at the end of the
 	// run, before anything stops.
 	inspect func(era scenarios.Era, c *cluster.Cluster)
+	// noopTracer (benchmarks) gives every instance a tracer that records
+	// nothing: the baseline BenchmarkScale100TracingOverhead compares a
+	// recorded run with. The recording stays empty.
+	noopTracer bool
 }
 
 // Progress is a snapshot of a running simulation.
@@ -306,14 +311,17 @@ func (b *builder) runtime(era scenarios.Era, service, id string) *goroutine.Runt
 		id = string(era) + "/" + id
 	}
 	b.ids = append(b.ids, instanceID{service, id})
+	opts := []goroutine.RuntimeOption{goroutine.WithAllIterations(b.o.AllIterations), goroutine.WithSeed(b.o.Seed)}
+	if b.o.noopTracer {
+		return goroutine.NewRuntime(id, noop.NewTracerProvider().Tracer(tracing.ScopeName), b.clk, b.reg, opts...)
+	}
 	tp := b.tr.Provider(
 		attribute.String(catalog.AttrServiceName, service),
 		attribute.String(catalog.AttrServiceInstanceID, id),
 		attribute.String(catalog.AttrScenario, b.sc.Metadata.Name),
 		attribute.String(catalog.AttrEra, string(era)),
 	)
-	return goroutine.NewRuntime(id, tracing.Tracer(tp), b.clk, b.reg,
-		goroutine.WithAllIterations(b.o.AllIterations), goroutine.WithSeed(b.o.Seed))
+	return goroutine.NewRuntime(id, tracing.Tracer(tp), b.clk, b.reg, opts...)
 }
 
 // start loads the objects, then starts the informers and the replicas.
