@@ -11,7 +11,6 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
-	"go.opentelemetry.io/otel/trace/noop"
 	k8sclock "k8s.io/utils/clock"
 
 	"github.com/kubeloom/kubeloom/scenarios"
@@ -59,10 +58,10 @@ type Options struct {
 	// inspect, if set (tests), sees each era's cluster at the end of the
 	// run, before anything stops.
 	inspect func(era scenarios.Era, c *cluster.Cluster)
-	// noopTracer (benchmarks) gives every instance a tracer that records
-	// nothing: the baseline BenchmarkScale100TracingOverhead compares a
-	// recorded run with. The recording stays empty.
-	noopTracer bool
+	// tracer, if set (benchmarks), is every instance's tracer instead of
+	// one that records: BenchmarkScale100TracingOverhead's baseline is a
+	// run with a noop tracer. Spans it starts are not in the recording.
+	tracer trace.Tracer
 }
 
 // Progress is a snapshot of a running simulation.
@@ -312,8 +311,8 @@ func (b *builder) runtime(era scenarios.Era, service, id string) *goroutine.Runt
 	}
 	b.ids = append(b.ids, instanceID{service, id})
 	opts := []goroutine.RuntimeOption{goroutine.WithAllIterations(b.o.AllIterations), goroutine.WithSeed(b.o.Seed)}
-	if b.o.noopTracer {
-		return goroutine.NewRuntime(id, noop.NewTracerProvider().Tracer(tracing.ScopeName), b.clk, b.reg, opts...)
+	if b.o.tracer != nil {
+		return goroutine.NewRuntime(id, b.o.tracer, b.clk, b.reg, opts...)
 	}
 	tp := b.tr.Provider(
 		attribute.String(catalog.AttrServiceName, service),
