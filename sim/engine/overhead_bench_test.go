@@ -29,8 +29,8 @@ import (
 // takes out the difference in work, and the tracing CPU per span
 // (tracing-cpu-µs/span: the recorded run's CPU per span minus the noop
 // run's). cpu-µs/span is the recorded run's whole CPU over its spans, the
-// simulation included. Each op is both runs, about two minutes, so
-// `-bench .` runs it once; alone:
+// simulation included. Each op is both runs, about two minutes:
+// `make bench` runs it once on a line of its own; alone:
 //
 //	go test ./sim/engine -run '^$' -bench Scale100TracingOverhead -benchtime 1x
 func BenchmarkScale100TracingOverhead(b *testing.B) {
