@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"syscall"
 	"testing"
@@ -95,6 +94,8 @@ func BenchmarkRecorderEncode(b *testing.B) {
 }
 
 // BenchmarkRecorderVsStdouttrace: the same with the stdouttrace exporter.
+// (A span's whole cost, made and recorded, side by side with the SDK's
+// floor and stdouttrace's, is sim/tracing's BenchmarkSpanCost.)
 func BenchmarkRecorderVsStdouttrace(b *testing.B) {
 	spans := typicalSpans(b, batchSize)
 	exp, err := stdouttrace.New(stdouttrace.WithWriter(io.Discard))
@@ -161,89 +162,6 @@ func cpuTime(b *testing.B) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
-
-// spanToExporter starts and ends b.N spans with 8 attributes on the
-// benchmark goroutine through a real TracerProvider and BatchSpanProcessor
-// over exp, force-flushes, and reports the process CPU time per span (every
-// goroutine: span start/end, the batch processor, encoding, writing, GC).
-func spanToExporter(b *testing.B, exp sdktrace.SpanExporter, written func() int64) {
-	ctx := context.Background()
-	tp := sdktrace.NewTracerProvider(
-		sdktrace.WithBatcher(exp, sdktrace.WithBlocking()), // no span is dropped: all are paid for
-		sdktrace.WithResource(benchResource),
-	)
-	tr := tp.Tracer("github.com/kubeloom/kubeloom/sim")
-	attrs := []attribute.KeyValue{
-		attribute.Int("iteration", 0),
-		attribute.String("goroutine.name", "kubelet/sync-loop"),
-		attribute.String("goroutine.kind", "until"),
-		attribute.Float64("goroutine.period_s", 1),
-		attribute.String("code.function.name", "k8s.io/kubernetes/pkg/kubelet.(*Kubelet).syncLoop"),
-		attribute.String("code.file.path", "pkg/kubelet/kubelet.go"),
-		attribute.String("k8s.node.name", "node-1"),
-		attribute.Bool("kubeloom.sampled", true),
-	}
-	t0 := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
-	runtime.GC()
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := cpuTime(b)
-	for i := range b.N {
-		// As sim/goroutine starts an iteration span: timestamps from the
-		// simulated clock, all attributes at start.
-		at := t0.Add(time.Duration(i) * time.Millisecond)
-		attrs[0] = attribute.Int("iteration", i)
-		_, s := tr.Start(ctx, "syncLoopIteration", trace.WithTimestamp(at), trace.WithAttributes(attrs...))
-		s.End(trace.WithTimestamp(at.Add(100 * time.Microsecond)))
-	}
-	if err := tp.ForceFlush(ctx); err != nil {
-		b.Fatal(err)
-	}
-	cpu := cpuTime(b) - cpu0
-	b.StopTimer()
-	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/span")
-	if err := tp.Shutdown(ctx); err != nil {
-		b.Fatal(err)
-	}
-	if written != nil {
-		if n := written(); n != int64(b.N) {
-			b.Fatalf("%d spans written, want %d", n, b.N)
-		}
-	}
-}
-
-// BenchmarkSpanToFile: the whole cost of a span recorded to a trace file.
-func BenchmarkSpanToFile(b *testing.B) {
-	f := createFile(b)
-	rec := NewRecorder(f)
-	spanToExporter(b, rec, rec.Spans)
-	if st, err := f.Stat(); err == nil {
-		b.ReportMetric(float64(st.Size())/float64(b.N), "bytes/span")
-	}
-	closeFile(b, f)
-}
-
-// BenchmarkSpanToFileStdouttrace: the same with the stdouttrace exporter.
-func BenchmarkSpanToFileStdouttrace(b *testing.B) {
-	f := createFile(b)
-	exp, err := stdouttrace.New(stdouttrace.WithWriter(f))
-	if err != nil {
-		b.Fatal(err)
-	}
-	spanToExporter(b, exp, nil)
-	closeFile(b, f)
-}
-
-// BenchmarkSpanToDiscard: the SDK's part alone (span start/end and the
-// batch processor) with an exporter that discards.
-func BenchmarkSpanToDiscard(b *testing.B) {
-	spanToExporter(b, discardExporter{}, nil)
-}
-
-type discardExporter struct{}
-
-func (discardExporter) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
-func (discardExporter) Shutdown(context.Context) error                             { return nil }
 
 // BenchmarkRead: reading a recording back, per span.
 func BenchmarkRead(b *testing.B) {

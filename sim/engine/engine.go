@@ -58,6 +58,10 @@ type Options struct {
 	// inspect, if set (tests), sees each era's cluster at the end of the
 	// run, before anything stops.
 	inspect func(era scenarios.Era, c *cluster.Cluster)
+	// tracer, if set (benchmarks), is every instance's tracer instead of
+	// one that records: BenchmarkScale100TracingOverhead's baseline is a
+	// run with a noop tracer. Spans it starts are not in the recording.
+	tracer trace.Tracer
 }
 
 // Progress is a snapshot of a running simulation.
@@ -306,14 +310,17 @@ func (b *builder) runtime(era scenarios.Era, service, id string) *goroutine.Runt
 		id = string(era) + "/" + id
 	}
 	b.ids = append(b.ids, instanceID{service, id})
+	opts := []goroutine.RuntimeOption{goroutine.WithAllIterations(b.o.AllIterations), goroutine.WithSeed(b.o.Seed)}
+	if b.o.tracer != nil {
+		return goroutine.NewRuntime(id, b.o.tracer, b.clk, b.reg, opts...)
+	}
 	tp := b.tr.Provider(
 		attribute.String(catalog.AttrServiceName, service),
 		attribute.String(catalog.AttrServiceInstanceID, id),
 		attribute.String(catalog.AttrScenario, b.sc.Metadata.Name),
 		attribute.String(catalog.AttrEra, string(era)),
 	)
-	return goroutine.NewRuntime(id, tracing.Tracer(tp), b.clk, b.reg,
-		goroutine.WithAllIterations(b.o.AllIterations), goroutine.WithSeed(b.o.Seed))
+	return goroutine.NewRuntime(id, tracing.Tracer(tp), b.clk, b.reg, opts...)
 }
 
 // start loads the objects, then starts the informers and the replicas.

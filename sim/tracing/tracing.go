@@ -111,15 +111,7 @@ type processor struct {
 // Provider returns a new TracerProvider for one instance, its resource built
 // from attrs (service.name, service.instance.id, kubeloom.scenario, ...).
 func (t *Tracing) Provider(attrs ...attribute.KeyValue) *sdktrace.TracerProvider {
-	opts := []sdktrace.TracerProviderOption{
-		sdktrace.WithResource(resource.NewSchemaless(attrs...)),
-		sdktrace.WithSampler(sdktrace.AlwaysSample()),
-		sdktrace.WithRawSpanLimits(sdktrace.SpanLimits{
-			AttributeValueLengthLimit: -1, AttributeCountLimit: 128,
-			EventCountLimit: 1024, LinkCountLimit: 128,
-			AttributePerEventCountLimit: 32, AttributePerLinkCountLimit: 32,
-		}),
-	}
+	opts := providerOptions(attrs...)
 	for _, p := range t.shared {
 		opts = append(opts, sdktrace.WithSpanProcessor(p))
 	}
@@ -129,6 +121,20 @@ func (t *Tracing) Provider(attrs ...attribute.KeyValue) *sdktrace.TracerProvider
 	t.providers = append(t.providers, tp)
 	t.mu.Unlock()
 	return tp
+}
+
+// providerOptions are the options of every instance's provider but its
+// span processors.
+func providerOptions(attrs ...attribute.KeyValue) []sdktrace.TracerProviderOption {
+	return []sdktrace.TracerProviderOption{
+		sdktrace.WithResource(resource.NewSchemaless(attrs...)),
+		sdktrace.WithSampler(sdktrace.AlwaysSample()),
+		sdktrace.WithRawSpanLimits(sdktrace.SpanLimits{
+			AttributeValueLengthLimit: -1, AttributeCountLimit: 128,
+			EventCountLimit: 1024, LinkCountLimit: 128,
+			AttributePerEventCountLimit: 32, AttributePerLinkCountLimit: 32,
+		}),
+	}
 }
 
 // Tracer is a provider's tracer with kubeloom's scope.
