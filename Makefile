@@ -39,9 +39,9 @@ test-short: ## every test, without the race detector
 # The long benchmarks (BenchmarkClusterScale; BenchmarkScale100TracingOverhead, a 100-node run
 # recorded and one with noop tracers, two minutes) are skipped by the `-bench .` line and run
 # once each on the last.
-bench: ## the performance benchmarks (cost per span side by side: recorder, SDK floor, stdouttrace, noop; one controller sync, cm-startup across speeds, kubelets per node-minute, HTML first paint at 100k spans, replay --summary of 1M spans, then 10, 100 and 1,000 kubelets for 10 simulated minutes and a 100-node run's tracing overhead; about 12 minutes, 3.5 GB of memory and 2 GB in $TMPDIR)
+bench: ## the performance benchmarks (cost per span side by side: recorder, SDK floor, stdouttrace, noop; one controller sync, cm-startup across speeds, kubelets per node-minute, HTML first paint at 100k spans, replay --summary and export --format html of 1M spans, then 10, 100 and 1,000 kubelets for 10 simulated minutes and a 100-node run's tracing overhead; about 12 minutes, 3.5 GB of memory and 2 GB in $TMPDIR)
 	$(GO) test -run '^$$' -bench . -skip 'ClusterScale|Scale100TracingOverhead' -benchmem ./sim/... ./traces/...
-	$(GO) test -run '^$$' -bench ReplaySummary1M -benchtime 1x ./cmd/kubeloom
+	$(GO) test -run '^$$' -bench 'ReplaySummary1M|ExportHTML1M' -benchtime 1x ./cmd/kubeloom
 	$(GO) test -run '^$$' -bench 'ClusterScale|Scale100TracingOverhead' -benchtime 1x -benchmem ./sim/engine
 
 lint: ## gofmt and go vet must be clean
