@@ -95,7 +95,14 @@ func runReplay(s streams, o *replayOptions) error {
 		// Show what could be read, and say what could not.
 		fmt.Fprintf(s.err, "warning: some lines of %s could not be read:\n%v\n", o.file, readErr)
 	}
-	tl := timeline.Build(spans)
+	var tl *timeline.Timeline
+	if o.summary && o.from == 0 && o.to == 0 {
+		// The summary of the whole recording only counts the marks:
+		// an outline, which has none, is a seventh lighter.
+		tl = timeline.Outline(spans)
+	} else {
+		tl = timeline.Build(spans)
+	}
 	opt := termview.Options{
 		Width: o.width, From: o.from, To: o.to, ASCII: o.ascii,
 		Filter: filter,

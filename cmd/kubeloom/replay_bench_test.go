@@ -65,7 +65,7 @@ func BenchmarkReplaySummary1M(b *testing.B) {
 			b.Fatalf("read %d of %d spans: %v", len(spans), n, err)
 		}
 		t1 := time.Now()
-		tl := timeline.Build(spans)
+		tl := timeline.Outline(spans)
 		t2 := time.Now()
 		if err := termview.Summary(io.Discard, tl, termview.Options{Width: 120}); err != nil {
 			b.Fatal(err)
