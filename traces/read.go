@@ -58,7 +58,9 @@ func ReadFile(path string) ([]Span, error) {
 // map: treat a Span's maps as read-only. Large files are parsed on all
 // CPUs (GOMAXPROCS) in chunks of lines; the result does not depend on it.
 // A compressed file is decompressed on other goroutines at the same time.
-func Read(r io.Reader, name string) ([]Span, error) {
+func Read(r io.Reader, name string) ([]Span, error) { return readWith(r, name, ReadOptions{}) }
+
+func readWith(r io.Reader, name string, opt ReadOptions) ([]Span, error) {
 	text, err := Decompress(r)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", name, err)
@@ -68,19 +70,19 @@ func Read(r io.Reader, name string) ([]Span, error) {
 	if d, ok := text.(*decompressor); ok {
 		remaining = func() int64 { return d.estimate(sizeOf(r)) }
 	}
-	return read(text, name, remaining)
+	return read(text, name, remaining, newKeeper(opt))
 }
 
 // read reads the text of a trace file; remaining says, once the first
 // chunk is read, how many bytes of text are left, if known (else 0).
-func read(r io.Reader, name string, remaining func() int64) ([]Span, error) {
+func read(r io.Reader, name string, remaining func() int64, keep keeper) ([]Span, error) {
 	rd := &chunkReader{r: r, name: name, size: chunkSize}
 	first, err := rd.next()
 	if err != nil || first.final {
 		// One chunk: no need for other goroutines.
 		var res chunkResult
 		if first != nil {
-			res = parseChunk(first, newInternTable())
+			res = parseChunk(first, newInternTable(keep))
 		}
 		return res.spans, errors.Join(append(res.errs, err)...)
 	}
@@ -109,7 +111,7 @@ func read(r io.Reader, name string, remaining func() int64) ([]Span, error) {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			tab := newInternTable()
+			tab := newInternTable(keep)
 			for c := range jobs {
 				results <- parseChunk(c, tab)
 				// Spans keep no part of the chunk: its buffer can be reused.
@@ -368,6 +370,7 @@ func parseChunk(c *chunk, tab *internTable) chunkResult {
 			continue
 		}
 		s.Line = lineNo
+		tab.keep.trim(&s)
 		res.spans[n] = s
 	}
 	if len(res.spans) == 0 {

@@ -40,7 +40,9 @@ type internTable struct {
 	recent    [4]recentResource         // the last resources seen, most recent first
 	scopes    [2]recentScope            // the last scope objects seen
 	lists     map[string]Attributes     // attribute lists of strings and booleans, by their text
+	trimmed   map[string]Attributes     // the same, of the attributes keep keeps
 	pairs     []keyValue                // scratch space for attributes
+	keep      keeper                    // what of a span to keep
 }
 
 // recentScope is the text of an InstrumentationScope (or Library) object
@@ -56,13 +58,15 @@ const (
 	maxResources   = 4096
 )
 
-func newInternTable() *internTable {
+func newInternTable(keep keeper) *internTable {
 	return &internTable{
+		keep:      keep,
 		strs:      make(map[string]string, 256),
 		vals:      make(map[string]any, 256),
 		floats:    map[uint64]any{},
 		resources: map[string]recentResource{},
 		lists:     map[string]Attributes{},
+		trimmed:   map[string]Attributes{},
 	}
 }
 
@@ -891,6 +895,9 @@ func (fp *fastParser) attributes() (Attributes, error) {
 		if err != nil || seen != 3 {
 			return errFastPathMiss
 		}
+		if !fp.tab.keep.keeps(key) {
+			return nil
+		}
 		switch value.(type) {
 		case string, bool, []string:
 		default:
@@ -904,9 +911,13 @@ func (fp *fastParser) attributes() (Attributes, error) {
 		return nil, err
 	}
 	var text []byte
+	lists := fp.tab.lists
+	if fp.tab.keep.keys != nil {
+		lists = fp.tab.trimmed // the same text, fewer attributes
+	}
 	if shareable {
 		text = fp.b[start:fp.p]
-		if a, ok := fp.tab.lists[string(text)]; ok {
+		if a, ok := lists[string(text)]; ok {
 			return a, nil
 		}
 	}
@@ -914,8 +925,8 @@ func (fp *fastParser) attributes() (Attributes, error) {
 	for _, kv := range pairs {
 		a[kv.key] = kv.value
 	}
-	if shareable && len(text) <= maxSharedList && len(fp.tab.lists) < maxInterned {
-		fp.tab.lists[string(text)] = a
+	if shareable && len(text) <= maxSharedList && len(lists) < maxInterned {
+		lists[string(text)] = a
 	}
 	return a, nil
 }
@@ -1046,7 +1057,10 @@ func (fp *fastParser) resource() (Attributes, error) {
 		return r.attrs, nil
 	}
 	sub := fastParser{b: text, tab: fp.tab}
+	keys := fp.tab.keep.keys
+	fp.tab.keep.keys = nil // a resource is kept whole
 	a, err := sub.attributes()
+	fp.tab.keep.keys = keys
 	if err != nil || sub.p != len(text) {
 		return nil, errFastPathMiss
 	}
@@ -1076,6 +1090,12 @@ func (t *internTable) remember(r recentResource) {
 // events reads the Events list.
 func (fp *fastParser) events() ([]Event, error) {
 	var evs []Event
+	if fp.tab.keep.noEvents {
+		// Read them all the same, keeping nothing.
+		keys := fp.tab.keep.keys
+		fp.tab.keep.keys = dropAll
+		defer func() { fp.tab.keep.keys = keys }()
+	}
 	_, err := fp.array(func() error {
 		var ev Event
 		var seen int
@@ -1103,6 +1123,9 @@ func (fp *fastParser) events() ([]Event, error) {
 		})
 		if err != nil || seen&4 == 0 {
 			return errFastPathMiss
+		}
+		if fp.tab.keep.noEvents {
+			return nil
 		}
 		evs = append(evs, ev)
 		return nil

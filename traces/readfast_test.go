@@ -176,7 +176,7 @@ func TestFastPathMatchesParseLine(t *testing.T) {
 	}
 	lines = append(lines, strings.Split(strings.TrimSpace(out), "\n")...)
 	fast := 0
-	tab := newInternTable()
+	tab := newInternTable(keeper{})
 	for i, line := range lines {
 		want, werr := parseLine([]byte(line), false)
 		got, ok := tab.parseFast([]byte(line))
@@ -233,7 +233,7 @@ func FuzzFastPath(f *testing.F) {
 		f.Add([]byte(line))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		got, ok := newInternTable().parseFast(line)
+		got, ok := newInternTable(keeper{}).parseFast(line)
 		if !ok {
 			return
 		}

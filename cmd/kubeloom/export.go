@@ -67,7 +67,7 @@ func runExport(s streams, o *exportOptions) error {
 	if !ok {
 		return fmt.Errorf("--format %q: expected html, jaeger or chrome", o.format)
 	}
-	spans, done, readErr := readRecording(o.file)
+	spans, done, readErr := readRecording(o.file, traces.ReadOptions{})
 	defer done()
 	if len(spans) == 0 {
 		if readErr != nil {

@@ -63,7 +63,7 @@ func runPush(ctx context.Context, s streams, o *pushOptions) error {
 	if o.endpoint == "" {
 		return errors.New("no OTLP endpoint: give --otlp-endpoint http://127.0.0.1:4318 (or grpc://127.0.0.1:4317), or set OTEL_EXPORTER_OTLP_ENDPOINT; `make jaeger` starts a Jaeger there")
 	}
-	spans, done, err := readRecording(o.file)
+	spans, done, err := readRecording(o.file, traces.ReadOptions{})
 	defer done()
 	if err != nil {
 		// Pushing part of a recording would show Jaeger traces with holes.

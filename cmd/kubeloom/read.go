@@ -20,7 +20,7 @@ const bigRecording = 64 << 20
 const compressionRatio = 40
 
 // readRecording reads a recording, plain or compressed, for replay, step,
-// export and push; the caller calls done when it has built what it shows
+// export and push, keeping of its spans what opt says; the caller calls done when it has built what it shows
 // from the spans (calling it again does nothing).
 //
 // Nearly everything that reading and building a timeline allocate stays
@@ -31,7 +31,7 @@ const compressionRatio = 40
 // (spans take about two thirds of their text's size). On a 1,000,000-span
 // recording (1.3 GB) this takes `replay --summary` from about 3.5 s to
 // 2.2 s on two cores, at the same peak memory (BenchmarkReplaySummary1M).
-func readRecording(path string) (spans []traces.Span, done func(), err error) {
+func readRecording(path string, opt traces.ReadOptions) (spans []traces.Span, done func(), err error) {
 	done = func() {}
 	f, err := os.Open(path)
 	if err != nil {
@@ -41,7 +41,7 @@ func readRecording(path string) (spans []traces.Span, done func(), err error) {
 	if size := textSize(f); size >= bigRecording {
 		done = pauseGC(2 * size)
 	}
-	spans, err = traces.Read(f, path)
+	spans, err = traces.ReadWith(f, path, opt)
 	return spans, done, err
 }
 

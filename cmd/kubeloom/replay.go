@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/termview"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
@@ -83,7 +84,15 @@ func runReplay(s streams, o *replayOptions) error {
 	if err := filter.Validate(); err != nil {
 		return err // before reading what may be a large file
 	}
-	spans, done, readErr := readRecording(o.file)
+	// The summary of the whole recording only counts the marks: it is made
+	// from an outline, which has none, of spans read with only what an
+	// outline needs.
+	outline := o.summary && o.from == 0 && o.to == 0
+	var only traces.ReadOptions
+	if outline {
+		only = traces.ReadOptions{Attributes: timeline.OutlineAttributes, NoEvents: true}
+	}
+	spans, done, readErr := readRecording(o.file, only)
 	defer done()
 	if len(spans) == 0 {
 		if readErr != nil {
@@ -95,7 +104,12 @@ func runReplay(s streams, o *replayOptions) error {
 		// Show what could be read, and say what could not.
 		fmt.Fprintf(s.err, "warning: some lines of %s could not be read:\n%v\n", o.file, readErr)
 	}
-	tl := timeline.Build(spans)
+	var tl *timeline.Timeline
+	if outline {
+		tl = timeline.Outline(spans)
+	} else {
+		tl = timeline.Build(spans)
+	}
 	opt := termview.Options{
 		Width: o.width, From: o.from, To: o.to, ASCII: o.ascii,
 		Filter: filter,

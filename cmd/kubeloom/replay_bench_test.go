@@ -60,12 +60,12 @@ func BenchmarkReplaySummary1M(b *testing.B) {
 	for b.Loop() {
 		// What runReplay does for --summary, phase by phase.
 		t0 := time.Now()
-		spans, done, err := readRecording(path)
+		spans, done, err := readRecording(path, traces.ReadOptions{Attributes: timeline.OutlineAttributes, NoEvents: true})
 		if err != nil || len(spans) != n {
 			b.Fatalf("read %d of %d spans: %v", len(spans), n, err)
 		}
 		t1 := time.Now()
-		tl := timeline.Build(spans)
+		tl := timeline.Outline(spans)
 		t2 := time.Now()
 		if err := termview.Summary(io.Discard, tl, termview.Options{Width: 120}); err != nil {
 			b.Fatal(err)
@@ -169,8 +169,8 @@ func maxRSS() int64 {
 }
 
 // TestSoakRecordingReplays checks a small soak recording: it reads without
-// error, every lane of its instances is there, and the summary counts
-// every span.
+// error, every lane of its instances is there, the summary counts every
+// span, and is the one of the timeline of every span with its marks.
 func TestSoakRecordingReplays(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "soak.jsonl")
 	n, _ := generateSoak(t, path, 20_000)
@@ -181,6 +181,15 @@ func TestSoakRecordingReplays(t *testing.T) {
 	out, _, err := execute(t, "replay", path, "--summary")
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Read with all of the spans and built with their marks, the table
+	// is the same.
+	var full strings.Builder
+	if err := termview.Summary(&full, timeline.Build(spans), termview.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if out != full.String() {
+		t.Errorf("replay --summary:\n%s\nwant the summary of the timeline of all the spans:\n%s", out, full.String())
 	}
 	for _, want := range []string{"soak · ", "5 instances", "kube-controller-manager cm-0", "kubelet node-3", "kubeloom scenario",
 		"informer/listener-run secrets handler-2", "kubelet/pod-worker default/web-4", fmt.Sprintf("%d spans", n)} {

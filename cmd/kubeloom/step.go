@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/stepview"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
@@ -66,7 +67,7 @@ func runStep(cmd *cobra.Command, s streams, o *stepOptions) error {
 	if o.lang != stepview.English && o.lang != stepview.Chinese {
 		return fmt.Errorf("--lang %q: expected en (English) or zh (中文)", o.lang)
 	}
-	spans, done, readErr := readRecording(o.file)
+	spans, done, readErr := readRecording(o.file, traces.ReadOptions{})
 	defer done()
 	if len(spans) == 0 {
 		if readErr != nil {

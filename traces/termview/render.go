@@ -62,6 +62,9 @@ func Render(w io.Writer, tl *timeline.Timeline, opt Options) error {
 	if err != nil {
 		return err
 	}
+	if tl.Outline {
+		return errors.New("termview: an outline has no marks to draw: build the timeline with timeline.Build")
+	}
 	var lines []line
 	if len(tl.Instances) == 0 {
 		lines = append(plainLines(v.title(0)), line{text: "no spans to show: the recording is empty"})

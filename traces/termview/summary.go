@@ -1,6 +1,7 @@
 package termview
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -45,6 +46,9 @@ func Summarize(tl *timeline.Timeline, opt Options) ([]LaneSummary, error) {
 	if err := v.setWindow(opt.From, opt.To); err != nil {
 		return nil, err
 	}
+	if err := v.needMarks(); err != nil {
+		return nil, err
+	}
 	return v.summarize(), nil
 }
 
@@ -62,6 +66,15 @@ func (v *view) summarize() []LaneSummary {
 			r := LaneSummary{Instance: inst, Lane: l}
 			if l.SpanID != "" && in(l.Start) {
 				r.Spans++
+			}
+			if v.tl.Outline {
+				// No marks, no window: the lane's tally has them all.
+				t := l.Tally
+				r.Iterations = int64(t.Iterations) + t.Skipped
+				r.Skipped = t.Skipped
+				r.Spans += t.Iterations + t.Calls
+				rows = append(rows, r)
+				continue
 			}
 			for _, m := range l.Iterations {
 				if in(m.Start) {
@@ -97,6 +110,15 @@ func (v *view) summarize() []LaneSummary {
 	return rows
 }
 
+// needMarks refuses a window on a timeline built without its marks: the
+// lanes' tallies count the whole recording.
+func (v *view) needMarks() error {
+	if v.windowed && v.tl.Outline {
+		return errors.New("termview: a window needs the timeline's marks: build it with timeline.Build, not Outline")
+	}
+	return nil
+}
+
 // summaryColumns are the table's headings; the numeric ones are right-aligned.
 var summaryColumns = []struct {
 	name  string
@@ -125,6 +147,9 @@ func Summary(w io.Writer, tl *timeline.Timeline, opt Options) error {
 		return v.write(w, append(plainLines(v.title(0)), line{text: "no spans to show: the recording is empty"}))
 	}
 	if err := v.setWindow(opt.From, opt.To); err != nil {
+		return err
+	}
+	if err := v.needMarks(); err != nil {
 		return err
 	}
 	rows := v.summarize()

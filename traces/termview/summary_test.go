@@ -2,6 +2,7 @@ package termview_test
 
 import (
 	"bytes"
+	"io"
 	"strconv"
 	"strings"
 	"testing"
@@ -161,5 +162,32 @@ func TestFilter(t *testing.T) {
 				t.Errorf("timeline title does not say %d of 28 lanes:\n%s", want, b.String())
 			}
 		})
+	}
+}
+
+// The summary of an outline (a timeline without its marks, from its lanes'
+// tallies) is the summary of the timeline, for every fixture, with or
+// without a filter; a window, which needs the marks, is refused, and so is
+// drawing an outline.
+func TestSummaryOfOutline(t *testing.T) {
+	for name, spans := range fixtures {
+		for _, opt := range []termview.Options{
+			{Width: 100},
+			{Width: 100, Filter: timeline.Filter{Goroutines: []string{"*gc", "pleg-relist", "informer/*"}}},
+		} {
+			var want, got bytes.Buffer
+			errWant := termview.Summary(&want, timeline.Build(spans()), opt)
+			errGot := termview.Summary(&got, timeline.Outline(spans()), opt)
+			if (errWant == nil) != (errGot == nil) || got.String() != want.String() {
+				t.Errorf("%s %+v: outline's summary (%v):\n%s\nwant (%v):\n%s", name, opt.Filter, errGot, got.String(), errWant, want.String())
+			}
+		}
+		outline := timeline.Outline(spans())
+		if err := termview.Summary(io.Discard, outline, termview.Options{Width: 100, From: time.Second}); err == nil {
+			t.Errorf("%s: summary of an outline in a window: no error", name)
+		}
+		if err := termview.Render(io.Discard, outline, termview.Options{Width: 100}); err == nil {
+			t.Errorf("%s: rendering an outline: no error", name)
+		}
 	}
 }

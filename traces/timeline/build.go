@@ -74,8 +74,11 @@ type laneAcc struct {
 // goroutine that was still running) the span goes to an open lane for the
 // missing parent if its path carries a goroutine.name (iteration spans do),
 // and is counted as an orphan otherwise.
-func Build(spans []traces.Span) *Timeline {
-	tl := &Timeline{Spans: len(spans)}
+func Build(spans []traces.Span) *Timeline { return build(spans, true) }
+
+// build is Build, or Outline without the marks.
+func build(spans []traces.Span, marks bool) *Timeline {
+	tl := &Timeline{Spans: len(spans), Outline: !marks}
 	if len(spans) == 0 {
 		return tl
 	}
@@ -187,7 +190,7 @@ func Build(spans []traces.Span) *Timeline {
 	close(work)
 	parallelShards(workers(len(spans)), func(int) {
 		for i := range work {
-			built[i] = buildLane(tl, spans, info, laneOrder[i])
+			built[i] = buildLane(tl, spans, info, laneOrder[i], marks)
 		}
 	})
 	spawnedBy(spans, info, laneOrder, built)
@@ -763,7 +766,7 @@ func openLaneAttributes(spans []traces.Span, info []spanInfo, members []int) tra
 	return attrs
 }
 
-func buildLane(tl *Timeline, spans []traces.Span, info []spanInfo, acc *laneAcc) *Lane {
+func buildLane(tl *Timeline, spans []traces.Span, info []spanInfo, acc *laneAcc, marks bool) *Lane {
 	l := &Lane{Goroutine: acc.name}
 	members := acc.members
 	if acc.lifetime >= 0 {
@@ -773,7 +776,9 @@ func buildLane(tl *Timeline, spans []traces.Span, info []spanInfo, acc *laneAcc)
 		l.Attributes = s.Attributes
 		l.Causes = causes(s)
 		l.Start, l.End = s.Start, spanEnd(s)
-		l.Events = appendEvents(l.Events, s)
+		if marks {
+			l.Events = appendEvents(l.Events, s)
+		}
 	} else {
 		l.Attributes = openLaneAttributes(spans, info, members)
 		for n, i := range members {
@@ -797,10 +802,15 @@ func buildLane(tl *Timeline, spans []traces.Span, info []spanInfo, acc *laneAcc)
 	}
 	iterations, events := 0, len(l.Events)
 	for _, i := range members {
-		if info[i].hasIter {
+		if in := &info[i]; in.hasIter {
 			iterations++
+			l.Tally.Skipped += in.skipped
 		}
 		events += len(spans[i].Events)
+	}
+	l.Tally.Iterations, l.Tally.Calls = iterations, len(members)-iterations
+	if !marks {
+		return l
 	}
 	if events > 0 {
 		l.Events = slices.Grow(l.Events, events-len(l.Events))

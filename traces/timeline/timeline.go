@@ -27,6 +27,9 @@ type Timeline struct {
 	// path says which goroutine they ran on.
 	Orphans int
 	Links   int // causal links (kubeloom.link=cause)
+	// Outline is set on a timeline made by Outline: its lanes have their
+	// Tally but no marks.
+	Outline bool
 }
 
 // Instance is one running component: a (service.name, service.instance.id) pair.
@@ -56,6 +59,7 @@ type Lane struct {
 	Iterations []Mark // loop iteration spans, by start
 	Calls      []Mark // the lane's other spans, by start
 	Events     []Mark // span events on the lane's spans, by time
+	Tally      Tally  // how many iterations and calls, also in an Outline
 	// Attributes of the lifetime span; for an Open lane, the goroutine
 	// attributes found on its spans.
 	Attributes traces.Attributes
@@ -78,6 +82,13 @@ type Lane struct {
 // qual is a qualifier of a lane's label: an attribute that tells the lane
 // from others of its goroutine name.
 type qual struct{ key, value string }
+
+// Tally counts a lane's spans other than its lifetime span.
+type Tally struct {
+	Iterations int   // iteration spans: len(Iterations)
+	Skipped    int64 // the idle iterations sampled out: the sum of the Iterations' Skipped
+	Calls      int   // the other spans: len(Calls)
+}
 
 // Mark is a span or a span event placed on a lane. An event has Start == End.
 type Mark struct {
