@@ -68,7 +68,11 @@ way.
 
 --go-trace also writes a Go execution trace in which every simulated
 goroutine's work is a region named by its goroutine.name: open it with
-'go tool trace FILE'.`,
+'go tool trace FILE'.
+
+A run sets Go's garbage collector to GOGC=400 under a 3 GiB memory limit
+(a simulation allocates fast and keeps little; the collector's pauses would
+make loops late): set GOGC or GOMEMLIMIT to choose otherwise.`,
 		Example: `  kubeloom run informer-basics --out recordings/informer-basics.jsonl
   kubeloom run informer-eras --speed 30 --out recordings/eras.jsonl
   kubeloom run cluster-basics --out recordings/cluster.jsonl.zst
