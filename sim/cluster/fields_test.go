@@ -136,3 +136,28 @@ func TestPodWatchesAreIndexedByNode(t *testing.T) {
 		t.Errorf("the nodes of deleted pods are remembered: %v", k)
 	}
 }
+
+// After an apiserver restart the new watches still know where each pod
+// was: a pod created before it and bound after leaves the unassigned
+// pods' watch.
+func TestIndexedWatchesOutliveBrokenWatches(t *testing.T) {
+	c := New()
+	ctx := context.Background()
+	c.Create(ctx, pods, pod("web-0"))
+	c.BreakAllWatches(ctx)
+	unassigned, err := c.Watch(ctx, pods, "", metav1.ListOptions{FieldSelector: "spec.nodeName="})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unassigned.Stop()
+	if ev := <-unassigned.ResultChan(); ev.Type != watch.Added {
+		t.Fatalf("first event %s, want ADDED web-0", ev.Type)
+	}
+	bound := pod("web-0")
+	bound.Spec.NodeName = "node-1"
+	c.Update(ctx, pods, bound)
+	c.Create(ctx, pods, pod("web-1")) // an event after it, should it be missing
+	if ev := <-unassigned.ResultChan(); ev.Type != watch.Deleted || ev.Object.(*corev1.Pod).Name != "web-0" {
+		t.Errorf("the next event on the unassigned watch is %s %s, want DELETED web-0", ev.Type, ev.Object.(*corev1.Pod).Name)
+	}
+}

@@ -67,10 +67,7 @@ func (c *Cluster) watch(action k8stesting.Action) (bool, watch.Interface, error)
 			}
 		}
 	}
-	if c.watches[gvr] == nil {
-		c.watches[gvr] = newWatchSet(gvr)
-	}
-	c.watches[gvr].add(w)
+	c.watchSet(gvr).add(w)
 	return true, w, nil
 }
 
@@ -78,11 +75,8 @@ func (c *Cluster) watch(action k8stesting.Action) (bool, watch.Interface, error)
 // namespace and may select the object (watchSet.recipients), with the
 // cause of the request being served. The caller holds c.mu.
 func (c *Cluster) notify(gvr schema.GroupVersionResource, ns string, t watch.EventType, obj runtime.Object) {
-	s := c.watches[gvr]
-	if s == nil {
-		return
-	}
-	var fs fields.Set // the object's selectable fields, once per event
+	s := c.watchSet(gvr) // also with no watch open: it follows each object's trigger value
+	var fs fields.Set    // the object's selectable fields, once per event
 	s.recipients(obj, t == watch.Deleted, func(w *watcher) {
 		if w.ns != "" && w.ns != ns {
 			return
@@ -92,6 +86,17 @@ func (c *Cluster) notify(gvr schema.GroupVersionResource, ns string, t watch.Eve
 		}
 		w.send(t, obj, fs, c.cause)
 	})
+}
+
+// watchSet is the resource's set of watches, made at its first watch or
+// write.
+func (c *Cluster) watchSet(gvr schema.GroupVersionResource) *watchSet {
+	s := c.watches[gvr]
+	if s == nil {
+		s = newWatchSet(gvr)
+		c.watches[gvr] = s
+	}
+	return s
 }
 
 func alive(ws []*watcher) []*watcher {
@@ -126,7 +131,7 @@ func (c *Cluster) BreakWatches(ctx context.Context, gvr schema.GroupVersionResou
 		w.end()
 	})
 	n := s.len()
-	c.watches[gvr] = nil
+	s.clear()
 	return n
 }
 

@@ -20,7 +20,7 @@ type watchSet struct {
 	trigger string                // the trigger field, "" if the resource has none
 	all     []*watcher            // allWatchers
 	byValue map[string][]*watcher // valueWatchers
-	last    map[string]string     // object key → the trigger value of its latest event (the cacher's PrevObject)
+	last    map[string]string     // object key → the trigger value of its latest event (the cacher's PrevObject), since the cluster's start
 }
 
 // triggerFields are the resources whose watches the cacher indexes, and by
@@ -64,6 +64,15 @@ func (s *watchSet) prune() {
 		} else {
 			s.byValue[v] = ws
 		}
+	}
+}
+
+// clear forgets every watch (they were ended); what it knows of the
+// objects stays, for the next watches.
+func (s *watchSet) clear() {
+	s.all = nil
+	if s.byValue != nil {
+		s.byValue = map[string][]*watcher{}
 	}
 }
 
