@@ -87,8 +87,9 @@ func (r *Registry) Live() []Alive {
 	return out
 }
 
-// LiveOf returns the goroutine families of one instance alive now, by name.
-func (r *Registry) LiveOf(instance string) map[string]int {
+// liveOf returns the goroutine families of one instance alive now, by
+// name (nil if none).
+func (r *Registry) liveOf(instance string) map[string]int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return maps.Clone(r.live[instance])

@@ -166,12 +166,7 @@ func (e *causedError) Error() string { return e.err.Error() }
 func (e *causedError) Unwrap() error { return e.err }
 
 // Live returns this instance's goroutine families alive now, by name.
-func (r *Runtime) Live() map[string]int {
-	if live := r.registry.LiveOf(r.instance); live != nil {
-		return live
-	}
-	return map[string]int{}
-}
+func (r *Runtime) Live() map[string]int { return r.registry.liveOf(r.instance) }
 
 // Outlive returns a context with ctx's span and goroutine but life's
 // cancellation, for goroutines that outlive the goroutine that starts them
