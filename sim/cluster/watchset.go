@@ -17,21 +17,32 @@ import (
 // and to all — not to every kubelet's pod watch: with a thousand nodes a
 // pod write would otherwise test a thousand selectors.
 type watchSet struct {
-	trigger string                // the trigger field, "" if the resource has none
+	trigger trigger               // the zero trigger if the resource has none
 	all     []*watcher            // allWatchers
 	byValue map[string][]*watcher // valueWatchers
 	last    map[string]string     // object key → the trigger value of its latest event (the cacher's PrevObject), since the cluster's start
 }
 
-// triggerFields are the resources whose watches the cacher indexes, and by
-// which field.
-var triggerFields = map[schema.GroupResource]string{
-	{Resource: "pods"}: "spec.nodeName",
+// trigger is a field by whose value the cacher indexes a resource's
+// watches (storage.TriggerPublisherFunc).
+type trigger struct {
+	field string                      // as a field selector names it
+	value func(runtime.Object) string // the object's value of it
+}
+
+// triggers are the resources whose watches the cacher indexes.
+var triggers = map[schema.GroupResource]trigger{
+	{Resource: "pods"}: {field: "spec.nodeName", value: func(obj runtime.Object) string {
+		if p, ok := obj.(*corev1.Pod); ok {
+			return p.Spec.NodeName
+		}
+		return ""
+	}},
 }
 
 func newWatchSet(gvr schema.GroupVersionResource) *watchSet {
-	s := &watchSet{trigger: triggerFields[gvr.GroupResource()]}
-	if s.trigger != "" {
+	s := &watchSet{trigger: triggers[gvr.GroupResource()]}
+	if s.trigger.value != nil {
 		s.byValue = map[string][]*watcher{}
 		s.last = map[string]string{}
 	}
@@ -50,10 +61,10 @@ func (s *watchSet) add(w *watcher) {
 }
 
 func (s *watchSet) indexValue(sel fields.Selector) (string, bool) {
-	if s.trigger == "" || sel == nil {
+	if s.trigger.value == nil || sel == nil {
 		return "", false
 	}
-	return sel.RequiresExactMatch(s.trigger)
+	return sel.RequiresExactMatch(s.trigger.field)
 }
 
 func (s *watchSet) prune() {
@@ -101,12 +112,12 @@ func (s *watchSet) len() int {
 // its trigger value and its previous one, and all the others
 // (Cacher.dispatchEvent). A deleted object is forgotten.
 func (s *watchSet) recipients(obj runtime.Object, deleted bool, f func(*watcher)) {
-	if s.trigger != "" {
+	if s.trigger.value != nil {
 		key := ""
 		if m, err := meta.Accessor(obj); err == nil {
 			key = objectKey(m)
 		}
-		now := triggerValue(obj)
+		now := s.trigger.value(obj)
 		prev, seen := s.last[key]
 		if deleted {
 			delete(s.last, key)
@@ -143,12 +154,4 @@ func deliver(ws []*watcher, f func(*watcher)) []*watcher {
 	}
 	clear(ws[len(open):])
 	return open
-}
-
-// triggerValue is the pod's node, the only trigger simulated.
-func triggerValue(obj runtime.Object) string {
-	if p, ok := obj.(*corev1.Pod); ok {
-		return p.Spec.NodeName
-	}
-	return ""
 }
