@@ -58,9 +58,11 @@ func ReadFile(path string) ([]Span, error) {
 // map: treat a Span's maps as read-only. Large files are parsed on all
 // CPUs (GOMAXPROCS) in chunks of lines; the result does not depend on it.
 // A compressed file is decompressed on other goroutines at the same time.
-func Read(r io.Reader, name string) ([]Span, error) { return readWith(r, name, ReadOptions{}) }
+func Read(r io.Reader, name string) ([]Span, error) { return ReadWith(r, name, ReadOptions{}) }
 
-func readWith(r io.Reader, name string, opt ReadOptions) ([]Span, error) {
+// ReadWith reads a trace file as Read does, keeping of each span what opt
+// says.
+func ReadWith(r io.Reader, name string, opt ReadOptions) ([]Span, error) {
 	text, err := Decompress(r)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", name, err)

@@ -1,7 +1,5 @@
 package traces
 
-import "io"
-
 // ReadOptions say what of each span ReadWith keeps. The zero value keeps
 // everything, as Read does.
 //
@@ -16,11 +14,6 @@ type ReadOptions struct {
 	Attributes []string
 	// NoEvents leaves out the spans' events.
 	NoEvents bool
-}
-
-// ReadWith reads a trace file as Read does, keeping of each span what opt says.
-func ReadWith(r io.Reader, name string, opt ReadOptions) ([]Span, error) {
-	return readWith(r, name, opt)
 }
 
 // keeper is ReadOptions as the parsers use them.

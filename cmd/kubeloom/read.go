@@ -20,8 +20,9 @@ const bigRecording = 64 << 20
 const compressionRatio = 40
 
 // readRecording reads a recording, plain or compressed, for replay, step,
-// export and push, keeping of its spans what opt says; the caller calls done when it has built what it shows
-// from the spans (calling it again does nothing).
+// export and push, keeping of its spans what opt says; the caller calls
+// done when it has built what it shows from the spans (calling it again
+// does nothing).
 //
 // Nearly everything that reading and building a timeline allocate stays
 // alive (the spans, the lanes), so the collections that would run meanwhile

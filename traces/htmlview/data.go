@@ -240,10 +240,8 @@ func encode(tl *timeline.Timeline) *data {
 	steps := timeline.StepRefs(tl)
 	d.Steps = make([]int64, 0, len(steps)*stepStride)
 	for _, s := range steps {
-		if s.Kind == timeline.StepCall && s.Lane.Goroutine == timeline.MainLane {
-			if st, ok := timeline.StartupStep(s.Instance.Service, s.Mark().Name); ok {
-				d.StepStartup[strconv.Itoa(len(d.Steps)/stepStride)] = e.startup(st)
-			}
+		if st, ok := s.Startup(); ok {
+			d.StepStartup[strconv.Itoa(len(d.Steps)/stepStride)] = e.startup(st)
 		}
 		d.Steps = append(d.Steps, int64(laneIndex[s.Lane]), stepKinds[s.Kind], int64(s.Index))
 	}

@@ -93,9 +93,7 @@ func Steps(tl *Timeline) []Step {
 			entry, hasEntry = catalog.Lookup(lane.Goroutine)
 		}
 		st := Step{Kind: r.Kind, At: r.At, Instance: r.Instance, Lane: r.Lane, Mark: r.Mark(), Entry: entry, HasEntry: hasEntry}
-		if r.Kind == StepCall && r.Lane.Goroutine == MainLane {
-			st.Startup, st.HasStartup = StartupStep(r.Instance.Service, st.Mark.Name)
-		}
+		st.Startup, st.HasStartup = r.Startup()
 		steps[i] = st
 	}
 	return steps
@@ -125,6 +123,15 @@ func (r StepRef) Mark() *Mark {
 		return &r.Lane.Events[r.Index]
 	}
 	return nil
+}
+
+// Startup is the startup story of a call on an instance's main lane, if
+// the catalog tells one (StartupStep).
+func (r StepRef) Startup() (catalog.Step, bool) {
+	if r.Kind != StepCall || r.Lane.Goroutine != MainLane {
+		return catalog.Step{}, false
+	}
+	return StartupStep(r.Instance.Service, r.Mark().Name)
 }
 
 // stepKey orders the steps: by time, then lane order (the scenario's main
