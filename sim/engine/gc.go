@@ -7,13 +7,14 @@ import (
 
 // Garbage collection of a run. A simulation allocates fast (every span,
 // every copied object, every timer) and keeps little: the live heap of a
-// 100-node run is about 300 MB while it allocates 5 GB. With Go's default
+// 100-node run is about 170 MB while it allocates 5 GB. With Go's default
 // (GOGC=100) the collector then runs every few hundred milliseconds, and
-// its assists land on the loops' goroutines as latency: at 100 nodes and
-// speed 10 the worst loop kept its period within 23 % (the machine also
-// busy), with GOGC=400 within 2.5 % (BenchmarkClusterScale, docs/design.md
-// "Scale"). The memory limit keeps the larger heaps of 1,000 nodes in
-// bounds: near it the collector runs as often as it must.
+// its assists land on the loops' goroutines as latency: in one pair of
+// runs at 100 nodes and speed 10 on a busy machine, the worst loop kept
+// its period within 23 % with GOGC=100 and within 2.5 % with GOGC=400
+// (BenchmarkClusterScale, docs/design.md "Scale"). The memory limit keeps
+// the larger heaps of 1,000 nodes in bounds: near it the collector runs as
+// often as it must.
 const (
 	runGCPercent   = 400
 	runMemoryLimit = 3 << 30 // bytes
