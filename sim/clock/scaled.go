@@ -132,16 +132,26 @@ func (c *Scaled) NewTimer(d time.Duration) k8sclock.Timer {
 // shows is learnt once it is received): what every simulated loop waits
 // on between iterations, ten times a second for a 100ms loop, where
 // NewTimer would start a goroutine at each firing to translate the time.
-func (c *Scaled) Wait(done <-chan struct{}, d time.Duration) bool {
+//
+// t holds the real timer from one wait to the next: a loop that passes the
+// same one each time allocates nothing to wait, as wait.JitterUntil
+// reuses its timer (resetOrReuseTimer, k8s.io/apimachinery/pkg/util/wait).
+// A nil *t gets a new timer; the caller stops the last one when done.
+func (c *Scaled) Wait(done <-chan struct{}, d time.Duration, t *k8sclock.Timer) bool {
 	real := c.ToReal(d)
 	early := min(time.Duration(c.lead.Load()), real/2)
 	deadline := c.real.Now().Add(real)
-	t := c.real.NewTimer(real - early)
+	if *t == nil {
+		*t = c.real.NewTimer(real - early)
+	} else {
+		// Since Go 1.23 a Reset timer delivers no value left from before.
+		(*t).Reset(real - early)
+	}
 	select {
 	case <-done:
-		t.Stop()
+		(*t).Stop()
 		return false
-	case <-t.C():
+	case <-(*t).C():
 		c.learn(c.real.Since(deadline))
 		return true
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+	k8sclock "k8s.io/utils/clock"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -126,27 +127,40 @@ func TestTimersNeverFireEarly(t *testing.T) {
 }
 
 // Wait, the loops' timer, waits as NewTimer does, and not at all once
-// done is closed.
+// done is closed; one timer serves every wait of a loop, including those
+// after a wait that done ended, and waiting with it allocates nothing.
 func TestWaitWaitsSimulatedTime(t *testing.T) {
 	for _, speed := range []float64{60, 7} {
 		synctest.Test(t, func(t *testing.T) {
 			c, _ := NewScaledAt(Epoch(), speed)
+			var timer k8sclock.Timer
+			defer func() { timer.Stop() }()
+			waitTen := func(i int) {
+				t.Helper()
+				start := c.Elapsed()
+				if !c.Wait(nil, 10*time.Second, &timer) {
+					t.Fatalf("speed %g: Wait(10s) %d with nothing done returned false", speed, i)
+				}
+				if got := c.Elapsed() - start; got < 10*time.Second || got > 10*time.Second+time.Millisecond {
+					t.Errorf("speed %g: wait %d took %v, want 10s", speed, i, got)
+				}
+			}
 			for i := 1; i <= 3; i++ {
-				if !c.Wait(nil, 10*time.Second) {
-					t.Fatalf("speed %g: Wait(10s) with nothing done returned false", speed)
-				}
-				if got, want := c.Elapsed(), time.Duration(i)*10*time.Second; got < want || got > want+time.Millisecond {
-					t.Errorf("speed %g: wait %d ended at %v, want %v", speed, i, got, want)
-				}
+				waitTen(i)
 			}
 			done := make(chan struct{})
 			close(done)
 			before := c.Elapsed()
-			if c.Wait(done, time.Hour) {
+			if c.Wait(done, time.Hour, &timer) {
 				t.Errorf("speed %g: Wait with done closed reports the hour passed", speed)
 			}
 			if c.Elapsed() != before {
 				t.Errorf("speed %g: Wait with done closed waited %v", speed, c.Elapsed()-before)
+			}
+			// The stopped hour leaves nothing behind for the next wait.
+			waitTen(4)
+			if n := testing.AllocsPerRun(5, func() { c.Wait(nil, time.Second, &timer) }); n != 0 {
+				t.Errorf("speed %g: a wait on a kept timer allocates %v times, want 0", speed, n)
 			}
 		})
 	}

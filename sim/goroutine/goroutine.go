@@ -11,6 +11,7 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
+	k8sclock "k8s.io/utils/clock"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
 )
@@ -165,6 +166,13 @@ func (r *Runtime) run(parent context.Context, name, kind string, period time.Dur
 		if !r.allIterations && period > 0 && period <= time.Second {
 			sample = heartbeatEvery(period)
 		}
+		// One timer for all the loop's waits, as wait.JitterUntil's.
+		var timer k8sclock.Timer
+		defer func() {
+			if timer != nil {
+				timer.Stop()
+			}
+		}()
 		for !stopped(ctx) {
 			began := r.clock.Now()
 			g.iterate(ctx, sample, fn)
@@ -179,7 +187,7 @@ func (r *Runtime) run(parent context.Context, name, kind string, period time.Dur
 				}
 				continue
 			}
-			if !r.wait(ctx, d) {
+			if !r.wait(ctx, d, &timer) {
 				return
 			}
 		}
@@ -187,24 +195,29 @@ func (r *Runtime) run(parent context.Context, name, kind string, period time.Dur
 }
 
 // wait waits d of simulated time between two iterations, or until ctx
-// ends; it reports whether d passed.
-func (r *Runtime) wait(ctx context.Context, d time.Duration) bool {
+// ends; it reports whether d passed. t is the loop's timer, kept from one
+// wait to the next (nil before the first).
+func (r *Runtime) wait(ctx context.Context, d time.Duration, t *k8sclock.Timer) bool {
 	if w, ok := r.clock.(waiter); ok {
-		return w.Wait(ctx.Done(), d)
+		return w.Wait(ctx.Done(), d, t)
 	}
-	t := r.clock.NewTimer(d)
+	if *t == nil {
+		*t = r.clock.NewTimer(d)
+	} else {
+		(*t).Reset(d)
+	}
 	select {
 	case <-ctx.Done():
-		t.Stop()
+		(*t).Stop()
 		return false
-	case <-t.C():
+	case <-(*t).C():
 		return true
 	}
 }
 
 // waiter is a clock that waits without a timer goroutine (clock.Scaled).
 type waiter interface {
-	Wait(done <-chan struct{}, d time.Duration) bool
+	Wait(done <-chan struct{}, d time.Duration, t *k8sclock.Timer) bool
 }
 
 func (r *Runtime) start(parent context.Context, name, kind string, period time.Duration, spawn bool, opts []Option, body func(ctx context.Context)) {

@@ -31,8 +31,13 @@ func (g *G) startIteration(ctx context.Context, name string, n int64, at time.Ti
 		attrs = append(attrs, attribute.Int64(catalog.AttrSkipped, skipped))
 	}
 	attrs = append(attrs, g.attrs...)
-	opts = append(opts, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
-	ctx, sp := g.rt.tracer.Start(ctx, name, opts...)
+	// The attributes are set on the started span, not passed as an option:
+	// an option is copied once more into the start config before the SDK
+	// copies it into the span (220 MB of the 4.7 GB a 100-node run
+	// allocated). The sampler (AlwaysSample) and the processors' OnStart
+	// do not read them.
+	ctx, sp := g.rt.tracer.Start(ctx, name, append(opts, trace.WithTimestamp(at))...)
+	sp.SetAttributes(attrs...)
 	if s, _ := ctx.Value(scopeKey{}).(*scope); s == nil || s.g != g || s.lazy != nil {
 		// Below the iteration there is nothing lazy left to record.
 		ctx = context.WithValue(ctx, scopeKey{}, &scope{rt: g.rt, g: g})
