@@ -136,25 +136,38 @@ func (c *Scaled) NewTimer(d time.Duration) k8sclock.Timer {
 // t holds the real timer from one wait to the next: a loop that passes the
 // same one each time allocates nothing to wait, as wait.JitterUntil
 // reuses its timer (resetOrReuseTimer, k8s.io/apimachinery/pkg/util/wait).
-// A nil *t gets a new timer; the caller stops the last one when done.
+// A nil *t gets a new timer. Wait leaves it fired or stopped, so there is
+// nothing to stop once the loop is done.
 func (c *Scaled) Wait(done <-chan struct{}, d time.Duration, t *k8sclock.Timer) bool {
 	real := c.ToReal(d)
 	early := min(time.Duration(c.lead.Load()), real/2)
 	deadline := c.real.Now().Add(real)
-	if *t == nil {
-		*t = c.real.NewTimer(real - early)
-	} else {
-		// Since Go 1.23 a Reset timer delivers no value left from before.
-		(*t).Reset(real - early)
-	}
+	timer := reuseTimer(t, real-early, c.real.NewTimer)
 	select {
 	case <-done:
-		(*t).Stop()
+		timer.Stop()
 		return false
-	case <-(*t).C():
+	case <-timer.C():
 		c.learn(c.real.Since(deadline))
 		return true
 	}
+}
+
+// reuseTimer resets *t to fire after d, or sets it to a new timer of
+// newTimer if it is nil, and returns it (wait's resetOrReuseTimer). Since
+// Go 1.23 a reset timer delivers no value left from before.
+func reuseTimer(t *k8sclock.Timer, d time.Duration, newTimer func(time.Duration) k8sclock.Timer) k8sclock.Timer {
+	if *t == nil {
+		*t = newTimer(d)
+	} else {
+		(*t).Reset(d)
+	}
+	return *t
+}
+
+// ReuseTimer is reuseTimer for loops on a clock that is not Scaled.
+func ReuseTimer(c Clock, t *k8sclock.Timer, d time.Duration) k8sclock.Timer {
+	return reuseTimer(t, d, c.NewTimer)
 }
 
 // AfterFunc calls f in its own goroutine after d of simulated time.

@@ -134,7 +134,6 @@ func TestWaitWaitsSimulatedTime(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			c, _ := NewScaledAt(Epoch(), speed)
 			var timer k8sclock.Timer
-			defer func() { timer.Stop() }()
 			waitTen := func(i int) {
 				t.Helper()
 				start := c.Elapsed()

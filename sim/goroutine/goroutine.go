@@ -14,6 +14,7 @@ import (
 	k8sclock "k8s.io/utils/clock"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/clock"
 )
 
 // G is one running simulated goroutine.
@@ -166,13 +167,9 @@ func (r *Runtime) run(parent context.Context, name, kind string, period time.Dur
 		if !r.allIterations && period > 0 && period <= time.Second {
 			sample = heartbeatEvery(period)
 		}
-		// One timer for all the loop's waits, as wait.JitterUntil's.
+		// One timer for all the loop's waits, as wait.JitterUntil's; each
+		// wait leaves it fired or stopped.
 		var timer k8sclock.Timer
-		defer func() {
-			if timer != nil {
-				timer.Stop()
-			}
-		}()
 		for !stopped(ctx) {
 			began := r.clock.Now()
 			g.iterate(ctx, sample, fn)
@@ -201,16 +198,12 @@ func (r *Runtime) wait(ctx context.Context, d time.Duration, t *k8sclock.Timer) 
 	if w, ok := r.clock.(waiter); ok {
 		return w.Wait(ctx.Done(), d, t)
 	}
-	if *t == nil {
-		*t = r.clock.NewTimer(d)
-	} else {
-		(*t).Reset(d)
-	}
+	timer := clock.ReuseTimer(r.clock, t, d)
 	select {
 	case <-ctx.Done():
-		(*t).Stop()
+		timer.Stop()
 		return false
-	case <-(*t).C():
+	case <-timer.C():
 		return true
 	}
 }
