@@ -56,39 +56,34 @@ func fleet(nodes int) []traces.Span {
 // `kubeloom replay` shows), unfolded (--expand all, a row per lane) and
 // unfolded in colour.
 func BenchmarkRender(b *testing.B) {
-	tl := timeline.Build(fleet(100))
-	for _, bc := range []struct {
-		name string
-		opt  termview.Options
-	}{
+	benchDraw(b, termview.Render, []benchCase{
 		{"folded", termview.Options{Width: 160}},
 		{"expanded", termview.Options{Width: 160, Expand: []string{"all"}}},
 		{"expanded-color", termview.Options{Width: 160, Expand: []string{"all"}, Color: true}},
-	} {
-		b.Run(bc.name, func(b *testing.B) {
-			for b.Loop() {
-				if err := termview.Render(io.Discard, tl, bc.opt); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	})
 }
 
 // BenchmarkSummary writes the table of the 100-node fleet's lanes, as
 // `kubeloom replay --summary` does, plain and in colour.
 func BenchmarkSummary(b *testing.B) {
-	tl := timeline.Build(fleet(100))
-	for _, bc := range []struct {
-		name string
-		opt  termview.Options
-	}{
+	benchDraw(b, termview.Summary, []benchCase{
 		{"plain", termview.Options{Width: 120}},
 		{"color", termview.Options{Width: 120, Color: true}},
-	} {
+	})
+}
+
+type benchCase struct {
+	name string
+	opt  termview.Options
+}
+
+// benchDraw runs draw on the 100-node fleet's timeline, a sub-benchmark a case.
+func benchDraw(b *testing.B, draw func(io.Writer, *timeline.Timeline, termview.Options) error, cases []benchCase) {
+	tl := timeline.Build(fleet(100))
+	for _, bc := range cases {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {
-				if err := termview.Summary(io.Discard, tl, bc.opt); err != nil {
+				if err := draw(io.Discard, tl, bc.opt); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -58,8 +58,8 @@ const (
 // simulated time, one heading per instance with one row per lane, and a
 // legend. Lanes outside the window or the filter are left out. Every line
 // is at most Width cells wide (escape sequences aside; a wide character
-// such as 中 takes two cells, see docs/design.md, "One width rule") and the
-// output depends only on tl and opt.
+// such as 中 takes two cells: docs/design.md, "Terminal text: one width
+// rule") and the output depends only on tl and opt.
 func Render(w io.Writer, tl *timeline.Timeline, opt Options) error {
 	v, err := newView(w, tl, opt)
 	if err != nil {

@@ -15,7 +15,6 @@ import (
 // sequences at all. The profile is set, never detected: what lipgloss
 // would find in the environment and the terminal is UseColor's to decide.
 type palette struct {
-	r           *lipgloss.Renderer // for the layout of the summary's table
 	bold, dim   style
 	label, main style // a goroutine's label; a lane of no goroutine
 	group       style // a group's name
@@ -36,7 +35,6 @@ func newPalette(color bool) *palette {
 	fg := func(c string) lipgloss.Style { return r.NewStyle().Foreground(lipgloss.Color(c)) }
 	const red, green, yellow, blue, magenta, cyan = "1", "2", "3", "4", "5", "6"
 	return &palette{
-		r:      r,
 		bold:   newStyle(r.NewStyle().Bold(true)),
 		dim:    newStyle(r.NewStyle().Faint(true)),
 		label:  newStyle(fg(cyan)),

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kubeloom/kubeloom/traces/timeline"
@@ -238,29 +237,26 @@ func Summary(w io.Writer, tl *timeline.Timeline, opt Options) error {
 	return v.write(w, lines)
 }
 
-// table lays cells out in lipgloss blocks, one per column, joined two
-// cells apart: a column is its cells one above the other, coloured cell
-// by cell and aligned in its width (the numbers and times to the right).
-// No cell is wider than its column's width.
+// table lays cells out in columns two cells apart, each cell coloured by
+// its style and padded to its column's width as x/ansi measures it (the
+// numbers and times aligned to the right). No cell is wider than its
+// column's width.
 func (v *view) table(cells [][]string, styles [][]style, widths []int) []string {
-	blocks := make([]string, len(summaryColumns))
-	col := make([]string, len(cells))
-	for i, c := range summaryColumns {
-		for r, row := range cells {
-			col[r] = styles[r][i].paint(row[i])
+	lines := make([]string, 0, len(cells))
+	for r, row := range cells {
+		var b strings.Builder
+		for i, c := range summaryColumns {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			pad := spaces(widths[i] - ansi.StringWidth(row[i]))
+			if c.right {
+				b.WriteString(pad + styles[r][i].paint(row[i]))
+			} else {
+				b.WriteString(styles[r][i].paint(row[i]) + pad)
+			}
 		}
-		st := v.p.r.NewStyle().Width(widths[i])
-		if i > 0 {
-			st = st.PaddingLeft(2).Width(2 + widths[i])
-		}
-		if c.right {
-			st = st.Align(lipgloss.Right)
-		}
-		blocks[i] = st.Render(strings.Join(col, "\n"))
-	}
-	lines := strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, blocks...), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
+		lines = append(lines, strings.TrimRight(b.String(), " "))
 	}
 	return lines
 }

@@ -41,10 +41,11 @@ func TerminalLanes(w io.Writer) int {
 }
 
 // Text is measured in terminal cells, as every view of kubeloom measures
-// it (docs/design.md, "One width rule"): x/ansi's StringWidth, which reads
-// grapheme clusters, gives East Asian wide characters and emoji two cells
-// and combining marks none, and skips escape sequences. Bars are drawn in
-// runes: every glyph is one cell (TestGlyphsAreOneCell).
+// it (docs/design.md, "Terminal text: one width rule"): x/ansi's
+// StringWidth, which reads grapheme clusters, gives East Asian wide
+// characters and emoji two cells and combining marks none, and skips
+// escape sequences. Bars are drawn in runes: every glyph is one cell
+// (TestGlyphsAreOneCell).
 
 // spaces returns n spaces, none if n is negative.
 func spaces(n int) string { return strings.Repeat(" ", max(n, 0)) }
