@@ -70,14 +70,14 @@ func Render(w io.Writer, tl *timeline.Timeline, opt Options) error {
 	}
 	var lines []string
 	if len(tl.Instances) == 0 {
-		lines = append(v.title(0), "no spans to show: the recording is empty")
+		lines = v.fitLines(append(v.title(0), "no spans to show: the recording is empty"))
 	} else {
 		if err := v.setWindow(opt.From, opt.To); err != nil {
 			return err
 		}
 		lines = v.render()
 	}
-	return v.write(w, lines)
+	return write(w, lines)
 }
 
 // newView checks the options that every rendering shares.
@@ -111,15 +111,26 @@ func newView(w io.Writer, tl *timeline.Timeline, opt Options) (*view, error) {
 	return v, nil
 }
 
-// write writes lines cut to the width, the cut marked with an ellipsis
-// (x/ansi cuts between escape sequences, so a cut line keeps its colours).
-func (v *view) write(w io.Writer, lines []string) error {
+// write writes lines, one a line.
+func write(w io.Writer, lines []string) error {
 	bw := bufio.NewWriter(w)
 	for _, l := range lines {
-		bw.WriteString(ansi.Truncate(l, v.width, v.g.ellipsis))
+		bw.WriteString(l)
 		bw.WriteByte('\n')
 	}
 	return bw.Flush()
+}
+
+// fit cuts a line to the width, the cut marked with an ellipsis (x/ansi
+// cuts between escape sequences, so a cut line keeps its colours).
+func (v *view) fit(line string) string { return ansi.Truncate(line, v.width, v.g.ellipsis) }
+
+// fitLines fits each of lines to the width.
+func (v *view) fitLines(lines []string) []string {
+	for i, l := range lines {
+		lines[i] = v.fit(l)
+	}
+	return lines
 }
 
 type view struct {
@@ -249,14 +260,16 @@ func (v *view) render() []string {
 		v.barW = minBar
 	}
 
-	lines := v.title(shown)
-	axis := v.p.dim.paint(v.axis())
+	// Every line is fitted to the width; a row fits itself, knowing its
+	// width (measuring every row again costs as much as drawing it).
+	lines := v.fitLines(v.title(shown))
+	axis := v.fit(v.p.dim.paint(v.axis()))
 	lines = append(lines, axis)
 	for i, s := range secs {
 		if i > 0 {
 			lines = append(lines, "")
 		}
-		lines = append(lines, v.p.bold.paint(s.in.Name()))
+		lines = append(lines, v.fit(v.p.bold.paint(s.in.Name())))
 		for _, r := range s.rows {
 			lines = append(lines, v.row(r))
 		}
@@ -265,12 +278,12 @@ func (v *view) render() []string {
 		lines = append(lines, axis)
 	}
 	if n := v.tl.Orphans; n > 0 {
-		lines = append(lines, fmt.Sprintf("%s not shown: %s parent is missing (the recording was cut short?)",
-			plural(n, "span"), map[bool]string{true: "its", false: "their"}[n == 1]))
+		lines = append(lines, v.fit(fmt.Sprintf("%s not shown: %s parent is missing (the recording was cut short?)",
+			plural(n, "span"), map[bool]string{true: "its", false: "their"}[n == 1])))
 	}
 	note := v.foldedNote(all)
-	lines = append(lines, note...)
-	return append(lines, v.legend(len(note) > 0)...)
+	lines = append(lines, v.fitLines(note)...)
+	return append(lines, v.fitLines(v.legend(len(note) > 0))...)
 }
 
 // LabelColumn is the widest label column of a timeline width columns
@@ -334,7 +347,8 @@ func (v *view) axis() string {
 }
 
 // row draws a lane, a folded group or a group's heading: indent, label,
-// period, bar.
+// period, bar; cut to the width if it is wider (only a width too narrow
+// for a group's glyph and count makes it so).
 func (v *view) row(r row) string {
 	var b strings.Builder
 	b.WriteString(spaces(indent + 2*r.depth))
@@ -346,13 +360,17 @@ func (v *view) row(r row) string {
 	case r.lane.Goroutine == timeline.MainLane:
 		labelStyle = v.p.main
 	}
-	b.WriteString(labelStyle.paint(label) + spaces(v.labelW-2*r.depth-ansi.StringWidth(label)+1))
+	lw := ansi.StringWidth(label)
+	pad := max(v.labelW-2*r.depth-lw+1, 0)
+	b.WriteString(labelStyle.paint(label) + spaces(pad))
+	width := indent + 2*r.depth + lw + pad
 	if v.periodW > 0 {
 		p := ""
 		if d := rowPeriod(r); d > 0 {
 			p = formatDuration(d, v.ascii)
 		}
 		b.WriteString(padLeft(v.p.period.paint(p), v.periodW) + " ")
+		width += v.periodW + 1
 	}
 	cells, ranks := []rune(nil), []int(nil)
 	if len(r.lanes) > 0 { // not an unfolded group's heading
@@ -362,11 +380,14 @@ func (v *view) row(r row) string {
 	for n > 0 && cells[n-1] == ' ' {
 		n--
 	}
-	if n == 0 {
-		return strings.TrimRight(b.String(), " ")
+	line := strings.TrimRight(b.String(), " ")
+	if n > 0 {
+		line = b.String() + v.p.paintCells(cells[:n], ranks[:n], v.g.open)
 	}
-	b.WriteString(v.p.paintCells(cells[:n], ranks[:n], v.g.open))
-	return b.String()
+	if width+n > v.width {
+		return v.fit(line)
+	}
+	return line
 }
 
 // bar draws the cells of a lane, or of a folded group's lanes one over

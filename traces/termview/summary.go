@@ -146,7 +146,7 @@ func Summary(w io.Writer, tl *timeline.Timeline, opt Options) error {
 	}
 	v.fitTable = opt.Width > 0 || isTerminal(w)
 	if len(tl.Instances) == 0 {
-		return v.write(w, append(v.title(0), "no spans to show: the recording is empty"))
+		return write(w, v.fitLines(append(v.title(0), "no spans to show: the recording is empty")))
 	}
 	if err := v.setWindow(opt.From, opt.To); err != nil {
 		return err
@@ -232,9 +232,9 @@ func Summary(w io.Writer, tl *timeline.Timeline, opt Options) error {
 			plural(n, "span"), map[bool]string{true: "its", false: "their"}[n == 1]))
 	}
 	// A table fitted to the width is as narrow as it can be; one going to
-	// a pipe or a file, with no --width, is written whole (for grep).
-	v.width = maxLineWidth(lines, v.width)
-	return v.write(w, lines)
+	// a pipe or a file, with no --width, is written whole (for grep): its
+	// lines are never cut.
+	return write(w, lines)
 }
 
 // table lays cells out in columns two cells apart, each cell coloured by
@@ -327,11 +327,4 @@ func (v *view) fitColumns(cells [][]string, widths []int) {
 			}
 		}
 	}
-}
-
-func maxLineWidth(lines []string, atLeast int) int {
-	for _, l := range lines {
-		atLeast = max(atLeast, ansi.StringWidth(l))
-	}
-	return atLeast
 }
