@@ -70,9 +70,9 @@ func (m Model) View() string {
 	}
 	switch m.prompt {
 	case jumpPrompt:
-		b.WriteString(w.jumpPrompt + m.input + "█\n")
+		b.WriteString(promptLine(w.jumpPrompt+m.input+"█", width) + "\n")
 	case searchPrompt:
-		b.WriteString(w.searchPrompt + m.input + "█\n")
+		b.WriteString(promptLine(w.searchPrompt+m.input+"█", width) + "\n")
 	default:
 		b.WriteString(m.st.status.Render(ansi.Truncate(m.status, width, "…")) + "\n")
 	}
@@ -87,9 +87,14 @@ func (m Model) layout() (width, treeW, storyW, body int) {
 	if width <= 0 {
 		width = defaultWidth
 	}
-	// As wide as the longest line of the tree, up to half the screen.
+	// As wide as the longest line of the tree, up to half the screen; on
+	// a narrow screen the story keeps 20 cells while the tree keeps 10.
 	treeW = min(max(m.d.treeWidth(), 24), width/2)
-	storyW = max(width-treeW-3, 20)
+	storyW = width - treeW - 3
+	if storyW < 20 {
+		treeW = max(width-3-20, min(10, treeW))
+		storyW = max(width-treeW-3, 1)
+	}
 	if m.height > 0 {
 		body = max(m.height-3, 3)
 	}
@@ -180,7 +185,7 @@ func (m Model) storyLines(width int) []string {
 	return lines
 }
 
-// truncateMiddle shortens s to width columns by cutting out its middle,
+// truncateMiddle shortens s to width cells by cutting out its middle,
 // which keeps both the goroutine's name and the qualifiers that tell
 // lanes of the same name apart ("informer/listener-run…handler-2").
 func truncateMiddle(s string, width int) string {
@@ -192,7 +197,33 @@ func truncateMiddle(s string, width int) string {
 	}
 	tail := (width - 1) / 2
 	head := width - 1 - tail
-	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, ansi.StringWidth(s)-tail, "")
+	return ansi.Truncate(s, head, "") + "…" + lastCells(s, tail)
+}
+
+// promptLine fits a prompt and what has been typed to the width: when it
+// is too long, its start gives way to the end, where the typing is.
+func promptLine(s string, width int) string {
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	return "…" + lastCells(s, width-1)
+}
+
+// lastCells is the end of s at most n cells wide, cut between characters
+// (ansi.TruncateLeft keeps a wide one the cut goes through).
+func lastCells(s string, n int) string {
+	var starts, widths []int
+	for i, state := 0, -1; i < len(s); {
+		var c string
+		c, _, _, state = ansi.FirstGraphemeCluster(s[i:], state)
+		starts, widths = append(starts, i), append(widths, ansi.StringWidth(c))
+		i += len(c)
+	}
+	from, w := len(s), 0
+	for k := len(starts) - 1; k >= 0 && w+widths[k] <= n; k-- {
+		from, w = starts[k], w+widths[k]
+	}
+	return s[from:]
 }
 
 // treeWidth returns the columns the widest line of the tree needs.
