@@ -19,13 +19,17 @@ var updateDocs = flag.Bool("update", false, "rewrite the generated docs (docs/cl
 // root after make build.
 const docsProg = "bin/kubeloom"
 
+// docsDeps are the commands' dependencies as the docs show them: only the
+// spelling matters.
+var docsDeps = deps{streams: streams{prog: docsProg}}
+
 // generatedDocs are the docs written from the code, by language.
 var generatedDocs = []struct {
 	path  string
 	write func(*bytes.Buffer) error
 }{
-	{"../../docs/cli.md", func(b *bytes.Buffer) error { return writeCLIReference(b, newRootCmd(streams{prog: docsProg}), "en") }},
-	{"../../docs/zh/cli.md", func(b *bytes.Buffer) error { return writeCLIReference(b, newRootCmd(streams{prog: docsProg}), "zh") }},
+	{"../../docs/cli.md", func(b *bytes.Buffer) error { return writeCLIReference(b, newRootCmd(docsDeps), "en") }},
+	{"../../docs/zh/cli.md", func(b *bytes.Buffer) error { return writeCLIReference(b, newRootCmd(docsDeps), "zh") }},
 	{"../../docs/goroutines.md", func(b *bytes.Buffer) error { return writeCatalogMarkdown(b, "en") }},
 	{"../../docs/zh/goroutines.md", func(b *bytes.Buffer) error { return writeCatalogMarkdown(b, "zh") }},
 }
@@ -97,7 +101,7 @@ func TestGoroutinesMarkdownIsTheCommand(t *testing.T) {
 // in the reference.
 func TestCLIReferenceCoversEveryFlag(t *testing.T) {
 	var b bytes.Buffer
-	root := newRootCmd(streams{})
+	root := newRootCmd(deps{})
 	if err := writeCLIReference(&b, root, "en"); err != nil {
 		t.Fatal(err)
 	}
