@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,8 +11,6 @@ import (
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
 )
-
-var updateDocs = flag.Bool("update", false, "rewrite the generated docs (docs/cli.md, docs/goroutines.md and their docs/zh/ versions)")
 
 // docsProg is how the docs spell kubeloom: as it runs from the repository's
 // root after make build.
@@ -42,7 +39,7 @@ func TestGeneratedDocsAreUpToDate(t *testing.T) {
 		if err := d.write(&b); err != nil {
 			t.Fatalf("%s: %v", d.path, err)
 		}
-		if *updateDocs {
+		if *update {
 			if err := os.MkdirAll(filepath.Dir(d.path), 0o755); err != nil {
 				t.Fatal(err)
 			}
