@@ -9,6 +9,7 @@ require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/goccy/go-yaml v1.19.2
+	github.com/google/go-cmp v0.7.0
 	github.com/klauspost/compress v1.20.5
 	github.com/muesli/termenv v0.16.0
 	github.com/prometheus/client_golang v1.23.2

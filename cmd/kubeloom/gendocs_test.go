@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,19 +12,21 @@ import (
 	"github.com/kubeloom/kubeloom/sim/catalog"
 )
 
-var updateDocs = flag.Bool("update", false, "rewrite the generated docs (docs/cli.md, docs/goroutines.md and their docs/zh/ versions)")
-
 // docsProg is how the docs spell kubeloom: as it runs from the repository's
 // root after make build.
 const docsProg = "bin/kubeloom"
+
+// docsDeps are the commands' dependencies as the docs show them: only the
+// spelling matters.
+var docsDeps = deps{streams: streams{prog: docsProg}}
 
 // generatedDocs are the docs written from the code, by language.
 var generatedDocs = []struct {
 	path  string
 	write func(*bytes.Buffer) error
 }{
-	{"../../docs/cli.md", func(b *bytes.Buffer) error { return writeCLIReference(b, newRootCmd(streams{prog: docsProg}), "en") }},
-	{"../../docs/zh/cli.md", func(b *bytes.Buffer) error { return writeCLIReference(b, newRootCmd(streams{prog: docsProg}), "zh") }},
+	{"../../docs/cli.md", func(b *bytes.Buffer) error { return writeCLIReference(b, newRootCmd(docsDeps), "en") }},
+	{"../../docs/zh/cli.md", func(b *bytes.Buffer) error { return writeCLIReference(b, newRootCmd(docsDeps), "zh") }},
 	{"../../docs/goroutines.md", func(b *bytes.Buffer) error { return writeCatalogMarkdown(b, "en") }},
 	{"../../docs/zh/goroutines.md", func(b *bytes.Buffer) error { return writeCatalogMarkdown(b, "zh") }},
 }
@@ -38,7 +39,7 @@ func TestGeneratedDocsAreUpToDate(t *testing.T) {
 		if err := d.write(&b); err != nil {
 			t.Fatalf("%s: %v", d.path, err)
 		}
-		if *updateDocs {
+		if *update {
 			if err := os.MkdirAll(filepath.Dir(d.path), 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -97,7 +98,7 @@ func TestGoroutinesMarkdownIsTheCommand(t *testing.T) {
 // in the reference.
 func TestCLIReferenceCoversEveryFlag(t *testing.T) {
 	var b bytes.Buffer
-	root := newRootCmd(streams{})
+	root := newRootCmd(deps{})
 	if err := writeCLIReference(&b, root, "en"); err != nil {
 		t.Fatal(err)
 	}
