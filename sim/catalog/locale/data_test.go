@@ -26,10 +26,13 @@ func TestLanguages(t *testing.T) {
 	if got := Choices(); !strings.HasPrefix(got, "en (English)") || !strings.Contains(got, "zh (中文)") || !strings.Contains(got, " or ") {
 		t.Errorf("Choices() = %q", got)
 	}
+	if len(all()) != len(codes) {
+		t.Errorf("the index has %d languages, the texts %d", len(codes), len(all()))
+	}
 	for _, c := range codes {
 		l := Get(c)
-		if l.Code != c || l.Name == "" || l.Short == "" || l.Tag == "" {
-			t.Errorf("%s: %+v", c, l)
+		if l.Code != c || l.Name == "" || l.Short == "" || l.Tag == "" || l.Name != names[c] {
+			t.Errorf("%s: %+v (named %q in the index)", c, l, names[c])
 		}
 		if got, err := Check(c); got != c || err != nil {
 			t.Errorf("Check(%q) = %q, %v", c, got, err)
@@ -74,6 +77,16 @@ func TestStoriesAreText(t *testing.T) {
 	}
 	if where := en.Where("goroutines", en.Keys("goroutines")[0], "summary"); !strings.HasPrefix(where, dir+"/en/goroutines.yaml:") {
 		t.Errorf("Where = %q", where)
+	}
+}
+
+// BenchmarkIndex is what every command pays for listing the languages in
+// its flags' help: the folders and their language.yaml.
+func BenchmarkIndex(b *testing.B) {
+	for b.Loop() {
+		if codes, _ := readIndex(files); len(codes) == 0 {
+			b.Fatal("no languages")
+		}
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,9 +25,24 @@ const dir = "sim/catalog/locale"
 // braces of their own.
 var plainText = map[string]bool{"goroutines": true, "steps": true}
 
-// codePattern is what a language folder may be called: a BCP 47 language
-// subtag, optionally with a region or script ("en", "zh", "pt-BR").
-var codePattern = regexp.MustCompile(`^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$`)
+// isCode says whether a folder's name is a language code: a BCP 47
+// language subtag, optionally with a region or script ("en", "zh",
+// "pt-BR"). Hand-written, not a regexp: this package compiles nothing at
+// start-up.
+func isCode(name string) bool {
+	parts := strings.Split(name, "-")
+	if len(parts[0]) < 2 || len(parts[0]) > 3 || strings.Trim(parts[0], "abcdefghijklmnopqrstuvwxyz") != "" {
+		return false
+	}
+	for _, sub := range parts[1:] {
+		if len(sub) < 2 || len(sub) > 8 || strings.IndexFunc(sub, func(r rune) bool {
+			return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && (r < '0' || r > '9')
+		}) >= 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // pos is where a key is: file, line and column.
 type pos struct {
@@ -86,7 +100,7 @@ func load(fsys fs.FS) (map[string]*Language, error) {
 			ps.add(pos{file: d.Name()}, "not a language folder: the texts go in a folder per language (%s/en/…)", dir)
 			continue
 		}
-		if !codePattern.MatchString(d.Name()) {
+		if !isCode(d.Name()) {
 			ps.add(pos{file: d.Name()}, "a language folder is named by its code (en, zh, pt-BR), not %q", d.Name())
 			continue
 		}
@@ -176,9 +190,12 @@ func parseFile(file string, src []byte) (*node, problems) {
 func syntaxError(file string, src []byte, err error) (pos, string) {
 	p := pos{file: file}
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		p.line, _ = strconv.Atoi(m[1])
-		msg = msg[len(m[0]):]
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if n, after, ok := strings.Cut(rest, ": "); ok {
+			if line, err := strconv.Atoi(n); err == nil {
+				p.line, msg = line, after
+			}
+		}
 	}
 	if _, gerr := parser.ParseBytes(src, 0); gerr != nil {
 		var yerr goccy.Error
@@ -189,8 +206,6 @@ func syntaxError(file string, src []byte, err error) (pos, string) {
 	}
 	return p, msg
 }
-
-var yamlLine = regexp.MustCompile(`^line (\d+): `)
 
 // toNode turns a YAML value into a node, reporting what a data file may
 // not hold: numbers, booleans and nulls (a text must be text: quote it),

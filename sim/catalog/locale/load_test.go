@@ -25,6 +25,15 @@ func texts(files map[string]string) fstest.MapFS {
 	return fsys
 }
 
+func TestIsCode(t *testing.T) {
+	for name, want := range map[string]bool{"en": true, "zh": true, "pt-BR": true, "zh-Hant-TW": true, "fil": true,
+		"e": false, "english": false, "EN": false, "zh-": false, "zh_CN": false, "testdata": false, "zh-x": false} {
+		if isCode(name) != want {
+			t.Errorf("isCode(%q) = %v", name, !want)
+		}
+	}
+}
+
 func TestLoad(t *testing.T) {
 	ls, err := load(texts(nil))
 	if err != nil {

@@ -3,6 +3,7 @@ package locale
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 	"sync"
@@ -39,12 +40,16 @@ var files embed.FS
 var (
 	loadOnce  sync.Once
 	languages map[string]*Language
-	codes     []string
+
+	indexOnce sync.Once
+	names     map[string]string // language code → its name in itself
+	codes     []string          // English, then the others by code
 )
 
-// all loads every language the first time it is asked for: a command that
-// tells no story (kubeloom goroutines, run) parses no data file. The files
-// are embedded and a test loads them, so a problem here is a broken build.
+// all loads every language the first time a text is asked for: a command
+// that shows none (kubeloom goroutines, run) parses no data file. The
+// files are embedded and a test loads them, so a problem here is a broken
+// build.
 func all() map[string]*Language {
 	loadOnce.Do(func() {
 		ls, err := load(files)
@@ -52,26 +57,49 @@ func all() map[string]*Language {
 			panic(fmt.Sprintf("locale: the embedded texts do not load (go test ./sim/catalog/locale says where):\n%v", err))
 		}
 		languages = ls
-		for c := range ls {
-			codes = append(codes, c)
-		}
-		slices.SortFunc(codes, func(a, b string) int {
-			switch {
-			case a == Reference:
-				return -1
-			case b == Reference:
-				return 1
-			}
-			return strings.Compare(a, b)
-		})
 	})
 	return languages
+}
+
+// index reads which languages there are and their names, the first time
+// it is asked: the folders and their language.yaml, without the rest, so
+// that a flag's help lists them at no cost.
+func index() {
+	indexOnce.Do(func() { codes, names = readIndex(files) })
+}
+
+func readIndex(fsys fs.FS) ([]string, map[string]string) {
+	var codes []string
+	names := map[string]string{}
+	dirs, _ := fs.ReadDir(fsys, ".")
+	for _, d := range dirs {
+		src, err := fs.ReadFile(fsys, d.Name()+"/language.yaml")
+		if err != nil {
+			continue
+		}
+		n, _ := parseFile(d.Name()+"/language.yaml", src)
+		if n == nil || n.kids["name"] == nil {
+			continue
+		}
+		names[d.Name()] = n.kids["name"].text
+		codes = append(codes, d.Name())
+	}
+	slices.SortFunc(codes, func(a, b string) int {
+		switch {
+		case a == Reference:
+			return -1
+		case b == Reference:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	return codes, names
 }
 
 // Codes returns the codes of the languages kubeloom speaks: English, then
 // the others by code.
 func Codes() []string {
-	all()
+	index()
 	return slices.Clone(codes)
 }
 
@@ -91,7 +119,8 @@ func Check(code string) (string, error) {
 	if code == "" {
 		return Reference, nil
 	}
-	if _, ok := all()[code]; !ok {
+	index()
+	if _, ok := names[code]; !ok {
 		return "", fmt.Errorf("unknown language %q: expected %s", code, Choices())
 	}
 	return code, nil
@@ -102,7 +131,7 @@ func Check(code string) (string, error) {
 func Choices() string {
 	var parts []string
 	for _, c := range Codes() {
-		parts = append(parts, fmt.Sprintf("%s (%s)", c, Get(c).Name))
+		parts = append(parts, fmt.Sprintf("%s (%s)", c, names[c]))
 	}
 	if len(parts) == 1 {
 		return parts[0]
@@ -117,6 +146,9 @@ func (l *Language) Next() *Language {
 	i := slices.Index(cs, l.Code)
 	return Get(cs[(i+1)%len(cs)])
 }
+
+// Has says whether key is a message of l.
+func (l *Language) Has(key string) bool { return l.messages[key] != nil }
 
 // Text returns the message of key ("stepview.what"), which has no
 // arguments.
