@@ -183,7 +183,7 @@ func TestGoroutinesAndVersion(t *testing.T) {
 	if !strings.Contains(out, "每个 handler 一个") {
 		t.Errorf("goroutines --long lacks the Chinese narrative")
 	}
-	if e, _ := catalog.Lookup("informer/listener-pop"); !strings.Contains(out, "(rendered in English: "+e.QuoteEN+")") {
+	if e, _ := catalog.Lookup("informer/listener-pop"); !strings.Contains(out, "(rendered in English: "+e.Story("en").Rendering+")") {
 		t.Errorf("goroutines --long lacks the English rendering of the article's words")
 	}
 	out, _, err = execute(t, "version")

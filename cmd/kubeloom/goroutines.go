@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 )
 
 func newGoroutinesCmd(s streams) *cobra.Command {
@@ -46,15 +47,19 @@ docs/zh/goroutines.md).`,
 					if e.Article != "" {
 						fmt.Fprintf(s.out, "  article     %s\n", e.Article)
 					}
-					fmt.Fprintf(s.out, "  %s\n  %s\n", e.Summary, e.SummaryZH)
-					if e.Quote != "" {
-						fmt.Fprintf(s.out, "  「%s」\n", e.Quote)
+					// What it does in every language; the rest in English.
+					for _, code := range locale.Codes() {
+						fmt.Fprintf(s.out, "  %s\n", e.Story(code).Summary)
 					}
-					if en := e.QuoteInEnglish(); en != "" {
-						fmt.Fprintf(s.out, "  (rendered in English: %s)\n", en)
+					st := e.Story(locale.Reference)
+					if st.Quote != "" {
+						fmt.Fprintf(s.out, "  「%s」\n", st.Quote)
 					}
-					if e.Now != "" {
-						fmt.Fprintf(s.out, "  today: %s\n", e.Now)
+					if st.Rendering != "" {
+						fmt.Fprintf(s.out, "  (rendered in English: %s)\n", st.Rendering)
+					}
+					if st.Now != "" {
+						fmt.Fprintf(s.out, "  today: %s\n", st.Now)
 					}
 					fmt.Fprintln(s.out)
 				}
@@ -70,7 +75,7 @@ docs/zh/goroutines.md).`,
 	}
 	cmd.Flags().BoolVarP(&long, "long", "l", false, "also print what each goroutine does (English and 中文), the article's words and today's differences")
 	cmd.Flags().StringVar(&format, "format", "text", "text, or markdown: the whole catalog as a reference page")
-	cmd.Flags().StringVar(&lang, "lang", "en", "language of --format markdown: en or zh (中文)")
+	cmd.Flags().StringVar(&lang, "lang", locale.Reference, "language of --format markdown: "+locale.Choices())
 	return cmd
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeloom/kubeloom/scenarios"
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 	"github.com/kubeloom/kubeloom/sim/engine"
 	"github.com/kubeloom/kubeloom/traces/stepview"
 )
@@ -38,7 +39,7 @@ func newScenariosCmd(s streams) *cobra.Command {
 			return tw.Flush()
 		},
 	}
-	list.Flags().StringVar(&listLang, "lang", "en", "language of the descriptions: en or zh (中文)")
+	list.Flags().StringVar(&listLang, "lang", locale.Reference, "language of the descriptions: "+locale.Choices())
 	cmd.AddCommand(list)
 
 	var showLang string
@@ -69,7 +70,7 @@ for a built-in, its source with its comments, which is the file run would run.`,
 			return err
 		},
 	}
-	show.Flags().StringVar(&showLang, "lang", "en", "language of the description and what to watch for: en or zh (中文)")
+	show.Flags().StringVar(&showLang, "lang", locale.Reference, "language of the description and what to watch for: "+locale.Choices())
 	cmd.AddCommand(show)
 	cmd.AddCommand(&cobra.Command{
 		Use:   "validate FILE...",
@@ -100,10 +101,10 @@ for a built-in, its source with its comments, which is the file run would run.`,
 	return cmd
 }
 
-// checkLang accepts the languages of the docs and the catalog.
+// checkLang accepts the languages of sim/catalog/locale, a folder each.
 func checkLang(lang string) error {
-	if lang != "en" && lang != "zh" {
-		return fmt.Errorf("--lang %q: expected en (English) or zh (中文)", lang)
+	if _, err := locale.Check(lang); err != nil || lang == "" {
+		return fmt.Errorf("--lang %q: expected %s", lang, locale.Choices())
 	}
 	return nil
 }
@@ -114,10 +115,8 @@ func checkLang(lang string) error {
 // scenario file.
 func writeScenarioHeader(w io.Writer, prog string, sc *scenarios.Scenario, arg, lang string) {
 	t := sc.Metadata.Text(lang)
-	heading := map[string][3]string{
-		"en": {"What to watch for", "Run it", "then look at the recording"},
-		"zh": {"看点", "运行", "然后查看记录"},
-	}[lang]
+	l := locale.Get(lang)
+	heading := [3]string{l.Text("cli.scenarios.watchFor"), l.Text("cli.scenarios.run"), l.Text("cli.scenarios.then")}
 	title := sc.Metadata.Name
 	if t.Description != "" {
 		title += " — " + t.Description
@@ -140,7 +139,7 @@ func writeScenarioHeader(w io.Writer, prog string, sc *scenarios.Scenario, arg, 
 	out := "recordings/" + sc.Metadata.Name + ".jsonl"
 	fmt.Fprintf(w, "#\n# %s:\n#   %s run %s --out %s\n", heading[1], prog, arg, out)
 	step := prog + " step " + out
-	if lang != "en" {
+	if lang != locale.Reference {
 		step += " --lang " + lang
 	}
 	fmt.Fprintf(w, "# %s:\n#   %s replay %s\n#   %s\n#\n", heading[2], prog, out, step)

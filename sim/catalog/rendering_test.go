@@ -5,20 +5,31 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 )
 
-// quoted is what the QuoteEN test needs of an Entry or a Step.
+// quoted is what the rendering test needs of an Entry or a Step in one
+// language: the article's words, and the language's rendering of them as
+// its data file has it (Story.Rendering leaves out the ones not shown).
 type quoted struct {
-	id, quote, quoteEN, summary string
+	id, quote, rendering, summary string
 }
 
-func everyQuote() []quoted {
+func everyQuote(lang string) []quoted {
+	l := locale.Get(lang)
+	raw := func(path ...string) string {
+		s, _ := l.Lookup(path...)
+		return s
+	}
 	var out []quoted
 	for _, e := range All() {
-		out = append(out, quoted{e.Name, e.Quote, e.QuoteEN, e.Summary})
+		st := e.Story(lang)
+		out = append(out, quoted{e.Name, st.Quote, raw("goroutines", e.Name, "quote"), st.Summary})
 	}
 	for _, s := range Steps() {
-		out = append(out, quoted{"step " + s.Component + " " + s.Name, s.Quote, s.QuoteEN, s.Summary})
+		st := s.Story(lang)
+		out = append(out, quoted{"step " + s.Component + " " + s.Name, st.Quote, raw("steps", s.Component, s.Name, "quote"), st.Summary})
 	}
 	return out
 }
@@ -32,52 +43,59 @@ func isCJK(r rune) bool {
 		r >= 0xff00 && r <= 0xffef // Halfwidth and Fullwidth Forms
 }
 
-func hasHan(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) })
-}
-
 // codeToken is a run of the characters code is written in; in a quote the
 // article's Chinese is between them, so they are its identifiers, numbers
 // and paths (pendingNotifications, k.StartGarbageCollection, 1.main).
 var codeToken = regexp.MustCompile(`[A-Za-z0-9_.]+`)
 
-// QuoteEN is the English rendering of Quote, for readers who cannot read
-// the article's Chinese: every quote has one and nothing else does; it is
-// English (no CJK character), not the summary again; it renders each
-// passage of the quote, in order, keeping the passages that have no
-// Chinese (code, the article's English comments) exactly and the code of
-// the others as it is; and a passage the catalog quotes twice reads the
-// same both times.
-func TestQuoteENRendersTheQuote(t *testing.T) {
+// A language other than the articles' renders every quote, for readers who
+// cannot read the article's Chinese: every quote has a rendering and
+// nothing else does; it is not the summary again; it renders each passage
+// of the quote, in order, keeping the passages that have no Chinese (code,
+// the article's English comments) exactly and the code of the others as it
+// is; and a passage the catalog quotes twice reads the same both times.
+// The English one has no CJK character at all.
+func TestRenderingsRenderTheQuote(t *testing.T) {
+	for _, lang := range locale.Codes() {
+		if lang == locale.Articles {
+			continue
+		}
+		t.Run(lang, func(t *testing.T) { checkRenderings(t, lang) })
+	}
+}
+
+func checkRenderings(t *testing.T, lang string) {
 	n := 0
 	rendered := map[string]string{} // passage → its rendering, across the catalog
-	for _, q := range everyQuote() {
+	for _, q := range everyQuote(lang) {
 		if q.quote == "" {
-			if q.quoteEN != "" {
-				t.Errorf("%s: QuoteEN %q renders no Quote", q.id, q.quoteEN)
+			if q.rendering != "" {
+				t.Errorf("%s: the quote %q renders no quote of the articles", q.id, q.rendering)
 			}
 			continue
 		}
 		n++
-		if q.quoteEN == "" {
-			t.Errorf("%s: has a Quote, needs its English rendering QuoteEN", q.id)
+		if q.rendering == "" {
+			t.Errorf("%s: has a quote in %s, needs its rendering", q.id, locale.Articles)
 			continue
 		}
-		for _, r := range q.quoteEN {
-			if isCJK(r) {
-				t.Errorf("%s: QuoteEN has the CJK character %q: %q", q.id, r, q.quoteEN)
-				break
+		if lang == locale.Reference {
+			for _, r := range q.rendering {
+				if isCJK(r) {
+					t.Errorf("%s: the rendering has the CJK character %q: %q", q.id, r, q.rendering)
+					break
+				}
 			}
 		}
-		if q.quoteEN == q.summary {
-			t.Errorf("%s: QuoteEN is the Summary; it renders the quote, not the story", q.id)
+		if q.rendering == q.summary {
+			t.Errorf("%s: the quote is the summary; it renders the article's words, not the story", q.id)
 		}
-		// Quote joins the article's passages with "；"; QuoteEN joins
-		// their renderings with " … ".
-		passages, renderings := strings.Split(q.quote, "；"), strings.Split(q.quoteEN, " … ")
+		// The quote joins the article's passages with "；"; the
+		// rendering joins their renderings with " … ".
+		passages, renderings := strings.Split(q.quote, "；"), strings.Split(q.rendering, " … ")
 		if len(passages) != len(renderings) {
-			t.Errorf("%s: Quote has %d passages, QuoteEN %d (join the renderings with \" … \"):\n%q\n%q",
-				q.id, len(passages), len(renderings), q.quote, q.quoteEN)
+			t.Errorf("%s: the quote has %d passages, its rendering %d (join the renderings with \" … \"):\n%q\n%q",
+				q.id, len(passages), len(renderings), q.quote, q.rendering)
 			continue
 		}
 		for i, p := range passages {
@@ -104,21 +122,35 @@ func TestQuoteENRendersTheQuote(t *testing.T) {
 	}
 }
 
-func TestQuoteInEnglish(t *testing.T) {
-	for _, tc := range []struct {
-		e    Entry
-		want string
-	}{
-		{Entry{Quote: "ListAndWatch先获取rsv", QuoteEN: "ListAndWatch first gets the rsv"}, "ListAndWatch first gets the rsv"},
-		{Entry{Quote: "kl.pleg.Start()", QuoteEN: "kl.pleg.Start()"}, ""}, // code: nothing to render
-		{Entry{}, ""},
-	} {
-		if got := tc.e.QuoteInEnglish(); got != tc.want {
-			t.Errorf("%q: QuoteInEnglish() = %q, want %q", tc.e.Quote, got, tc.want)
+// A view shows the rendering of a quote that has Chinese in it, in every
+// language but the articles'; a quote that is only code has none to show.
+func TestStoryRendering(t *testing.T) {
+	var prose, code Entry
+	for _, e := range All() {
+		q := e.Story(locale.Articles).Quote
+		switch {
+		case q != "" && hasHan(q) && prose.Name == "":
+			prose = e
+		case q != "" && !hasHan(q) && code.Name == "":
+			code = e
 		}
-		s := Step{Quote: tc.e.Quote, QuoteEN: tc.e.QuoteEN}
-		if got := s.QuoteInEnglish(); got != tc.want {
-			t.Errorf("step %q: QuoteInEnglish() = %q, want %q", s.Quote, got, tc.want)
+	}
+	if prose.Name == "" || code.Name == "" {
+		t.Fatalf("the catalog has no quote with Chinese (%q) or none that is only code (%q)", prose.Name, code.Name)
+	}
+	en, _ := locale.Get(locale.Reference).Lookup("goroutines", prose.Name, "quote")
+	if got := prose.Story(locale.Reference).Rendering; got != en || got == "" {
+		t.Errorf("%s in English: rendering %q, want %q", prose.Name, got, en)
+	}
+	if got := prose.Story(locale.Articles).Rendering; got != "" {
+		t.Errorf("%s in %s: rendering %q, want none: it is the article's language", prose.Name, locale.Articles, got)
+	}
+	if got := code.Story(locale.Reference).Rendering; got != "" {
+		t.Errorf("%s (quote %q) in English: rendering %q, want none: code reads the same", code.Name, code.Story(locale.Reference).Quote, got)
+	}
+	for _, lang := range locale.Codes() {
+		if got, want := prose.Story(lang).Quote, prose.Story(locale.Articles).Quote; got != want {
+			t.Errorf("%s in %s: quote %q, want the article's %q in every language", prose.Name, lang, got, want)
 		}
 	}
 }
