@@ -237,7 +237,8 @@ func toNode(ps *problems, file string, v *yaml.Node) *node {
 }
 
 func toMapping(ps *problems, file string, m *yaml.Node) *node {
-	out := &node{pos: pos{file: file, line: m.Line, col: m.Column}, kids: map[string]*node{}}
+	n := len(m.Content) / 2
+	out := &node{pos: pos{file: file, line: m.Line, col: m.Column}, kids: make(map[string]*node, n), keys: make([]string, 0, n)}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		at := pos{file: file, line: k.Line, col: k.Column}
