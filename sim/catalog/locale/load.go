@@ -267,7 +267,7 @@ func compare(ps *problems, ref, l *Language) {
 			ps.add(pos{file: l.Code + "/" + file + ".yaml"}, "missing: every language has the files of %s/%s/ (copy %s.yaml and translate it)", dir, Reference, file)
 			continue
 		}
-		compareNodes(ps, l.Code, file, ref.files[file], n)
+		compareNodes(ps, file, ref.files[file], n)
 	}
 	for _, file := range sortedKeys(l.files) {
 		if _, ok := ref.files[file]; !ok {
@@ -276,7 +276,7 @@ func compare(ps *problems, ref, l *Language) {
 	}
 }
 
-func compareNodes(ps *problems, code, key string, ref, n *node) {
+func compareNodes(ps *problems, key string, ref, n *node) {
 	switch {
 	case ref.broken || n.broken:
 		return
@@ -295,7 +295,7 @@ func compareNodes(ps *problems, code, key string, ref, n *node) {
 			ps.add(n.pos, "%s: %q is missing (%s has it at %s): translate it", key, k, Reference, ref.kids[k].pos)
 			continue
 		}
-		compareNodes(ps, code, key+"."+k, ref.kids[k], kid)
+		compareNodes(ps, key+"."+k, ref.kids[k], kid)
 	}
 	for _, k := range n.keys {
 		if _, ok := ref.kids[k]; !ok {

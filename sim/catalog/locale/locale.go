@@ -69,8 +69,8 @@ func index() {
 }
 
 func readIndex(fsys fs.FS) ([]string, map[string]string) {
-	var codes []string
-	names := map[string]string{}
+	var cs []string
+	ns := map[string]string{}
 	dirs, _ := fs.ReadDir(fsys, ".")
 	for _, d := range dirs {
 		src, err := fs.ReadFile(fsys, d.Name()+"/language.yaml")
@@ -81,10 +81,10 @@ func readIndex(fsys fs.FS) ([]string, map[string]string) {
 		if n == nil || n.kids["name"] == nil {
 			continue
 		}
-		names[d.Name()] = n.kids["name"].text
-		codes = append(codes, d.Name())
+		ns[d.Name()] = n.kids["name"].text
+		cs = append(cs, d.Name())
 	}
-	slices.SortFunc(codes, func(a, b string) int {
+	slices.SortFunc(cs, func(a, b string) int {
 		switch {
 		case a == Reference:
 			return -1
@@ -93,7 +93,7 @@ func readIndex(fsys fs.FS) ([]string, map[string]string) {
 		}
 		return strings.Compare(a, b)
 	})
-	return codes, names
+	return cs, ns
 }
 
 // Codes returns the codes of the languages kubeloom speaks: English, then
