@@ -162,8 +162,8 @@ func loadLanguage(fsys fs.FS, code string) (*Language, problems) {
 // mappings of the same kind. It reads with go.yaml.in/yaml/v3 rather than
 // goccy/go-yaml (which reads scenarios, for its precise errors): the
 // stories are 200 kB that every step-through and HTML page reads at
-// start, and yaml.v3 parses them four times as fast with a fifth of the
-// allocations (BenchmarkLoad).
+// start, and yaml.v3 parses them five to six times as fast with a fifth
+// of the allocations (docs/design.md, Languages).
 func parseFile(file string, src []byte) (*node, problems) {
 	var ps problems
 	var doc yaml.Node
