@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 )
 
 // goroutinesOptions are what `kubeloom goroutines` is told.
@@ -42,7 +43,7 @@ docs/zh/goroutines.md).`,
 	}
 	cmd.Flags().BoolVarP(&o.long, "long", "l", false, "also print what each goroutine does (English and 中文), the article's words and today's differences")
 	cmd.Flags().StringVar(&o.format, "format", "text", "text, or markdown: the whole catalog as a reference page")
-	cmd.Flags().StringVar(&o.lang, "lang", "en", "language of --format markdown: en or zh (中文)")
+	cmd.Flags().StringVar(&o.lang, "lang", locale.Reference, "language of --format markdown: "+locale.Choices())
 	return cmd
 }
 
@@ -69,15 +70,19 @@ func runGoroutines(o *goroutinesOptions) error {
 			if e.Article != "" {
 				fmt.Fprintf(o.io.out, "  article     %s\n", e.Article)
 			}
-			fmt.Fprintf(o.io.out, "  %s\n  %s\n", e.Summary, e.SummaryZH)
-			if e.Quote != "" {
-				fmt.Fprintf(o.io.out, "  「%s」\n", e.Quote)
+			// What it does in every language; the rest in English.
+			for _, code := range locale.Codes() {
+				fmt.Fprintf(o.io.out, "  %s\n", e.Story(code).Summary)
 			}
-			if en := e.QuoteInEnglish(); en != "" {
-				fmt.Fprintf(o.io.out, "  (rendered in English: %s)\n", en)
+			st := e.Story(locale.Reference)
+			if st.Quote != "" {
+				fmt.Fprintf(o.io.out, "  「%s」\n", st.Quote)
 			}
-			if e.Now != "" {
-				fmt.Fprintf(o.io.out, "  today: %s\n", e.Now)
+			if st.Rendering != "" {
+				fmt.Fprintf(o.io.out, "  (rendered in English: %s)\n", st.Rendering)
+			}
+			if st.Now != "" {
+				fmt.Fprintf(o.io.out, "  today: %s\n", st.Now)
 			}
 			fmt.Fprintln(o.io.out)
 		}

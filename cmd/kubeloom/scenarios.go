@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeloom/kubeloom/scenarios"
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 	"github.com/kubeloom/kubeloom/sim/engine"
 	"github.com/kubeloom/kubeloom/traces/stepview"
 )
@@ -42,7 +43,7 @@ func newScenariosListCmd(d deps, runF func(*scenariosListOptions) error) *cobra.
 			return runScenariosList(o)
 		},
 	}
-	list.Flags().StringVar(&o.lang, "lang", "en", "language of the descriptions: en or zh (中文)")
+	list.Flags().StringVar(&o.lang, "lang", locale.Reference, "language of the descriptions: "+locale.Choices())
 	return list
 }
 
@@ -92,7 +93,7 @@ for a built-in, its source with its comments, which is the file run would run.`,
 			return runScenariosShow(o)
 		},
 	}
-	show.Flags().StringVar(&o.lang, "lang", "en", "language of the description and what to watch for: en or zh (中文)")
+	show.Flags().StringVar(&o.lang, "lang", locale.Reference, "language of the description and what to watch for: "+locale.Choices())
 	return show
 }
 
@@ -163,10 +164,10 @@ func runScenariosValidate(o *scenariosValidateOptions) error {
 	return nil
 }
 
-// checkLang accepts the languages of the docs and the catalog.
+// checkLang accepts the languages of sim/catalog/locale, a folder each.
 func checkLang(lang string) error {
-	if lang != "en" && lang != "zh" {
-		return fmt.Errorf("--lang %q: expected en (English) or zh (中文)", lang)
+	if _, err := locale.Check(lang); err != nil || lang == "" {
+		return fmt.Errorf("--lang %q: expected %s", lang, locale.Choices())
 	}
 	return nil
 }
@@ -177,10 +178,8 @@ func checkLang(lang string) error {
 // scenario file.
 func writeScenarioHeader(w io.Writer, prog string, sc *scenarios.Scenario, arg, lang string) {
 	t := sc.Metadata.Text(lang)
-	heading := map[string][3]string{
-		"en": {"What to watch for", "Run it", "then look at the recording"},
-		"zh": {"看点", "运行", "然后查看记录"},
-	}[lang]
+	l := locale.Get(lang)
+	heading := [3]string{l.Text("cli.scenarios.watchFor"), l.Text("cli.scenarios.run"), l.Text("cli.scenarios.then")}
 	title := sc.Metadata.Name
 	if t.Description != "" {
 		title += " — " + t.Description
@@ -203,7 +202,7 @@ func writeScenarioHeader(w io.Writer, prog string, sc *scenarios.Scenario, arg, 
 	out := "recordings/" + sc.Metadata.Name + ".jsonl"
 	fmt.Fprintf(w, "#\n# %s:\n#   %s run %s --out %s\n", heading[1], prog, arg, out)
 	step := prog + " step " + out
-	if lang != "en" {
+	if lang != locale.Reference {
 		step += " --lang " + lang
 	}
 	fmt.Fprintf(w, "# %s:\n#   %s replay %s\n#   %s\n#\n", heading[2], prog, out, step)

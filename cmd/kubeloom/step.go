@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/stepview"
 	"github.com/kubeloom/kubeloom/traces/timeline"
@@ -66,7 +67,7 @@ characters, or rely on its font fallback). See docs/step.md.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.lang, "lang", stepview.English, "language of the narrative: en (English) or zh (中文); l switches it while stepping")
+	f.StringVar(&o.lang, "lang", locale.Reference, "language of the narrative: "+locale.Choices()+"; l switches it while stepping")
 	f.BoolVar(&o.plain, "plain", false, "print every step as text instead of stepping interactively")
 	f.DurationVar(&o.from, "from", 0, "first step to show, in simulated time since the start")
 	f.DurationVar(&o.to, "to", 0, "last step to show (default: the end of the recording)")
@@ -76,8 +77,8 @@ characters, or rely on its font fallback). See docs/step.md.`,
 // runStep steps through the recording on a terminal, or prints every step
 // as text.
 func runStep(ctx context.Context, o *stepOptions) error {
-	if o.lang != stepview.English && o.lang != stepview.Chinese {
-		return fmt.Errorf("--lang %q: expected en (English) or zh (中文)", o.lang)
+	if err := checkLang(o.lang); err != nil {
+		return err
 	}
 	spans, done, readErr := readRecording(o.file, traces.ReadOptions{})
 	defer done()

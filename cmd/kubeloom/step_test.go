@@ -97,7 +97,7 @@ func TestStepErrors(t *testing.T) {
 		want string
 	}{
 		{nil, "accepts 1 arg(s), received 0"},
-		{[]string{good, "--lang", "fr"}, `--lang "fr": expected en (English) or zh (中文)`},
+		{[]string{good, "--lang", "qaa"}, `--lang "qaa": expected en (English)`},
 		{[]string{good, "--from", "soon"}, `invalid argument "soon" for "--from"`},
 		{[]string{good, "--from", "-1s"}, "cannot be negative"},
 		{[]string{good, "--from", "20s", "--to", "10s"}, "--to must be after --from"},

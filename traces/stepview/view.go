@@ -6,6 +6,8 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 )
 
 // defaultWidth is the width drawn before the terminal reports its size.
@@ -34,16 +36,12 @@ func newStyles(r *lipgloss.Renderer) *styles {
 // View draws the title line, the goroutine tree beside the current step's
 // story, and a line for messages and prompts above the keys' help.
 func (m Model) View() string {
-	w := dict[m.lang]
+	w := wordsOf(m.lang)
 	width, treeW, storyW, body := m.layout()
 
-	lang := "EN"
-	if m.lang == Chinese {
-		lang = "中文"
-	}
 	s := m.Step()
-	title := fmt.Sprintf("kubeloom step · %s · %s · +%s / %s · %s", m.d.tl.Scenario, w.step(m.cur+1, len(m.d.steps)),
-		formatOffset(m.d.tl.Offset(s.At)), formatOffset(m.d.tl.Duration()), lang)
+	title := fmt.Sprintf("kubeloom step · %s · %s · +%s / %s · %s", m.d.tl.Scenario, w.f("step", locale.Args{"i": m.cur + 1, "n": len(m.d.steps)}),
+		formatOffset(m.d.tl.Offset(s.At)), formatOffset(m.d.tl.Duration()), w.l.Short)
 
 	tree := m.treeLines(treeW, body)
 	story := m.storyLines(storyW)
@@ -70,13 +68,14 @@ func (m Model) View() string {
 	}
 	switch m.prompt {
 	case jumpPrompt:
-		b.WriteString(promptLine(w.jumpPrompt+m.input+"█", width) + "\n")
+		b.WriteString(promptLine(w.t("jumpPrompt")+m.input+"█", width) + "\n")
 	case searchPrompt:
-		b.WriteString(promptLine(w.searchPrompt+m.input+"█", width) + "\n")
+		b.WriteString(promptLine(w.t("searchPrompt")+m.input+"█", width) + "\n")
 	default:
 		b.WriteString(m.st.status.Render(ansi.Truncate(m.status, width, "…")) + "\n")
 	}
-	b.WriteString(m.st.dim.Render(ansi.Truncate(w.help, width, "…")))
+	help := w.f("help", locale.Args{"next": w.l.Next().Name})
+	b.WriteString(m.st.dim.Render(ansi.Truncate(help, width, "…")))
 	return b.String()
 }
 
@@ -146,7 +145,7 @@ func (m Model) treeLines(width, rows int) []string {
 			lines = append(lines, style.Render(ansi.Truncate(text, width, "…")))
 		}
 	}
-	lines = append(lines, "", m.st.dim.Render(ansi.Truncate(dict[m.lang].legend, width, "…")))
+	lines = append(lines, "", m.st.dim.Render(ansi.Truncate(wordsOf(m.lang).t("legend"), width, "…")))
 	if rows <= 0 || len(lines) <= rows {
 		return lines
 	}
