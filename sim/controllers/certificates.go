@@ -20,9 +20,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/workqueue"
 )
 
 // GenerateCA is the value of --cluster-signing-cert-file and
@@ -48,7 +48,7 @@ func startCertificates(ctx context.Context, c *Context) string {
 		return "Failed to start certificate controller: " + err.Error()
 	}
 	cc := &certificateController{c: c, ca: ca, csrs: c.NewInformer("certificatesigningrequests", c.ResyncPeriod(), informer.Private)}
-	cc.queue = controller.NewQueue(ctx, "certificate")
+	cc.queue = workqueue.New(ctx, "certificate")
 	cc.csrs.AddHandler(ctx, enqueueHandlers("certificate-controller", cc.queue))
 	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/certificatesigningrequests/run", func(ctx context.Context) {
 		cc.csrs.Run(ctx)
@@ -62,7 +62,7 @@ type certificateController struct {
 	c     *Context
 	ca    *tls.Certificate
 	csrs  *informer.Informer
-	queue *controller.Queue
+	queue *workqueue.Queue
 }
 
 // loadCA reads the signing CA, or generates one for GenerateCA.
@@ -129,7 +129,7 @@ func (cc *certificateController) sync(ctx context.Context, key string) error {
 			Type: certificatesv1.CertificateApproved, Status: corev1.ConditionTrue, Reason: "AutoApproved",
 			Message:        "Auto approving of all kubelet CSRs is enabled on the controller manager",
 			LastUpdateTime: metav1.NewTime(goroutine.RuntimeFrom(ctx).Clock().Now())})
-		out, err := controller.Call(ctx, "certificatesigningrequests.UpdateApproval", key, func(ctx context.Context) (*certificatesv1.CertificateSigningRequest, error) {
+		out, err := call(ctx, "certificatesigningrequests.UpdateApproval", key, func(ctx context.Context) (*certificatesv1.CertificateSigningRequest, error) {
 			return cc.c.Client.CertificatesV1().CertificateSigningRequests().UpdateApproval(ctx, csr.Name, csr, metav1.UpdateOptions{})
 		})
 		if err != nil {
@@ -146,7 +146,7 @@ func (cc *certificateController) sync(ctx context.Context, key string) error {
 		csr.Status.Certificate = cert
 	}
 	// v1.5 writes the status on every sync, changed or not.
-	_, err := controller.Call(ctx, "certificatesigningrequests.UpdateStatus", key, func(ctx context.Context) (*certificatesv1.CertificateSigningRequest, error) {
+	_, err := call(ctx, "certificatesigningrequests.UpdateStatus", key, func(ctx context.Context) (*certificatesv1.CertificateSigningRequest, error) {
 		return cc.c.Client.CertificatesV1().CertificateSigningRequests().UpdateStatus(ctx, csr, metav1.UpdateOptions{})
 	})
 	return err

@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/events"
 	"github.com/kubeloom/kubeloom/sim/informer"
 )
@@ -180,7 +179,7 @@ var Aliases = map[string]string{"petset": "statefulset", "scheduledjob": "cronjo
 // <resource>.List: what v1.5's code that reads the apiserver rather than a
 // cache does (the quota evaluators, the namespace deleter).
 func (c *Context) list(ctx context.Context, gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, ns string) ([]runtime.Object, error) {
-	return controller.Call(ctx, gvr.Resource+".List", ns, func(ctx context.Context) ([]runtime.Object, error) {
+	return call(ctx, gvr.Resource+".List", ns, func(ctx context.Context) ([]runtime.Object, error) {
 		obj, err := c.API.List(ctx, gvr, gvk, ns, metav1.ListOptions{})
 		if err != nil {
 			return nil, err

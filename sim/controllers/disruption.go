@@ -10,10 +10,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/events"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/workqueue"
 )
 
 // disruptionResync is the resync of the disruption controller's own informers.
@@ -34,9 +34,9 @@ func startDisruption(ctx context.Context, c *Context) string {
 		rcs:   c.NewInformer("replicationcontrollers", disruptionResync, informer.Private),
 		rss:   c.NewInformer("replicasets", disruptionResync, informer.Private),
 		deps:  c.NewInformer("deployments", disruptionResync, informer.Private),
-		queue: controller.NewQueue(ctx, "disruption"),
+		queue: workqueue.New(ctx, "disruption"),
 	}
-	dc.recheck = controller.NewQueue(ctx, "disruption-recheck")
+	dc.recheck = workqueue.New(ctx, "disruption-recheck")
 	dc.pdbs.AddHandler(ctx, enqueueHandlers("disruption-controller", dc.queue))
 	podChanged := func(ctx context.Context, obj any) {
 		if p, ok := untomb(obj).(*corev1.Pod); ok {
@@ -72,7 +72,7 @@ func startDisruption(ctx context.Context, c *Context) string {
 type disruptionController struct {
 	c                          *Context
 	pods, pdbs, rcs, rss, deps *informer.Informer
-	queue, recheck             *controller.Queue
+	queue, recheck             *workqueue.Queue
 	recorder                   events.Recorder
 }
 
@@ -128,7 +128,7 @@ func (dc *disruptionController) sync(ctx context.Context, key string) error {
 	}
 	upd := pdb.DeepCopy()
 	upd.Status = st
-	_, err = controller.Call(ctx, "poddisruptionbudgets.UpdateStatus", key, func(ctx context.Context) (*policyv1.PodDisruptionBudget, error) {
+	_, err = call(ctx, "poddisruptionbudgets.UpdateStatus", key, func(ctx context.Context) (*policyv1.PodDisruptionBudget, error) {
 		return dc.c.Client.PolicyV1().PodDisruptionBudgets(pdb.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
 	})
 	return err

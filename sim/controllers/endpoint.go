@@ -15,9 +15,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/workqueue"
 )
 
 // fullServiceResyncPeriod is the endpoint controller's Services informer
@@ -30,7 +30,7 @@ const fullServiceResyncPeriod = 30 * time.Second
 // the pods its selector picks.
 func startEndpoint(ctx context.Context, c *Context) string {
 	e := &endpointController{c: c, services: c.NewInformer("services", fullServiceResyncPeriod, informer.Private), pods: c.Informers.Informer("pods")}
-	e.queue = controller.NewQueue(ctx, "endpoint")
+	e.queue = workqueue.New(ctx, "endpoint")
 	e.services.AddHandler(ctx, enqueueHandlers("endpoint-controller", e.queue))
 	podChanged := func(ctx context.Context, obj any) {
 		if p, ok := untomb(obj).(*corev1.Pod); ok {
@@ -78,7 +78,7 @@ type endpointController struct {
 	c        *Context
 	services *informer.Informer
 	pods     *informer.Informer
-	queue    *controller.Queue
+	queue    *workqueue.Queue
 }
 
 // servicesOf returns the keys of the services whose selector picks the pod.
@@ -97,7 +97,7 @@ func (e *endpointController) syncService(ctx context.Context, key string) error 
 	svc, ok := get[*corev1.Service](e.services, key)
 	if !ok {
 		// The service is gone: delete its endpoints.
-		err := controller.Do(ctx, "endpoints.Delete", key, func(ctx context.Context) error {
+		err := do(ctx, "endpoints.Delete", key, func(ctx context.Context) error {
 			return e.c.Client.CoreV1().Endpoints(ns).Delete(ctx, name, metav1.DeleteOptions{})
 		})
 		if apierrors.IsNotFound(err) {
@@ -109,7 +109,7 @@ func (e *endpointController) syncService(ctx context.Context, key string) error 
 		return nil // endpoints of a service without a selector are managed by hand
 	}
 	subsets := e.subsetsFor(svc)
-	cur, err := controller.Call(ctx, "endpoints.Get", key, func(ctx context.Context) (*corev1.Endpoints, error) {
+	cur, err := call(ctx, "endpoints.Get", key, func(ctx context.Context) (*corev1.Endpoints, error) {
 		return e.c.Client.CoreV1().Endpoints(ns).Get(ctx, name, metav1.GetOptions{})
 	})
 	if apierrors.IsNotFound(err) {
@@ -123,11 +123,11 @@ func (e *endpointController) syncService(ctx context.Context, key string) error 
 	upd := cur.DeepCopy()
 	upd.Subsets, upd.Labels = subsets, svc.Labels
 	if upd.ResourceVersion == "" {
-		_, err = controller.Call(ctx, "endpoints.Create", key, func(ctx context.Context) (*corev1.Endpoints, error) {
+		_, err = call(ctx, "endpoints.Create", key, func(ctx context.Context) (*corev1.Endpoints, error) {
 			return e.c.Client.CoreV1().Endpoints(ns).Create(ctx, upd, metav1.CreateOptions{})
 		})
 	} else {
-		_, err = controller.Call(ctx, "endpoints.Update", key, func(ctx context.Context) (*corev1.Endpoints, error) {
+		_, err = call(ctx, "endpoints.Update", key, func(ctx context.Context) (*corev1.Endpoints, error) {
 			return e.c.Client.CoreV1().Endpoints(ns).Update(ctx, upd, metav1.UpdateOptions{})
 		})
 	}
@@ -218,7 +218,7 @@ func normalize(subsets []corev1.EndpointSubset) []corev1.EndpointSubset {
 // checkLeftoverEndpoints queues every Endpoints object, so that those of
 // services deleted while no controller ran are found and deleted.
 func (e *endpointController) checkLeftoverEndpoints(ctx context.Context) {
-	list, err := controller.Call(ctx, "endpoints.List", "", func(ctx context.Context) (*corev1.EndpointsList, error) {
+	list, err := call(ctx, "endpoints.List", "", func(ctx context.Context) (*corev1.EndpointsList, error) {
 		return e.c.Client.CoreV1().Endpoints("").List(ctx, metav1.ListOptions{})
 	})
 	if err != nil {

@@ -19,7 +19,6 @@ import (
 	"k8s.io/client-go/util/workqueue"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
 )
@@ -310,7 +309,7 @@ func (gc *garbageCollector) processItem(ctx context.Context, n *gcNode) {
 		return
 	}
 	uid := ref.UID
-	controller.Do(ctx, gvr.Resource+".Delete", ns+"/"+ref.Name, func(ctx context.Context) error {
+	do(ctx, gvr.Resource+".Delete", ns+"/"+ref.Name, func(ctx context.Context) error {
 		return gc.c.API.DeleteWithOptions(ctx, gvr, ns, ref.Name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}})
 	})
 }
@@ -342,7 +341,7 @@ func (gc *garbageCollector) orphanFinalizer(ctx context.Context) {
 			continue
 		}
 		patch := fmt.Sprintf(`{"metadata":{"ownerReferences":[{"$patch":"delete","uid":"%s"}],"uid":"%s"}}`, owner.ref.UID, d.ref.UID)
-		if _, err := controller.Call(ctx, gvr.Resource+".Patch", d.ns+"/"+d.ref.Name, func(ctx context.Context) (runtime.Object, error) {
+		if _, err := call(ctx, gvr.Resource+".Patch", d.ns+"/"+d.ref.Name, func(ctx context.Context) (runtime.Object, error) {
 			return gc.c.API.Patch(ctx, gvr, d.ns, d.ref.Name, types.StrategicMergePatchType, []byte(patch))
 		}); err != nil && !apierrors.IsNotFound(err) {
 			return // the owner's next update brings it back
@@ -365,7 +364,7 @@ func (gc *garbageCollector) orphanFinalizer(ctx context.Context) {
 		}
 	}
 	m.SetFinalizers(keep)
-	controller.Call(ctx, gvr.Resource+".Update", owner.ns+"/"+owner.ref.Name, func(ctx context.Context) (runtime.Object, error) {
+	call(ctx, gvr.Resource+".Update", owner.ns+"/"+owner.ref.Name, func(ctx context.Context) (runtime.Object, error) {
 		return gc.c.API.Update(ctx, gvr, obj)
 	})
 }
@@ -386,7 +385,7 @@ func (gc *garbageCollector) get(ctx context.Context, ref metav1.OwnerReference, 
 	if !gc.namespaced[gvr] {
 		ns = ""
 	}
-	return controller.Call(ctx, gvr.Resource+".Get", ns+"/"+ref.Name, func(ctx context.Context) (runtime.Object, error) {
+	return call(ctx, gvr.Resource+".Get", ns+"/"+ref.Name, func(ctx context.Context) (runtime.Object, error) {
 		return gc.c.API.Get(ctx, gvr, ns, ref.Name)
 	})
 }

@@ -7,10 +7,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/events"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/workqueue"
 )
 
 // JobController (pkg/controller/job/jobcontroller.go, v1.5): shared Jobs
@@ -24,7 +24,7 @@ func startJob(ctx context.Context, c *Context) string {
 	jm.recorder = c.NewEvents(ctx, "job-controller", true, true).Recorder(ctx)
 	jm.pc = podControl{client: c.Client, recorder: jm.recorder}
 	jm.exp = newExpectations(goroutine.RuntimeFrom(ctx).Clock().Now)
-	jm.queue = controller.NewQueue(ctx, "job")
+	jm.queue = workqueue.New(ctx, "job")
 	enqueue := func(ctx context.Context, obj any) { jm.queue.Add(ctx, keyOf(obj)) }
 	jm.jobs.AddHandler(ctx, informer.Funcs{HandlerName: "job-controller", Add: enqueue, Delete: enqueue,
 		Update: func(ctx context.Context, _, cur any) {
@@ -46,7 +46,7 @@ func startJob(ctx context.Context, c *Context) string {
 type jobController struct {
 	c          *Context
 	jobs, pods *informer.Informer
-	queue      *controller.Queue
+	queue      *workqueue.Queue
 	exp        *expectations
 	pc         podControl
 	recorder   events.Recorder
@@ -144,7 +144,7 @@ func (jm *jobController) sync(ctx context.Context, key string) error {
 	if job.Status.StartTime != nil && upd.Status.Active == job.Status.Active && succeeded == job.Status.Succeeded && failed == job.Status.Failed && !complete {
 		return nil
 	}
-	_, err = controller.Call(ctx, "jobs.UpdateStatus", key, func(ctx context.Context) (*batchv1.Job, error) {
+	_, err = call(ctx, "jobs.UpdateStatus", key, func(ctx context.Context) (*batchv1.Job, error) {
 		return jm.c.Client.BatchV1().Jobs(job.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
 	})
 	return err

@@ -11,7 +11,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
 )
@@ -81,7 +80,7 @@ func (gcc *podGC) gcTerminated(ctx context.Context, pods []*corev1.Pod) {
 
 // gcOrphaned deletes pods bound to nodes the apiserver no longer has.
 func (gcc *podGC) gcOrphaned(ctx context.Context, pods []*corev1.Pod) {
-	nodes, err := controller.Call(ctx, "nodes.List", "", func(ctx context.Context) (*corev1.NodeList, error) {
+	nodes, err := call(ctx, "nodes.List", "", func(ctx context.Context) (*corev1.NodeList, error) {
 		return gcc.c.Client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 	})
 	if err != nil {
@@ -112,7 +111,7 @@ func (gcc *podGC) gcUnscheduledTerminating(ctx context.Context, pods []*corev1.P
 // forceDelete deletes a pod with grace period 0 ("PodGC is force deleting Pod").
 func (gcc *podGC) forceDelete(ctx context.Context, p *corev1.Pod) {
 	zero := int64(0)
-	controller.Do(ctx, "pods.Delete", p.Namespace+"/"+p.Name, func(ctx context.Context) error {
+	do(ctx, "pods.Delete", p.Namespace+"/"+p.Name, func(ctx context.Context) error {
 		return gcc.c.Client.CoreV1().Pods(p.Namespace).Delete(ctx, p.Name, metav1.DeleteOptions{GracePeriodSeconds: &zero})
 	})
 }

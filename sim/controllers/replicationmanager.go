@@ -8,9 +8,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/workqueue"
 )
 
 // fullControllerResyncPeriod is the RC informer's resync
@@ -26,7 +26,7 @@ func startReplicationManager(ctx context.Context, c *Context) string {
 	rm.pc = podControl{client: c.Client, recorder: events.Recorder(ctx)}
 	rt := goroutine.RuntimeFrom(ctx)
 	rm.exp = newExpectations(rt.Clock().Now)
-	rm.queue = controller.NewQueue(ctx, "replicationmanager")
+	rm.queue = workqueue.New(ctx, "replicationmanager")
 	rm.rcInf.AddHandler(ctx, enqueueHandlers("replication-manager", rm.queue))
 	addPodControllerUIDIndex(rm.pods)
 	rm.tally = newReplicaTally(rm.pods)
@@ -44,7 +44,7 @@ type replicationManager struct {
 	c     *Context
 	rcInf *informer.Informer
 	pods  *informer.Informer
-	queue *controller.Queue
+	queue *workqueue.Queue
 	exp   *expectations
 	tally *replicaTally
 	pc    podControl
@@ -81,7 +81,7 @@ func (rm *replicationManager) sync(ctx context.Context, key string) error {
 	upd := rc.DeepCopy()
 	upd.Status = corev1.ReplicationControllerStatus{Replicas: n.replicas, FullyLabeledReplicas: n.fullyLabeled, ReadyReplicas: n.ready,
 		AvailableReplicas: n.available, ObservedGeneration: rc.Generation}
-	_, err := controller.Call(ctx, "replicationcontrollers.UpdateStatus", key, func(ctx context.Context) (*corev1.ReplicationController, error) {
+	_, err := call(ctx, "replicationcontrollers.UpdateStatus", key, func(ctx context.Context) (*corev1.ReplicationController, error) {
 		return rm.c.Client.CoreV1().ReplicationControllers(rc.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
 	})
 	return err

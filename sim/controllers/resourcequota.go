@@ -11,9 +11,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/workqueue"
 )
 
 // ResourceQuotaController (pkg/controller/resourcequota, v1.5): it keeps
@@ -37,8 +37,8 @@ func startResourceQuota(ctx context.Context, c *Context) string {
 			"configmaps":             c.NewInformer("configmaps", c.ResyncPeriod(), informer.Private),
 		},
 	}
-	rq.queue = controller.NewQueue(ctx, "resourcequota_primary")
-	rq.missingUsage = controller.NewQueue(ctx, "resourcequota_priority")
+	rq.queue = workqueue.New(ctx, "resourcequota_primary")
+	rq.missingUsage = workqueue.New(ctx, "resourcequota_priority")
 	rq.quotas.AddHandler(ctx, informer.Funcs{HandlerName: "resourcequota-controller", Add: rq.addQuota,
 		Update: func(ctx context.Context, old, cur any) {
 			if !apiequality.Semantic.DeepEqual(old.(*corev1.ResourceQuota).Spec.Hard, cur.(*corev1.ResourceQuota).Spec.Hard) {
@@ -87,8 +87,8 @@ type quotaController struct {
 	quotas       *informer.Informer
 	pods, pvcs   *informer.Informer
 	counted      map[string]*informer.Informer
-	queue        *controller.Queue
-	missingUsage *controller.Queue
+	queue        *workqueue.Queue
+	missingUsage *workqueue.Queue
 }
 
 // addQuota puts a quota whose usage was never computed on the priority queue.
@@ -172,7 +172,7 @@ func (rq *quotaController) sync(ctx context.Context, key string) error {
 	}
 	upd := q.DeepCopy()
 	upd.Status = corev1.ResourceQuotaStatus{Hard: q.Spec.Hard, Used: used}
-	_, err := controller.Call(ctx, "resourcequotas.UpdateStatus", key, func(ctx context.Context) (*corev1.ResourceQuota, error) {
+	_, err := call(ctx, "resourcequotas.UpdateStatus", key, func(ctx context.Context) (*corev1.ResourceQuota, error) {
 		return rq.c.Client.CoreV1().ResourceQuotas(q.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
 	})
 	return err

@@ -7,9 +7,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/workqueue"
 )
 
 // ServiceAccountsController (pkg/controller/serviceaccount, v1.5): shared
@@ -18,7 +18,7 @@ import (
 // v1.5's StartControllers hands the leader-election stop channel.
 func startServiceAccounts(ctx context.Context, c *Context) string {
 	sc := &serviceAccountsController{c: c, sas: c.Informers.Informer("serviceaccounts"), namespaces: c.Informers.Informer("namespaces")}
-	sc.queue = controller.NewQueue(ctx, "serviceaccount")
+	sc.queue = workqueue.New(ctx, "serviceaccount")
 	sc.sas.AddHandler(ctx, informer.Funcs{HandlerName: "serviceaccount-controller", Delete: func(ctx context.Context, obj any) {
 		if sa, ok := untomb(obj).(*corev1.ServiceAccount); ok {
 			sc.queue.Add(ctx, sa.Namespace)
@@ -40,7 +40,7 @@ func startServiceAccounts(ctx context.Context, c *Context) string {
 type serviceAccountsController struct {
 	c               *Context
 	sas, namespaces *informer.Informer
-	queue           *controller.Queue
+	queue           *workqueue.Queue
 }
 
 // sync is syncNamespace: create "default" where it is missing.
@@ -53,7 +53,7 @@ func (sc *serviceAccountsController) sync(ctx context.Context, key string) error
 		return nil
 	}
 	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "default", Namespace: key}}
-	_, err := controller.Call(ctx, "serviceaccounts.Create", key+"/default", func(ctx context.Context) (*corev1.ServiceAccount, error) {
+	_, err := call(ctx, "serviceaccounts.Create", key+"/default", func(ctx context.Context) (*corev1.ServiceAccount, error) {
 		return sc.c.Client.CoreV1().ServiceAccounts(key).Create(ctx, sa, metav1.CreateOptions{})
 	})
 	if apierrors.IsAlreadyExists(err) || apierrors.IsForbidden(err) {
