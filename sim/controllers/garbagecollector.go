@@ -23,9 +23,9 @@ import (
 	"github.com/kubeloom/kubeloom/sim/informer"
 )
 
-// ignoredResources are not watched by the garbage collector (v1.5's list,
-// where kubeloom serves them).
-var ignoredResources = map[string]bool{"events": true}
+// ignoredByGC reports whether the garbage collector watches no objects of
+// a resource (v1.5's ignoredResources, where kubeloom serves them).
+func ignoredByGC(resource string) bool { return resource == "events" }
 
 // GarbageCollector (pkg/controller/garbagecollector, v1.5): one "monitor" —
 // a private informer that never resyncs — per deletable resource the
@@ -53,7 +53,7 @@ func startGarbageCollector(ctx context.Context, c *Context) string {
 			gvr := gv.WithResource(r.Name)
 			gc.kinds[gv.WithKind(r.Kind).GroupKind()] = gvr
 			gc.namespaced[gvr] = r.Namespaced
-			if !slices.Contains(r.Verbs, "delete") || ignoredResources[r.Name] {
+			if !slices.Contains(r.Verbs, "delete") || ignoredByGC(r.Name) {
 				continue
 			}
 			inf, err := informer.New(informer.Config{Name: "gc-" + r.Name, Resource: gvr, Kind: gv.WithKind(r.Kind), Era: c.Era, Source: c.API, Mode: informer.Private})

@@ -157,7 +157,7 @@ func (rq *quotaController) sync(ctx context.Context, key string) error {
 		if l, ok := lists[res]; ok {
 			return l
 		}
-		r := informer.Resources[res]
+		r, _ := informer.LookupResource(res) // usage names only resources it knows
 		l, _ := rq.c.list(ctx, r.GVR, r.GVK, q.Namespace)
 		lists[res] = l
 		return l
