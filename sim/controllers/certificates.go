@@ -47,15 +47,22 @@ func startCertificates(ctx context.Context, c *Context) string {
 	if err != nil {
 		return "Failed to start certificate controller: " + err.Error()
 	}
-	cc := &certificateController{c: c, ca: ca, csrs: c.NewInformer("certificatesigningrequests", c.ResyncPeriod(), informer.Private)}
-	cc.queue = workqueue.New(ctx, "certificate")
-	cc.csrs.AddHandler(ctx, enqueueHandlers("certificate-controller", cc.queue))
+	cc := newCertificateController(ctx, c, ca)
 	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/certificatesigningrequests/run", func(ctx context.Context) {
 		cc.csrs.Run(ctx)
 		cc.queue.Workers(ctx, "controller/certificatesigningrequests/worker", 1, "maybeSignCertificate", cc.sync)
 		<-ctx.Done()
 	})
 	return ""
+}
+
+// newCertificateController is the rest of NewCertificateController once
+// the CA has loaded: its own CSR informer, queue and handler.
+func newCertificateController(ctx context.Context, c *Context, ca *tls.Certificate) *certificateController {
+	cc := &certificateController{c: c, ca: ca, csrs: c.NewInformer("certificatesigningrequests", c.ResyncPeriod(), informer.Private)}
+	cc.queue = workqueue.New(ctx, "certificate")
+	cc.csrs.AddHandler(ctx, enqueueHandlers("certificate-controller", cc.queue))
+	return cc
 }
 
 type certificateController struct {

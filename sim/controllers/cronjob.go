@@ -29,14 +29,21 @@ func startCronJob(ctx context.Context, c *Context) string {
 	if !c.APIEnabled(c.groupVersion("batch/v2alpha1", "batch/v1")) {
 		return fmt.Sprintf("Not starting %s apis", c.groupVersion("batch/v2alpha1", "batch/v1"))
 	}
-	jm := &cronJobController{c: c}
-	jm.recorder = c.NewEvents(ctx, "cronjob-controller", true, true).Recorder(ctx)
+	jm := newCronJobController(ctx, c)
 	rt := goroutine.RuntimeFrom(ctx)
 	rt.Go(ctx, "controller/cronjob/run", func(ctx context.Context) {
 		rt.Until(ctx, "controller/cronjob/sync-all", 10*time.Second, jm.syncAll, goroutine.WithIterationName("SyncAll"))
 		<-ctx.Done()
 	})
 	return ""
+}
+
+// newCronJobController is NewCronJobController: an event pipeline, no
+// informers.
+func newCronJobController(ctx context.Context, c *Context) *cronJobController {
+	jm := &cronJobController{c: c}
+	jm.recorder = c.NewEvents(ctx, "cronjob-controller", true, true).Recorder(ctx)
+	return jm
 }
 
 type cronJobController struct {

@@ -23,6 +23,20 @@ func startDaemonSet(ctx context.Context, c *Context) string {
 	if !c.APIEnabled(c.groupVersion("extensions/v1beta1", "apps/v1")) {
 		return "daemonsets are not served"
 	}
+	dsc := newDaemonSetController(ctx, c)
+	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/daemonset/run", func(ctx context.Context) {
+		if !informer.WaitForCacheSync(ctx, "pods, nodes", dsc.pods.HasSynced, dsc.nodes.HasSynced) {
+			return
+		}
+		dsc.queue.Workers(ctx, "controller/daemonset/worker", int(c.Config.ConcurrentDaemonSetSyncs), "syncDaemonSet", dsc.sync)
+		<-ctx.Done()
+	})
+	return ""
+}
+
+// newDaemonSetController is NewDaemonSetsController: its event pipeline,
+// queue and handlers on the shared informers.
+func newDaemonSetController(ctx context.Context, c *Context) *daemonSetController {
 	dsc := &daemonSetController{c: c, dsInf: c.Informers.Informer("daemonsets"), pods: c.Informers.Informer("pods"), nodes: c.Informers.Informer("nodes")}
 	pipeline := c.NewEvents(ctx, "daemonset-controller", true, true)
 	dsc.recorder = pipeline.Recorder(ctx)
@@ -42,14 +56,7 @@ func startDaemonSet(ctx context.Context, c *Context) string {
 				enqueueAll(ctx, cur)
 			}
 		}})
-	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/daemonset/run", func(ctx context.Context) {
-		if !informer.WaitForCacheSync(ctx, "pods, nodes", dsc.pods.HasSynced, dsc.nodes.HasSynced) {
-			return
-		}
-		dsc.queue.Workers(ctx, "controller/daemonset/worker", int(c.Config.ConcurrentDaemonSetSyncs), "syncDaemonSet", dsc.sync)
-		<-ctx.Done()
-	})
-	return ""
+	return dsc
 }
 
 type daemonSetController struct {

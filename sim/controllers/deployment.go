@@ -32,6 +32,20 @@ func startDeployment(ctx context.Context, c *Context) string {
 	if !c.APIEnabled(c.groupVersion("extensions/v1beta1", "apps/v1")) {
 		return "deployments are not served"
 	}
+	dc := newDeploymentController(ctx, c)
+	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/deployment/run", func(ctx context.Context) {
+		if !informer.WaitForCacheSync(ctx, "deployments, replicasets, pods", dc.dInf.HasSynced, dc.rsInf.HasSynced, dc.pods.HasSynced) {
+			return
+		}
+		dc.queue.Workers(ctx, "controller/deployment/worker", int(c.Config.ConcurrentDeploymentSyncs), "syncDeployment", dc.sync)
+		<-ctx.Done()
+	})
+	return ""
+}
+
+// newDeploymentController is NewDeploymentController: its event pipeline,
+// queue and handlers on the shared informers.
+func newDeploymentController(ctx context.Context, c *Context) *deploymentController {
 	dc := &deploymentController{c: c, dInf: c.Informers.Informer("deployments"), rsInf: c.Informers.Informer("replicasets"), pods: c.Informers.Informer("pods")}
 	dc.recorder = c.NewEvents(ctx, "deployment-controller", true, true).Recorder(ctx)
 	dc.queue = workqueue.New(ctx, "deployment")
@@ -58,14 +72,7 @@ func startDeployment(ctx context.Context, c *Context) string {
 			}
 		}
 	}})
-	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/deployment/run", func(ctx context.Context) {
-		if !informer.WaitForCacheSync(ctx, "deployments, replicasets, pods", dc.dInf.HasSynced, dc.rsInf.HasSynced, dc.pods.HasSynced) {
-			return
-		}
-		dc.queue.Workers(ctx, "controller/deployment/worker", int(c.Config.ConcurrentDeploymentSyncs), "syncDeployment", dc.sync)
-		<-ctx.Done()
-	})
-	return ""
+	return dc
 }
 
 type deploymentController struct {

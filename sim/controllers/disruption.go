@@ -29,6 +29,29 @@ func startDisruption(ctx context.Context, c *Context) string {
 	if !c.APIEnabled(c.groupVersion("policy/v1beta1", "policy/v1")) {
 		return "poddisruptionbudgets are not served"
 	}
+	dc := newDisruptionController(ctx, c)
+	// v1.5 builds the broadcaster in the constructor and starts its sink in Run.
+	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/disruption/run", func(ctx context.Context) {
+		dc.recorder = c.NewEvents(ctx, "controllermanager", false, true).Recorder(ctx)
+		dc.pdbs.Run(ctx)
+		dc.pods.RunDummy(ctx)
+		dc.rcs.Run(ctx)
+		dc.rss.Run(ctx)
+		dc.deps.Run(ctx)
+		dc.queue.Workers(ctx, "controller/disruption/worker", 1, "sync", dc.sync)
+		// recheckWorker only moves keys whose disrupted pods expire back to the main queue.
+		dc.recheck.Workers(ctx, "controller/disruption/recheck-worker", 1, "recheck", func(ctx context.Context, key string) error {
+			dc.queue.Add(ctx, key)
+			return nil
+		})
+		<-ctx.Done()
+	})
+	return ""
+}
+
+// newDisruptionController is NewDisruptionController: its own informers,
+// queues and handlers; its event recorder comes with Run.
+func newDisruptionController(ctx context.Context, c *Context) *disruptionController {
 	dc := &disruptionController{c: c, pods: c.Informers.Informer("pods"),
 		pdbs:  c.NewInformer("poddisruptionbudgets", disruptionResync, informer.Private),
 		rcs:   c.NewInformer("replicationcontrollers", disruptionResync, informer.Private),
@@ -50,23 +73,7 @@ func startDisruption(ctx context.Context, c *Context) string {
 	for _, inf := range []*informer.Informer{dc.rcs, dc.rss, dc.deps} {
 		inf.AddHandler(ctx, informer.Funcs{HandlerName: "disruption-controller"}) // cache.ResourceEventHandlerFuncs{}
 	}
-	// v1.5 builds the broadcaster in the constructor and starts its sink in Run.
-	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/disruption/run", func(ctx context.Context) {
-		dc.recorder = c.NewEvents(ctx, "controllermanager", false, true).Recorder(ctx)
-		dc.pdbs.Run(ctx)
-		dc.pods.RunDummy(ctx)
-		dc.rcs.Run(ctx)
-		dc.rss.Run(ctx)
-		dc.deps.Run(ctx)
-		dc.queue.Workers(ctx, "controller/disruption/worker", 1, "sync", dc.sync)
-		// recheckWorker only moves keys whose disrupted pods expire back to the main queue.
-		dc.recheck.Workers(ctx, "controller/disruption/recheck-worker", 1, "recheck", func(ctx context.Context, key string) error {
-			dc.queue.Add(ctx, key)
-			return nil
-		})
-		<-ctx.Done()
-	})
-	return ""
+	return dc
 }
 
 type disruptionController struct {

@@ -29,26 +29,7 @@ const fullServiceResyncPeriod = 30 * time.Second
 // syncService that keep one Endpoints object per service: the addresses of
 // the pods its selector picks.
 func startEndpoint(ctx context.Context, c *Context) string {
-	e := &endpointController{c: c, services: c.NewInformer("services", fullServiceResyncPeriod, informer.Private), pods: c.Informers.Informer("pods")}
-	e.queue = workqueue.New(ctx, "endpoint")
-	e.services.AddHandler(ctx, enqueueHandlers("endpoint-controller", e.queue))
-	podChanged := func(ctx context.Context, obj any) {
-		if p, ok := untomb(obj).(*corev1.Pod); ok {
-			for _, key := range e.servicesOf(p) {
-				e.queue.Add(ctx, key)
-			}
-		}
-	}
-	e.pods.AddHandler(ctx, informer.Funcs{HandlerName: "endpoint-controller", Add: podChanged, Delete: podChanged,
-		Update: func(ctx context.Context, old, cur any) {
-			if accessor(old).GetResourceVersion() == accessor(cur).GetResourceVersion() {
-				return // a resync: nothing changed
-			}
-			podChanged(ctx, cur)
-			if !labels.Equals(accessor(old).GetLabels(), accessor(cur).GetLabels()) {
-				podChanged(ctx, old)
-			}
-		}})
+	e := newEndpointController(ctx, c)
 	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/endpoint/run", func(ctx context.Context) {
 		rt := goroutine.RuntimeFrom(ctx)
 		e.services.Run(ctx)  // go e.serviceController.Run(stopCh)
@@ -72,6 +53,32 @@ func startEndpoint(ctx context.Context, c *Context) string {
 		<-ctx.Done()
 	})
 	return ""
+}
+
+// newEndpointController is NewEndpointController: its own services
+// informer, its queue, and handlers on both informers.
+func newEndpointController(ctx context.Context, c *Context) *endpointController {
+	e := &endpointController{c: c, services: c.NewInformer("services", fullServiceResyncPeriod, informer.Private), pods: c.Informers.Informer("pods")}
+	e.queue = workqueue.New(ctx, "endpoint")
+	e.services.AddHandler(ctx, enqueueHandlers("endpoint-controller", e.queue))
+	podChanged := func(ctx context.Context, obj any) {
+		if p, ok := untomb(obj).(*corev1.Pod); ok {
+			for _, key := range e.servicesOf(p) {
+				e.queue.Add(ctx, key)
+			}
+		}
+	}
+	e.pods.AddHandler(ctx, informer.Funcs{HandlerName: "endpoint-controller", Add: podChanged, Delete: podChanged,
+		Update: func(ctx context.Context, old, cur any) {
+			if accessor(old).GetResourceVersion() == accessor(cur).GetResourceVersion() {
+				return // a resync: nothing changed
+			}
+			podChanged(ctx, cur)
+			if !labels.Equals(accessor(old).GetLabels(), accessor(cur).GetLabels()) {
+				podChanged(ctx, old)
+			}
+		}})
+	return e
 }
 
 type endpointController struct {

@@ -24,21 +24,29 @@ func startHPA(ctx context.Context, c *Context) string {
 	if !c.APIEnabled(c.groupVersion("autoscaling/v1", "autoscaling/v1")) {
 		return "horizontalpodautoscalers are not served"
 	}
-	a := &hpaController{c: c}
-	a.recorder = c.NewEvents(ctx, "horizontal-pod-autoscaler", false, true).Recorder(ctx)
-	hpas := c.NewInformer("horizontalpodautoscalers", c.Config.HorizontalPodAutoscalerSyncPeriod.Duration, informer.Private)
-	reconcile := func(ctx context.Context, obj any) { a.reconcile(ctx, obj.(*autoscalingv1.HorizontalPodAutoscaler)) }
-	hpas.AddHandler(ctx, informer.Funcs{HandlerName: "horizontal-pod-autoscaler", Add: reconcile,
-		Update: func(ctx context.Context, _, cur any) { reconcile(ctx, cur) }}) // "We are not interested in deletions."
+	a := newHPAController(ctx, c)
 	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/horizontalpodautoscaling/run", func(ctx context.Context) {
-		hpas.Run(ctx) // go a.controller.Run(stopCh): all the work happens in its handlers
+		a.hpas.Run(ctx) // go a.controller.Run(stopCh): all the work happens in its handlers
 		<-ctx.Done()
 	})
 	return ""
 }
 
+// newHPAController is NewHorizontalController: its event pipeline, and its
+// own HPA informer whose handlers reconcile.
+func newHPAController(ctx context.Context, c *Context) *hpaController {
+	a := &hpaController{c: c}
+	a.recorder = c.NewEvents(ctx, "horizontal-pod-autoscaler", false, true).Recorder(ctx)
+	a.hpas = c.NewInformer("horizontalpodautoscalers", c.Config.HorizontalPodAutoscalerSyncPeriod.Duration, informer.Private)
+	reconcile := func(ctx context.Context, obj any) { a.reconcile(ctx, obj.(*autoscalingv1.HorizontalPodAutoscaler)) }
+	a.hpas.AddHandler(ctx, informer.Funcs{HandlerName: "horizontal-pod-autoscaler", Add: reconcile,
+		Update: func(ctx context.Context, _, cur any) { reconcile(ctx, cur) }}) // "We are not interested in deletions."
+	return a
+}
+
 type hpaController struct {
 	c        *Context
+	hpas     *informer.Informer
 	recorder events.Recorder
 }
 

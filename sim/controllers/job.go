@@ -20,6 +20,20 @@ func startJob(ctx context.Context, c *Context) string {
 	if !c.APIEnabled(c.groupVersion("extensions/v1beta1", "batch/v1")) {
 		return "jobs are not served"
 	}
+	jm := newJobController(ctx, c)
+	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/job/run", func(ctx context.Context) {
+		if !informer.WaitForCacheSync(ctx, "pods, jobs", jm.pods.HasSynced, jm.jobs.HasSynced) {
+			return
+		}
+		jm.queue.Workers(ctx, "controller/job/worker", int(c.Config.ConcurrentJobSyncs), "syncJob", jm.sync)
+		<-ctx.Done()
+	})
+	return ""
+}
+
+// newJobController is NewJobController: its event pipeline, queue and
+// handlers on the shared informers.
+func newJobController(ctx context.Context, c *Context) *jobController {
 	jm := &jobController{c: c, jobs: c.Informers.Informer("jobs"), pods: c.Informers.Informer("pods")}
 	jm.recorder = c.NewEvents(ctx, "job-controller", true, true).Recorder(ctx)
 	jm.pc = podControl{client: c.Client, recorder: jm.recorder}
@@ -33,14 +47,7 @@ func startJob(ctx context.Context, c *Context) string {
 			}
 		}})
 	jm.pods.AddHandler(ctx, podOwnerHandlers("job-controller", "Job", jm.queue, jm.exp))
-	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/job/run", func(ctx context.Context) {
-		if !informer.WaitForCacheSync(ctx, "pods, jobs", jm.pods.HasSynced, jm.jobs.HasSynced) {
-			return
-		}
-		jm.queue.Workers(ctx, "controller/job/worker", int(c.Config.ConcurrentJobSyncs), "syncJob", jm.sync)
-		<-ctx.Done()
-	})
-	return ""
+	return jm
 }
 
 type jobController struct {

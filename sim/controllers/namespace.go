@@ -30,17 +30,24 @@ const (
 // namespaced object in it, kind by kind as discovery lists them, then
 // remove the "kubernetes" finalizer, after which the namespace goes.
 func startNamespace(ctx context.Context, c *Context) string {
-	nm := &namespaceController{c: c, namespaces: c.NewInformer("namespaces", c.Config.NamespaceSyncPeriod.Duration, informer.Private)}
-	nm.queue = workqueue.New(ctx, "namespace")
-	enqueue := func(ctx context.Context, obj any) { nm.queue.AddAfter(ctx, keyOf(obj), namespaceDeletionGracePeriod) }
-	nm.namespaces.AddHandler(ctx, informer.Funcs{HandlerName: "namespace-controller", Add: enqueue,
-		Update: func(ctx context.Context, _, cur any) { enqueue(ctx, cur) }})
+	nm := newNamespaceController(ctx, c)
 	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/namespace/run", func(ctx context.Context) {
 		nm.namespaces.Run(ctx)
 		nm.queue.Workers(ctx, "controller/namespace/worker", int(c.Config.ConcurrentNamespaceSyncs), "syncNamespaceFromKey", nm.sync)
 		<-ctx.Done()
 	})
 	return ""
+}
+
+// newNamespaceController is NewNamespaceController: its own namespaces
+// informer, whose handler queues each namespace after the grace period.
+func newNamespaceController(ctx context.Context, c *Context) *namespaceController {
+	nm := &namespaceController{c: c, namespaces: c.NewInformer("namespaces", c.Config.NamespaceSyncPeriod.Duration, informer.Private)}
+	nm.queue = workqueue.New(ctx, "namespace")
+	enqueue := func(ctx context.Context, obj any) { nm.queue.AddAfter(ctx, keyOf(obj), namespaceDeletionGracePeriod) }
+	nm.namespaces.AddHandler(ctx, informer.Funcs{HandlerName: "namespace-controller", Add: enqueue,
+		Update: func(ctx context.Context, _, cur any) { enqueue(ctx, cur) }})
+	return nm
 }
 
 type namespaceController struct {

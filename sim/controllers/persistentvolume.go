@@ -24,6 +24,17 @@ import (
 // handlers bind each pending claim to the smallest available volume that
 // fits, and release volumes whose claim is gone.
 func startPersistentVolume(ctx context.Context, c *Context) string {
+	pv := newPVController(ctx, c)
+	pv.initializeCaches(ctx)
+	pv.volumes.Run(ctx) // go ctrl.volumeController.Run(stopCh)
+	pv.claims.Run(ctx)  // go ctrl.claimController.Run(stopCh)
+	pv.classes.Run(ctx) // go ctrl.classReflector.RunUntil(stopCh)
+	return ""
+}
+
+// newPVController is NewPersistentVolumeController: its own informers and
+// their handlers, its event pipeline, an empty volume cache.
+func newPVController(ctx context.Context, c *Context) *pvController {
 	period := c.Config.PVClaimBinderSyncPeriod.Duration
 	pv := &pvController{c: c,
 		volumes: c.NewInformer("persistentvolumes", period, informer.Private),
@@ -52,23 +63,23 @@ func startPersistentVolume(ctx context.Context, c *Context) string {
 				}
 			}
 		}})
-	// initializeCaches: a LIST of all volumes and claims, on this goroutine,
-	// so that the first claim synced sees every volume, not those the
-	// volume informer has popped so far.
+	return pv
+}
+
+// initializeCaches: a LIST of all volumes and claims, on the caller's
+// goroutine, so that the first claim synced sees every volume, not those
+// the volume informer has popped so far.
+func (pv *pvController) initializeCaches(ctx context.Context) {
 	if vols, err := call(ctx, "persistentvolumes.List", "", func(ctx context.Context) (*corev1.PersistentVolumeList, error) {
-		return c.Client.CoreV1().PersistentVolumes().List(ctx, metav1.ListOptions{})
+		return pv.c.Client.CoreV1().PersistentVolumes().List(ctx, metav1.ListOptions{})
 	}); err == nil {
 		for i := range vols.Items {
 			pv.volumeCache[vols.Items[i].Name] = &vols.Items[i]
 		}
 	}
 	call(ctx, "persistentvolumeclaims.List", "", func(ctx context.Context) (*corev1.PersistentVolumeClaimList, error) {
-		return c.Client.CoreV1().PersistentVolumeClaims("").List(ctx, metav1.ListOptions{})
+		return pv.c.Client.CoreV1().PersistentVolumeClaims("").List(ctx, metav1.ListOptions{})
 	})
-	pv.volumes.Run(ctx) // go ctrl.volumeController.Run(stopCh)
-	pv.claims.Run(ctx)  // go ctrl.claimController.Run(stopCh)
-	pv.classes.Run(ctx) // go ctrl.classReflector.RunUntil(stopCh)
-	return ""
 }
 
 type pvController struct {

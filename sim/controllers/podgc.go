@@ -23,7 +23,7 @@ const gcCheckPeriod = 20 * time.Second
 // first), pods bound to nodes that no longer exist, and unscheduled pods
 // being deleted. It reads the shared Pods informer's cache, with no handler.
 func startPodGC(ctx context.Context, c *Context) string {
-	gcc := &podGC{c: c, pods: c.Informers.Informer("pods"), threshold: int(c.Config.TerminatedPodGCThreshold)}
+	gcc := newPodGC(c)
 	rt := goroutine.RuntimeFrom(ctx)
 	rt.Go(ctx, "controller/podgc/run", func(ctx context.Context) {
 		rt.Until(ctx, "controller/podgc/gc", gcCheckPeriod, gcc.gc, goroutine.WithIterationName("gc"))
@@ -32,14 +32,24 @@ func startPodGC(ctx context.Context, c *Context) string {
 	return ""
 }
 
+// newPodGC is NewPodGC: the shared pods informer and the threshold.
+func newPodGC(c *Context) *podGC {
+	gcc := &podGC{c: c, pods: c.Informers.Informer("pods"), threshold: int(c.Config.TerminatedPodGCThreshold)}
+	gcc.podsSynced = gcc.pods.HasSynced
+	return gcc
+}
+
 type podGC struct {
-	c         *Context
-	pods      *informer.Informer
-	threshold int
+	c    *Context
+	pods *informer.Informer
+	// podsSynced is gcc.podStoreSynced: the pods informer's HasSynced (a
+	// test's cache is full from the start).
+	podsSynced func() bool
+	threshold  int
 }
 
 func (gcc *podGC) gc(ctx context.Context) {
-	if !gcc.pods.HasSynced() {
+	if !gcc.podsSynced() {
 		goroutine.SpanFrom(ctx).AddEvent("PodGCController is waiting for informer sync...")
 		return
 	}

@@ -24,6 +24,27 @@ import (
 // apiserver's admission plugin counts creations; kubeloom's fake apiserver
 // has none, so creations show up at the next full resync.
 func startResourceQuota(ctx context.Context, c *Context) string {
+	rq := newQuotaController(ctx, c)
+	rt := goroutine.RuntimeFrom(ctx)
+	rt.Go(ctx, "controller/resourcequota/run", func(ctx context.Context) {
+		rq.quotas.Run(ctx)
+		rq.pods.RunDummy(ctx) // replenishment through the shared informers
+		rq.pvcs.RunDummy(ctx)
+		for _, name := range []string{"services", "replicationcontrollers", "secrets", "configmaps"} {
+			rq.counted[name].Run(ctx)
+		}
+		workers := int(c.Config.ConcurrentResourceQuotaSyncs)
+		rq.queue.Workers(ctx, "controller/resourcequota/worker", workers, "syncResourceQuotaFromKey", rq.sync)
+		rq.missingUsage.Workers(ctx, "controller/resourcequota/priority-worker", workers, "syncResourceQuotaFromKey", rq.sync)
+		rt.Until(ctx, "controller/resourcequota/resync", c.Config.ResourceQuotaSyncPeriod.Duration, rq.enqueueAll, goroutine.WithIterationName("enqueueAll"))
+		<-ctx.Done()
+	})
+	return ""
+}
+
+// newQuotaController is NewResourceQuotaController: its own quota
+// informer, the replenishment informers and handlers, and two queues.
+func newQuotaController(ctx context.Context, c *Context) *quotaController {
 	period := c.Config.ResourceQuotaSyncPeriod.Duration
 	rq := &quotaController{
 		c:      c,
@@ -65,21 +86,7 @@ func startResourceQuota(ctx context.Context, c *Context) string {
 		}
 		rq.counted[name].AddHandler(ctx, h)
 	}
-	rt := goroutine.RuntimeFrom(ctx)
-	rt.Go(ctx, "controller/resourcequota/run", func(ctx context.Context) {
-		rq.quotas.Run(ctx)
-		rq.pods.RunDummy(ctx) // replenishment through the shared informers
-		rq.pvcs.RunDummy(ctx)
-		for _, name := range []string{"services", "replicationcontrollers", "secrets", "configmaps"} {
-			rq.counted[name].Run(ctx)
-		}
-		workers := int(c.Config.ConcurrentResourceQuotaSyncs)
-		rq.queue.Workers(ctx, "controller/resourcequota/worker", workers, "syncResourceQuotaFromKey", rq.sync)
-		rq.missingUsage.Workers(ctx, "controller/resourcequota/priority-worker", workers, "syncResourceQuotaFromKey", rq.sync)
-		rt.Until(ctx, "controller/resourcequota/resync", period, rq.enqueueAll, goroutine.WithIterationName("enqueueAll"))
-		<-ctx.Done()
-	})
-	return ""
+	return rq
 }
 
 type quotaController struct {

@@ -17,6 +17,20 @@ import (
 // active namespace has the service account "default". The only controller
 // v1.5's StartControllers hands the leader-election stop channel.
 func startServiceAccounts(ctx context.Context, c *Context) string {
+	sc := newServiceAccountsController(ctx, c)
+	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/serviceaccount/run", func(ctx context.Context) {
+		if !informer.WaitForCacheSync(ctx, "serviceaccounts", sc.sas.HasSynced) {
+			return
+		}
+		sc.queue.Workers(ctx, "controller/serviceaccount/worker", 1, "syncNamespace", sc.sync)
+		<-ctx.Done()
+	})
+	return ""
+}
+
+// newServiceAccountsController is NewServiceAccountsController: its queue
+// and handlers on the shared informers.
+func newServiceAccountsController(ctx context.Context, c *Context) *serviceAccountsController {
 	sc := &serviceAccountsController{c: c, sas: c.Informers.Informer("serviceaccounts"), namespaces: c.Informers.Informer("namespaces")}
 	sc.queue = workqueue.New(ctx, "serviceaccount")
 	sc.sas.AddHandler(ctx, informer.Funcs{HandlerName: "serviceaccount-controller", Delete: func(ctx context.Context, obj any) {
@@ -27,14 +41,7 @@ func startServiceAccounts(ctx context.Context, c *Context) string {
 	add := func(ctx context.Context, obj any) { sc.queue.Add(ctx, accessor(obj).GetName()) }
 	sc.namespaces.AddHandler(ctx, informer.Funcs{HandlerName: "serviceaccount-controller", Add: add,
 		Update: func(ctx context.Context, _, cur any) { add(ctx, cur) }})
-	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/serviceaccount/run", func(ctx context.Context) {
-		if !informer.WaitForCacheSync(ctx, "serviceaccounts", sc.sas.HasSynced) {
-			return
-		}
-		sc.queue.Workers(ctx, "controller/serviceaccount/worker", 1, "syncNamespace", sc.sync)
-		<-ctx.Done()
-	})
-	return ""
+	return sc
 }
 
 type serviceAccountsController struct {

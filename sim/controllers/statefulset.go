@@ -31,7 +31,21 @@ func startStatefulSet(ctx context.Context, c *Context) string {
 	if !c.APIEnabled(c.groupVersion("apps/v1beta1", "apps/v1")) {
 		return "statefulsets are not served"
 	}
+	psc := newStatefulSetController(ctx, c)
+	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/statefulset/run", func(ctx context.Context) {
+		psc.pods.RunDummy(ctx)
+		psc.sets.Run(ctx)
+		psc.queue.Workers(ctx, "controller/statefulset/worker", 1, "Sync", psc.sync)
+		<-ctx.Done()
+	})
+	return ""
+}
+
+// newStatefulSetController is NewPetSetController: its own sets informer,
+// its event pipeline, queue and handlers.
+func newStatefulSetController(ctx context.Context, c *Context) *statefulSetController {
 	psc := &statefulSetController{c: c, sets: c.NewInformer("statefulsets", statefulSetResyncPeriod, informer.Private), pods: c.Informers.Informer("pods")}
+	psc.podsSynced = psc.pods.HasSynced
 	psc.recorder = c.NewEvents(ctx, "statefulset", true, true).Recorder(ctx)
 	psc.queue = workqueue.New(ctx, "statefulset")
 	psc.sets.AddHandler(ctx, enqueueHandlers("statefulset-controller", psc.queue))
@@ -48,18 +62,15 @@ func startStatefulSet(ctx context.Context, c *Context) string {
 				podChanged(ctx, cur)
 			}
 		}})
-	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/statefulset/run", func(ctx context.Context) {
-		psc.pods.RunDummy(ctx)
-		psc.sets.Run(ctx)
-		psc.queue.Workers(ctx, "controller/statefulset/worker", 1, "Sync", psc.sync)
-		<-ctx.Done()
-	})
-	return ""
+	return psc
 }
 
 type statefulSetController struct {
 	c          *Context
 	sets, pods *informer.Informer
+	// podsSynced is psc.podStoreSynced: the pods informer's HasSynced (a
+	// test's cache is full from the start).
+	podsSynced func() bool
 	queue      *workqueue.Queue
 	recorder   events.Recorder
 }
@@ -76,7 +87,7 @@ func (psc *statefulSetController) setOf(p *corev1.Pod) string {
 }
 
 func (psc *statefulSetController) sync(ctx context.Context, key string) error {
-	if !psc.pods.HasSynced() {
+	if !psc.podsSynced() {
 		return workqueue.RetryAfter{After: 100 * time.Millisecond, Reason: "waiting for pods controller to sync"}
 	}
 	set, ok := get[*appsv1.StatefulSet](psc.sets, key)
