@@ -2,7 +2,9 @@ package controllers
 
 import (
 	"context"
+	"errors"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -12,6 +14,7 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/workqueue"
 )
 
 // fixture tests one sync of a controller the way kubernetes/sample-controller's
@@ -60,6 +63,27 @@ func serve[T runtime.Object](f *fixture, resource string, obj T) T {
 	return stored.(T)
 }
 
+// deleted deletes obj in the fake apiserver and returns it as the
+// apiserver then has it, being deleted: a namespace Terminating, an object
+// with finalizers, a bound pod in its grace period. An object that goes at
+// once fails the test.
+func deleted[T runtime.Object](f *fixture, resource string, obj T) T {
+	f.t.Helper()
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	gvr := resourceOf(resource)
+	if err := f.c.Delete(context.Background(), gvr, m.GetNamespace(), m.GetName()); err != nil {
+		f.t.Fatalf("deleting %s %s: %v", resource, m.GetName(), err)
+	}
+	now, err := f.c.Get(context.Background(), gvr, m.GetNamespace(), m.GetName())
+	if err != nil {
+		f.t.Fatalf("%s %s went at once: %v", resource, m.GetName(), err)
+	}
+	return now.(T)
+}
+
 // index puts objects straight into an informer's cache, as
 // sample-controller's fixture adds f.fooLister to the indexer.
 func (f *fixture) index(inf *informer.Informer, objs ...runtime.Object) {
@@ -100,6 +124,19 @@ func (f *fixture) check(sync func(ctx context.Context) error, want []k8stesting.
 		f.t.Errorf("sync: %v", err)
 	}
 	checkActions(f.t, want, got, opts...)
+}
+
+// checkRetry checks what a sync returned: nothing, or, with want > 0, a
+// workqueue.RetryAfter of want: the key is tried again, it did not fail.
+func checkRetry(t *testing.T, err error, want time.Duration) {
+	t.Helper()
+	var retry workqueue.RetryAfter
+	switch {
+	case want == 0 && err != nil:
+		t.Errorf("sync: %v", err)
+	case want != 0 && (!errors.As(err, &retry) || retry.After != want):
+		t.Errorf("sync: %v, want a retry after %s", err, want)
+	}
 }
 
 func checkActions(t *testing.T, want, got []k8stesting.Action, opts ...cmp.Option) {
@@ -184,6 +221,3 @@ func namespaceOf(obj runtime.Object) string {
 	}
 	return m.GetNamespace()
 }
-
-// alwaysReady is sample-controller's: a cache a test filled has synced.
-func alwaysReady() bool { return true }
