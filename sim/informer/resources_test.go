@@ -3,7 +3,10 @@ package informer
 import (
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes/scheme"
+
+	"github.com/kubeloom/kubeloom/sim/cluster"
 )
 
 // TestLookupResource checks every resource the simulated components watch:
@@ -32,5 +35,31 @@ func TestLookupResource(t *testing.T) {
 		if r, ok := LookupResource(name); ok {
 			t.Errorf("LookupResource(%q) = %v, want nothing", name, r)
 		}
+	}
+}
+
+// TestAddIndexOnce: an index added twice under one name is added once, and
+// indexes what the cache held before it came.
+func TestAddIndexOnce(t *testing.T) {
+	r, _ := LookupResource("pods")
+	inf, err := New(Config{Resource: r.GVR, Kind: r.GVK, Source: cluster.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inf.Indexer().Add(pod("a"))
+	calls := 0
+	byName := func(obj any) ([]string, error) {
+		calls++
+		return []string{obj.(*corev1.Pod).Name}, nil
+	}
+	for range 2 {
+		if err := inf.AddIndex("name", byName); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inf.Indexer().Add(pod("b"))
+	got, err := inf.Indexer().ByIndex("name", "a")
+	if err != nil || len(got) != 1 || calls != 2 {
+		t.Errorf("ByIndex(name, a) = %v, %v after %d index calls; want pod a, the index function called once per pod", got, err, calls)
 	}
 }
