@@ -26,10 +26,15 @@ import (
 	"github.com/kubeloom/kubeloom/sim/internal/uuid"
 )
 
-var (
-	namespaces   = corev1.SchemeGroupVersion.WithResource("namespaces")
-	podsResource = corev1.SchemeGroupVersion.WithResource("pods")
-)
+// namespacesResource and podsResource are the resources the apiserver's
+// own checks read (namespace admission, pod binding).
+func namespacesResource() schema.GroupVersionResource {
+	return corev1.SchemeGroupVersion.WithResource("namespaces")
+}
+
+func podsResource() schema.GroupVersionResource {
+	return corev1.SchemeGroupVersion.WithResource("pods")
+}
 
 func newNamespace(name string) *corev1.Namespace {
 	return &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}
@@ -105,7 +110,7 @@ func secondsDuration(s int64) time.Duration { return time.Duration(s) * time.Sec
 // admitNamespace is the NamespaceLifecycle admission plugin: nothing new
 // may be created in a namespace that is being deleted.
 func (c *Cluster) admitNamespace(gr schema.GroupResource, ns, name string) error {
-	obj, err := c.get(namespaces, "", ns)
+	obj, err := c.get(namespacesResource(), "", ns)
 	if err != nil {
 		return nil // kubeloom does not require namespaces to exist
 	}
@@ -293,18 +298,18 @@ func (c *Cluster) bind(ns string, obj runtime.Object) (runtime.Object, error) {
 	if !ok {
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("expected a Binding, got a %T", obj))
 	}
-	cur, err := c.get(podsResource, ns, b.Name)
+	cur, err := c.get(podsResource(), ns, b.Name)
 	if err != nil {
 		return nil, err
 	}
 	pod := cur.(*corev1.Pod).DeepCopy()
 	if pod.Spec.NodeName != "" {
-		return nil, apierrors.NewConflict(podsResource.GroupResource(), b.Name, fmt.Errorf("pod %s is already assigned to node %q", b.Name, pod.Spec.NodeName))
+		return nil, apierrors.NewConflict(podsResource().GroupResource(), b.Name, fmt.Errorf("pod %s is already assigned to node %q", b.Name, pod.Spec.NodeName))
 	}
 	pod.Spec.NodeName = b.Target.Name
 	pod.Status.Conditions = append(pod.Status.Conditions, corev1.PodCondition{
 		Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: c.now()})
-	_, err = c.write(k8stesting.NewUpdateAction(podsResource, ns, pod), podsResource, pod, "MODIFIED")
+	_, err = c.write(k8stesting.NewUpdateAction(podsResource(), ns, pod), podsResource(), pod, "MODIFIED")
 	return b, err
 }
 

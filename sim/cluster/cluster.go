@@ -72,7 +72,7 @@ func New(opts ...Option) *Cluster {
 	c.Client.PrependWatchReactor("*", c.watch)
 	c.Client.Resources = served()
 	for _, ns := range []string{metav1.NamespaceDefault, metav1.NamespaceSystem, metav1.NamespacePublic} {
-		if _, err := c.Create(context.Background(), namespaces, newNamespace(ns)); err != nil {
+		if _, err := c.Create(context.Background(), namespacesResource(), newNamespace(ns)); err != nil {
 			panic("cluster: failed to create namespace " + ns + ": " + err.Error())
 		}
 	}

@@ -17,15 +17,13 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-var pods = corev1.SchemeGroupVersion.WithResource("pods")
-
 func pod(name string) *corev1.Pod {
 	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}}
 }
 
 func rv(t *testing.T, c *Cluster, name string) string {
 	t.Helper()
-	obj, err := c.Get(context.Background(), pods, "default", name)
+	obj, err := c.Get(context.Background(), podsResource(), "default", name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +34,7 @@ func TestResourceVersionsFollowTheTracker(t *testing.T) {
 	c := New()
 	ctx := context.Background()
 	p := pod("a")
-	if _, err := c.Create(ctx, pods, p); err != nil {
+	if _, err := c.Create(ctx, podsResource(), p); err != nil {
 		t.Fatal(err)
 	}
 	if p.ResourceVersion != "" {
@@ -45,12 +43,12 @@ func TestResourceVersionsFollowTheTracker(t *testing.T) {
 	if got := rv(t, c, "a"); got != "2" {
 		t.Errorf("first object rv = %q, want 2", got)
 	}
-	if _, err := c.Create(ctx, pods, pod("a")); !apierrors.IsAlreadyExists(err) {
+	if _, err := c.Create(ctx, podsResource(), pod("a")); !apierrors.IsAlreadyExists(err) {
 		t.Errorf("second create: %v", err)
 	}
-	c.Create(ctx, pods, pod("b"))
+	c.Create(ctx, podsResource(), pod("b"))
 	same := pod("a")
-	if _, err := c.Update(ctx, pods, same); err != nil {
+	if _, err := c.Update(ctx, podsResource(), same); err != nil {
 		t.Fatal(err)
 	}
 	if got := rv(t, c, "a"); got != "2" {
@@ -58,11 +56,11 @@ func TestResourceVersionsFollowTheTracker(t *testing.T) {
 	}
 	changed := pod("a")
 	changed.Labels = map[string]string{"tier": "front"}
-	c.Update(ctx, pods, changed)
+	c.Update(ctx, podsResource(), changed)
 	if got := rv(t, c, "a"); got != "4" {
 		t.Errorf("updated rv = %q, want 4 (a failed create does not count)", got)
 	}
-	list, err := c.List(ctx, pods, corev1.SchemeGroupVersion.WithKind("Pod"), "", metav1.ListOptions{})
+	list, err := c.List(ctx, podsResource(), corev1.SchemeGroupVersion.WithKind("Pod"), "", metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,12 +68,12 @@ func TestResourceVersionsFollowTheTracker(t *testing.T) {
 		t.Errorf("list rv = %q, want the tracker's 4", got)
 	}
 	// A watch from the list's version sees only later changes.
-	w, err := c.Watch(ctx, pods, "", metav1.ListOptions{ResourceVersion: "4"})
+	w, err := c.Watch(ctx, podsResource(), "", metav1.ListOptions{ResourceVersion: "4"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Stop()
-	c.Delete(ctx, pods, "default", "b")
+	c.Delete(ctx, podsResource(), "default", "b")
 	if ev := <-w.ResultChan(); ev.Type != watch.Deleted || ev.Object.(*corev1.Pod).Name != "b" {
 		t.Errorf("first event after rv 4 = %v %v", ev.Type, ev.Object)
 	}
@@ -84,12 +82,12 @@ func TestResourceVersionsFollowTheTracker(t *testing.T) {
 func TestBreakWatchesEndsThemWithGone(t *testing.T) {
 	c := New()
 	ctx := context.Background()
-	w1, _ := c.Watch(ctx, pods, "", metav1.ListOptions{})
-	w2, _ := c.Watch(ctx, pods, "default", metav1.ListOptions{})
-	if n := c.OpenWatches(pods); n != 2 {
+	w1, _ := c.Watch(ctx, podsResource(), "", metav1.ListOptions{})
+	w2, _ := c.Watch(ctx, podsResource(), "default", metav1.ListOptions{})
+	if n := c.OpenWatches(podsResource()); n != 2 {
 		t.Fatalf("open watches = %d", n)
 	}
-	if n := c.BreakWatches(ctx, pods); n != 2 {
+	if n := c.BreakWatches(ctx, podsResource()); n != 2 {
 		t.Errorf("broke %d, want 2", n)
 	}
 	for _, w := range []watch.Interface{w1, w2} {
@@ -102,7 +100,7 @@ func TestBreakWatchesEndsThemWithGone(t *testing.T) {
 			t.Errorf("the watch stays open after the error")
 		}
 	}
-	if n := c.OpenWatches(pods); n != 0 {
+	if n := c.OpenWatches(podsResource()); n != 0 {
 		t.Errorf("open watches after the break = %d", n)
 	}
 }
@@ -115,7 +113,7 @@ func TestBreakAllWatchesEndsEveryResource(t *testing.T) {
 	ctx := context.Background()
 	nodes := corev1.SchemeGroupVersion.WithResource("nodes")
 	var ws []watch.Interface
-	for _, gvr := range []schema.GroupVersionResource{pods, pods, nodes} {
+	for _, gvr := range []schema.GroupVersionResource{podsResource(), podsResource(), nodes} {
 		w, err := c.Watch(ctx, gvr, "", metav1.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -137,7 +135,7 @@ func TestBreakAllWatchesEndsEveryResource(t *testing.T) {
 			t.Errorf("watch %d stays open after the error", i)
 		}
 	}
-	if n := c.OpenWatches(pods) + c.OpenWatches(nodes); n != 0 {
+	if n := c.OpenWatches(podsResource()) + c.OpenWatches(nodes); n != 0 {
 		t.Errorf("open watches after the restart = %d", n)
 	}
 	if got := c.BreakAllWatches(ctx); len(got) != 0 {
@@ -152,7 +150,7 @@ func TestWatchEventsNameTheSpanThatWrote(t *testing.T) {
 	c := New()
 	action := trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1}, SpanID: trace.SpanID{2}, TraceFlags: trace.FlagsSampled})
 	ctx := WithCause(context.Background(), action)
-	w, _ := c.Watch(ctx, pods, "", metav1.ListOptions{})
+	w, _ := c.Watch(ctx, podsResource(), "", metav1.ListOptions{})
 	defer w.Stop()
 	cw := w.(interface {
 		Cause(watch.Event) trace.SpanContext
@@ -166,7 +164,7 @@ func TestWatchEventsNameTheSpanThatWrote(t *testing.T) {
 		return ev
 	}
 
-	if _, err := c.Create(ctx, pods, pod("a")); err != nil {
+	if _, err := c.Create(ctx, podsResource(), pod("a")); err != nil {
 		t.Fatal(err)
 	}
 	ev := next(watch.Added)
@@ -182,19 +180,19 @@ func TestWatchEventsNameTheSpanThatWrote(t *testing.T) {
 	if got := cw.Cause(next(watch.Added)); got.IsValid() {
 		t.Errorf("a typed client's create names %v", got)
 	}
-	if err := c.Delete(trace.ContextWithSpanContext(context.Background(), action), pods, "default", "b"); err != nil {
+	if err := c.Delete(trace.ContextWithSpanContext(context.Background(), action), podsResource(), "default", "b"); err != nil {
 		t.Fatal(err)
 	}
 	if got := cw.Cause(next(watch.Deleted)); got.IsValid() {
 		t.Errorf("a delete with a span but no cause names %v", got)
 	}
-	if err := c.Delete(ctx, pods, "default", "a"); err != nil {
+	if err := c.Delete(ctx, podsResource(), "default", "a"); err != nil {
 		t.Fatal(err)
 	}
 	if got := cw.Cause(next(watch.Deleted)); !got.Equal(action) {
 		t.Errorf("the delete's event names %v, want the action's span", got)
 	}
-	c.BreakWatches(ctx, pods)
+	c.BreakWatches(ctx, podsResource())
 	if got := cw.Cause(next(watch.Error)); !got.Equal(action) {
 		t.Errorf("the 410 names %v, want the action's span", got)
 	}
@@ -226,13 +224,13 @@ func TestRequestsAreNotHoarded(t *testing.T) {
 func TestStoppedWatchesGetNoEvents(t *testing.T) {
 	c := New()
 	ctx := context.Background()
-	w, err := c.Watch(ctx, pods, "", metav1.ListOptions{})
+	w, err := c.Watch(ctx, podsResource(), "", metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.Stop()
-	c.Create(ctx, pods, pod("a"))
-	if n := c.watches[pods].len(); n != 0 {
+	c.Create(ctx, podsResource(), pod("a"))
+	if n := c.watches[podsResource()].len(); n != 0 {
 		t.Errorf("%d watches kept after a write, want the stopped one dropped", n)
 	}
 }

@@ -18,17 +18,17 @@ func TestFieldSelectorsFilterListsAndWatches(t *testing.T) {
 	ctx := context.Background()
 	bound := pod("bound")
 	bound.Spec.NodeName = "node-1"
-	c.Create(ctx, pods, bound)
-	c.Create(ctx, pods, pod("pending"))
+	c.Create(ctx, podsResource(), bound)
+	c.Create(ctx, podsResource(), pod("pending"))
 	onNode := metav1.ListOptions{FieldSelector: "spec.nodeName=node-1"}
-	list, err := c.List(ctx, pods, corev1.SchemeGroupVersion.WithKind("Pod"), "", onNode)
+	list, err := c.List(ctx, podsResource(), corev1.SchemeGroupVersion.WithKind("Pod"), "", onNode)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if items := list.(*corev1.PodList).Items; len(items) != 1 || items[0].Name != "bound" {
 		t.Fatalf("list with spec.nodeName=node-1 = %v, want just bound", items)
 	}
-	w, err := c.Watch(ctx, pods, "", onNode)
+	w, err := c.Watch(ctx, podsResource(), "", onNode)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestFieldSelectorsFilterListsAndWatches(t *testing.T) {
 	}
 	// A watch from the list's version knows the listed pod: its change is
 	// a MODIFIED.
-	fromList, err := c.Watch(ctx, pods, "", metav1.ListOptions{FieldSelector: "spec.nodeName=node-1", ResourceVersion: list.(*corev1.PodList).ResourceVersion})
+	fromList, err := c.Watch(ctx, podsResource(), "", metav1.ListOptions{FieldSelector: "spec.nodeName=node-1", ResourceVersion: list.(*corev1.PodList).ResourceVersion})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestFieldSelectorsFilterListsAndWatches(t *testing.T) {
 	relabelled := bound.DeepCopy()
 	relabelled.ResourceVersion = ""
 	relabelled.Labels = map[string]string{"tier": "web"}
-	c.Update(ctx, pods, relabelled)
+	c.Update(ctx, podsResource(), relabelled)
 	if ev := <-fromList.ResultChan(); ev.Type != watch.Modified {
 		t.Errorf("change of a listed pod = %s, want MODIFIED", ev.Type)
 	}
@@ -60,16 +60,16 @@ func TestFieldSelectorsFilterListsAndWatches(t *testing.T) {
 	// pending gets bound: it starts matching.
 	p := pod("pending")
 	p.Spec.NodeName = "node-1"
-	c.Update(ctx, pods, p)
+	c.Update(ctx, podsResource(), p)
 	if typ, name := next(); typ != watch.Added || name != "pending" {
 		t.Errorf("binding = %s %s, want ADDED pending", typ, name)
 	}
 	// Pods elsewhere are never seen; a pod moved away is deleted for this watch.
 	other := pod("other")
 	other.Spec.NodeName = "node-2"
-	c.Create(ctx, pods, other)
+	c.Create(ctx, podsResource(), other)
 	p.Spec.NodeName = "node-2"
-	c.Update(ctx, pods, p)
+	c.Update(ctx, podsResource(), p)
 	if typ, name := next(); typ != watch.Deleted || name != "pending" {
 		t.Errorf("moved away = %s %s, want DELETED pending", typ, name)
 	}
@@ -82,7 +82,7 @@ func TestPodWatchesAreIndexedByNode(t *testing.T) {
 	c := New()
 	ctx := context.Background()
 	watchOf := func(sel string) watch.Interface {
-		w, err := c.Watch(ctx, pods, "", metav1.ListOptions{FieldSelector: sel})
+		w, err := c.Watch(ctx, podsResource(), "", metav1.ListOptions{FieldSelector: sel})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +98,7 @@ func TestPodWatchesAreIndexedByNode(t *testing.T) {
 	reached := func(p *corev1.Pod) (n int) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		s := c.watches[pods]
+		s := c.watches[podsResource()]
 		last := maps.Clone(s.last)
 		defer func() { s.last = last }()
 		s.recipients(p, false, func(*watcher) { n++ })
@@ -111,7 +111,7 @@ func TestPodWatchesAreIndexedByNode(t *testing.T) {
 		}
 	}
 	p := pod("web-0")
-	c.Create(ctx, pods, p)
+	c.Create(ctx, podsResource(), p)
 	expect(everything, watch.Added)
 	expect(unassigned, watch.Added)
 	if n := reached(p); n != 2 {
@@ -119,7 +119,7 @@ func TestPodWatchesAreIndexedByNode(t *testing.T) {
 	}
 	bound := p.DeepCopy()
 	bound.Spec.NodeName = "node-2"
-	c.Update(ctx, pods, bound)
+	c.Update(ctx, podsResource(), bound)
 	expect(everything, watch.Modified)
 	expect(unassigned, watch.Deleted)
 	expect(node2, watch.Added)
@@ -127,12 +127,12 @@ func TestPodWatchesAreIndexedByNode(t *testing.T) {
 		t.Errorf("a node-2 pod's next event reaches %d watches, want 2 (everything, node-2)", n)
 	}
 	grace := int64(0)
-	c.DeleteWithOptions(ctx, pods, "default", "web-0", metav1.DeleteOptions{GracePeriodSeconds: &grace})
+	c.DeleteWithOptions(ctx, podsResource(), "default", "web-0", metav1.DeleteOptions{GracePeriodSeconds: &grace})
 	expect(everything, watch.Deleted)
 	expect(node2, watch.Deleted)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if k := c.watches[pods].last; len(k) != 0 {
+	if k := c.watches[podsResource()].last; len(k) != 0 {
 		t.Errorf("the nodes of deleted pods are remembered: %v", k)
 	}
 }
@@ -143,9 +143,9 @@ func TestPodWatchesAreIndexedByNode(t *testing.T) {
 func TestIndexedWatchesOutliveBrokenWatches(t *testing.T) {
 	c := New()
 	ctx := context.Background()
-	c.Create(ctx, pods, pod("web-0"))
+	c.Create(ctx, podsResource(), pod("web-0"))
 	c.BreakAllWatches(ctx)
-	unassigned, err := c.Watch(ctx, pods, "", metav1.ListOptions{FieldSelector: "spec.nodeName="})
+	unassigned, err := c.Watch(ctx, podsResource(), "", metav1.ListOptions{FieldSelector: "spec.nodeName="})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,8 +155,8 @@ func TestIndexedWatchesOutliveBrokenWatches(t *testing.T) {
 	}
 	bound := pod("web-0")
 	bound.Spec.NodeName = "node-1"
-	c.Update(ctx, pods, bound)
-	c.Create(ctx, pods, pod("web-1")) // an event after it, should it be missing
+	c.Update(ctx, podsResource(), bound)
+	c.Create(ctx, podsResource(), pod("web-1")) // an event after it, should it be missing
 	if ev := <-unassigned.ResultChan(); ev.Type != watch.Deleted || ev.Object.(*corev1.Pod).Name != "web-0" {
 		t.Errorf("the next event on the unassigned watch is %s %s, want DELETED web-0", ev.Type, ev.Object.(*corev1.Pod).Name)
 	}

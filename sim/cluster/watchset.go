@@ -30,18 +30,24 @@ type trigger struct {
 	value func(runtime.Object) string // the object's value of it
 }
 
-// triggers are the resources whose watches the cacher indexes.
-var triggers = map[schema.GroupResource]trigger{
-	{Resource: "pods"}: {field: "spec.nodeName", value: func(obj runtime.Object) string {
-		if p, ok := obj.(*corev1.Pod); ok {
-			return p.Spec.NodeName
-		}
-		return ""
-	}},
+// triggerOf is the trigger by which the cacher indexes a resource's
+// watches; the zero trigger for a resource whose watches it does not index.
+func triggerOf(gr schema.GroupResource) trigger {
+	if gr == (schema.GroupResource{Resource: "pods"}) {
+		return trigger{field: "spec.nodeName", value: podNodeName}
+	}
+	return trigger{}
+}
+
+func podNodeName(obj runtime.Object) string {
+	if p, ok := obj.(*corev1.Pod); ok {
+		return p.Spec.NodeName
+	}
+	return ""
 }
 
 func newWatchSet(gvr schema.GroupVersionResource) *watchSet {
-	s := &watchSet{trigger: triggers[gvr.GroupResource()]}
+	s := &watchSet{trigger: triggerOf(gvr.GroupResource())}
 	if s.trigger.value != nil {
 		s.byValue = map[string][]*watcher{}
 		s.last = map[string]string{}

@@ -240,7 +240,9 @@ func (r *Runtime) Container(id string) (Container, bool) {
 
 // oomProcesses are the processes a system OOM kills: something outside the
 // pods' cgroups.
-var oomProcesses = []string{"java", "mysqld", "chrome", "node", "python", "postgres"}
+func oomProcesses() []string {
+	return []string{"java", "mysqld", "chrome", "node", "python", "postgres"}
+}
 
 // InjectOOM makes the kernel's OOM killer strike, as a scenario wants it,
 // and returns the OOMEvent that cAdvisor would read from /dev/kmsg (the
@@ -259,7 +261,8 @@ func (r *Runtime) InjectOOM(podUID, containerName string, cause oteltrace.SpanCo
 	defer r.mu.Unlock()
 	now := r.now()
 	if podUID == "" {
-		return OOMEvent{Time: now, ContainerName: "/", ProcessName: oomProcesses[r.rng.IntN(len(oomProcesses))], Cause: cause}, nil
+		ps := oomProcesses()
+		return OOMEvent{Time: now, ContainerName: "/", ProcessName: ps[r.rng.IntN(len(ps))], Cause: cause}, nil
 	}
 	var victim *container
 	for _, c := range r.containers {

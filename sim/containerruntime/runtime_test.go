@@ -13,10 +13,11 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 )
 
-var start = time.Date(2016, 12, 12, 0, 0, 0, 0, time.UTC)
+// clockStart is when every test runtime's clock starts.
+func clockStart() time.Time { return time.Date(2016, 12, 12, 0, 0, 0, 0, time.UTC) }
 
 func newRuntime(node string, seed int64) (*Runtime, *clocktesting.FakeClock) {
-	clk := clocktesting.NewFakeClock(start)
+	clk := clocktesting.NewFakeClock(clockStart())
 	return New(Options{Node: node, Seed: seed, Clock: clk}), clk
 }
 
@@ -32,7 +33,7 @@ func mustStart(t *testing.T, r *Runtime, podUID, name, image string) Container {
 func TestDefaults(t *testing.T) {
 	r, _ := newRuntime("node-1", 1)
 	imgs := r.ListImages()
-	if len(imgs) != 1 || imgs[0].Ref != PauseImage || imgs[0].Size != 747<<10 || !imgs[0].Pulled.Equal(start) {
+	if len(imgs) != 1 || imgs[0].Ref != PauseImage || imgs[0].Size != 747<<10 || !imgs[0].Pulled.Equal(clockStart()) {
 		t.Errorf("default images = %+v, want the pause image (747 KiB) pulled at the start", imgs)
 	}
 	if fs := r.ImageFsInfo(); fs.Capacity != 20<<30 || fs.Usage != 747<<10 {
@@ -44,7 +45,7 @@ func TestDefaults(t *testing.T) {
 	if r.Node() != "node-1" || r.Version() != "docker://1.11.2" || r.Status() != nil {
 		t.Errorf("Node, Version, Status = %q, %q, %v", r.Node(), r.Version(), r.Status())
 	}
-	none := New(Options{Clock: clocktesting.NewFakeClock(start), Images: []string{}})
+	none := New(Options{Clock: clocktesting.NewFakeClock(clockStart()), Images: []string{}})
 	if imgs := none.ListImages(); len(imgs) != 0 {
 		t.Errorf("Images: []string{} gave %+v, want none", imgs)
 	}
@@ -122,7 +123,7 @@ func TestPullImage(t *testing.T) {
 	r, clk := newRuntime("node-1", 1)
 	clk.Step(time.Minute)
 	img, pulled, err := r.PullImage("nginx")
-	if err != nil || !pulled || img.Ref != "nginx:latest" || !img.Pulled.Equal(start.Add(time.Minute)) {
+	if err != nil || !pulled || img.Ref != "nginx:latest" || !img.Pulled.Equal(clockStart().Add(time.Minute)) {
 		t.Fatalf("PullImage(nginx) = %+v, %v, %v; want nginx:latest pulled now", img, pulled, err)
 	}
 	again, pulled, err := r.PullImage("nginx:latest")
@@ -296,7 +297,7 @@ func TestRemoveImage(t *testing.T) {
 
 func TestSetImageFSUsage(t *testing.T) {
 	const capacity = 10 << 30
-	r := New(Options{Clock: clocktesting.NewFakeClock(start), Capacity: capacity, Images: []string{"a", "b", "c"}})
+	r := New(Options{Clock: clocktesting.NewFakeClock(clockStart()), Capacity: capacity, Images: []string{"a", "b", "c"}})
 	mustStart(t, r, "uid", "a", "a")
 	base := r.ImageFsInfo()
 	used := base.ImagesBytes + base.ContainersBytes
@@ -483,7 +484,7 @@ func TestConcurrentUse(t *testing.T) {
 }
 
 func ExampleRuntime() {
-	clk := clocktesting.NewFakeClock(start)
+	clk := clocktesting.NewFakeClock(clockStart())
 	r := New(Options{Node: "node-1", Seed: 1, Clock: clk})
 	// The kubelet starts a pod: its infra container, then a job that runs
 	// for a minute.

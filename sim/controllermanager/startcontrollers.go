@@ -120,7 +120,7 @@ func enabledControllers(list []string) func(id string) bool {
 		list = []string{"*"}
 	}
 	canon := func(n string) string {
-		if a, ok := controllers.Aliases[n]; ok {
+		if a, ok := controllers.Alias(n); ok {
 			return a
 		}
 		return n
@@ -144,12 +144,17 @@ func enabledControllers(list []string) func(id string) bool {
 	}
 }
 
-// v15APIs are the group/versions the v1.5 apiserver serves by default
-// (DefaultAPIResourceConfigSource): batch/v2alpha1, for one, is not.
-var v15APIs = map[string]bool{
-	"v1": true, "extensions/v1beta1": true, "batch/v1": true, "authentication.k8s.io/v1beta1": true, "autoscaling/v1": true,
-	"apps/v1beta1": true, "policy/v1beta1": true, "rbac.authorization.k8s.io/v1alpha1": true, "storage.k8s.io/v1beta1": true,
-	"certificates.k8s.io/v1alpha1": true, "authorization.k8s.io/v1beta1": true,
+// v15API reports whether the v1.5 apiserver serves a group/version by
+// default (DefaultAPIResourceConfigSource): batch/v2alpha1, for one, it
+// does not.
+func v15API(gv string) bool {
+	switch gv {
+	case "v1", "extensions/v1beta1", "batch/v1", "authentication.k8s.io/v1beta1", "autoscaling/v1",
+		"apps/v1beta1", "policy/v1beta1", "rbac.authorization.k8s.io/v1alpha1", "storage.k8s.io/v1beta1",
+		"certificates.k8s.io/v1alpha1", "authorization.k8s.io/v1beta1":
+		return true
+	}
+	return false
 }
 
 // apiEnabled: --runtime-config first, then the era's defaults (today every
@@ -161,7 +166,7 @@ func (p *process) apiEnabled(gv string) bool {
 	if p.o.Era == informer.Modern {
 		return !strings.Contains(gv, "alpha") && !strings.Contains(gv, "beta")
 	}
-	return v15APIs[gv]
+	return v15API(gv)
 }
 
 // ControllerIDs are the --controllers names, in the article's order.
@@ -175,7 +180,7 @@ func ControllerIDs() []string {
 
 // KnownController reports whether a --controllers name exists.
 func KnownController(name string) bool {
-	if _, ok := controllers.Aliases[name]; ok {
+	if _, ok := controllers.Alias(name); ok {
 		return true
 	}
 	for _, d := range controllers.All() {

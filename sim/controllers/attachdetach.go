@@ -13,7 +13,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/events"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
@@ -243,7 +242,7 @@ func (adc *attachDetachController) updateNodeStatuses(ctx context.Context) {
 	sort.Strings(nodes)
 	for _, node := range nodes {
 		patch, _ := json.Marshal(map[string]any{"status": map[string]any{"volumesAttached": updates[node]}})
-		_, err := controller.Call(ctx, "nodes.PatchStatus", node, func(ctx context.Context) (*corev1.Node, error) {
+		_, err := call(ctx, "nodes.PatchStatus", node, func(ctx context.Context) (*corev1.Node, error) {
 			return adc.c.Client.CoreV1().Nodes().PatchStatus(ctx, node, patch)
 		})
 		if err != nil {

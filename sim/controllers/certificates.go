@@ -20,9 +20,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/workqueue"
 )
 
 // GenerateCA is the value of --cluster-signing-cert-file and
@@ -47,9 +47,7 @@ func startCertificates(ctx context.Context, c *Context) string {
 	if err != nil {
 		return "Failed to start certificate controller: " + err.Error()
 	}
-	cc := &certificateController{c: c, ca: ca, csrs: c.NewInformer("certificatesigningrequests", c.ResyncPeriod(), informer.Private)}
-	cc.queue = controller.NewQueue(ctx, "certificate")
-	cc.csrs.AddHandler(ctx, enqueueHandlers("certificate-controller", cc.queue))
+	cc := newCertificateController(ctx, c, ca)
 	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/certificatesigningrequests/run", func(ctx context.Context) {
 		cc.csrs.Run(ctx)
 		cc.queue.Workers(ctx, "controller/certificatesigningrequests/worker", 1, "maybeSignCertificate", cc.sync)
@@ -58,11 +56,20 @@ func startCertificates(ctx context.Context, c *Context) string {
 	return ""
 }
 
+// newCertificateController is the rest of NewCertificateController once
+// the CA has loaded: its own CSR informer, queue and handler.
+func newCertificateController(ctx context.Context, c *Context, ca *tls.Certificate) *certificateController {
+	cc := &certificateController{c: c, ca: ca, csrs: c.NewInformer("certificatesigningrequests", c.ResyncPeriod(), informer.Private)}
+	cc.queue = workqueue.New(ctx, "certificate")
+	cc.csrs.AddHandler(ctx, enqueueHandlers("certificate-controller", cc.queue))
+	return cc
+}
+
 type certificateController struct {
 	c     *Context
 	ca    *tls.Certificate
 	csrs  *informer.Informer
-	queue *controller.Queue
+	queue *workqueue.Queue
 }
 
 // loadCA reads the signing CA, or generates one for GenerateCA.
@@ -129,7 +136,7 @@ func (cc *certificateController) sync(ctx context.Context, key string) error {
 			Type: certificatesv1.CertificateApproved, Status: corev1.ConditionTrue, Reason: "AutoApproved",
 			Message:        "Auto approving of all kubelet CSRs is enabled on the controller manager",
 			LastUpdateTime: metav1.NewTime(goroutine.RuntimeFrom(ctx).Clock().Now())})
-		out, err := controller.Call(ctx, "certificatesigningrequests.UpdateApproval", key, func(ctx context.Context) (*certificatesv1.CertificateSigningRequest, error) {
+		out, err := call(ctx, "certificatesigningrequests.UpdateApproval", key, func(ctx context.Context) (*certificatesv1.CertificateSigningRequest, error) {
 			return cc.c.Client.CertificatesV1().CertificateSigningRequests().UpdateApproval(ctx, csr.Name, csr, metav1.UpdateOptions{})
 		})
 		if err != nil {
@@ -146,7 +153,7 @@ func (cc *certificateController) sync(ctx context.Context, key string) error {
 		csr.Status.Certificate = cert
 	}
 	// v1.5 writes the status on every sync, changed or not.
-	_, err := controller.Call(ctx, "certificatesigningrequests.UpdateStatus", key, func(ctx context.Context) (*certificatesv1.CertificateSigningRequest, error) {
+	_, err := call(ctx, "certificatesigningrequests.UpdateStatus", key, func(ctx context.Context) (*certificatesv1.CertificateSigningRequest, error) {
 		return cc.c.Client.CertificatesV1().CertificateSigningRequests().UpdateStatus(ctx, csr, metav1.UpdateOptions{})
 	})
 	return err

@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/events"
 	"github.com/kubeloom/kubeloom/sim/informer"
 )
@@ -67,7 +66,10 @@ func (c *Context) Resources() ([]*metav1.APIResourceList, error) {
 // NewInformer builds one of a controller's own informers (cache.NewInformer
 // or NewIndexerInformer): informer/private, or a bare reflector.
 func (c *Context) NewInformer(resource string, resync time.Duration, mode informer.Mode) *informer.Informer {
-	r := informer.Resources[resource]
+	r, ok := informer.LookupResource(resource)
+	if !ok {
+		panic("controllers: the informer package knows no resource " + resource)
+	}
 	inf, err := informer.New(informer.Config{Name: resource, Resource: r.GVR, Kind: r.GVK, Era: c.Era, Resync: resync, Source: c.API, Mode: mode})
 	if err != nil {
 		panic(err) // the resource table is fixed and valid
@@ -173,14 +175,24 @@ func All() []Descriptor {
 // blocks that follow.
 const DiscoveryBefore = "namespace"
 
-// Aliases are the older --controllers names kubeloom also accepts.
-var Aliases = map[string]string{"petset": "statefulset", "scheduledjob": "cronjob"}
+// Alias returns the ID an older --controllers name stands for ("petset"
+// is "statefulset", "scheduledjob" is "cronjob": the names the article's
+// era gave them), and whether name is one.
+func Alias(name string) (id string, ok bool) {
+	switch name {
+	case "petset":
+		return "statefulset", true
+	case "scheduledjob":
+		return "cronjob", true
+	}
+	return "", false
+}
 
 // list LISTs a resource of a namespace from the apiserver, in a span
 // <resource>.List: what v1.5's code that reads the apiserver rather than a
 // cache does (the quota evaluators, the namespace deleter).
 func (c *Context) list(ctx context.Context, gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, ns string) ([]runtime.Object, error) {
-	return controller.Call(ctx, gvr.Resource+".List", ns, func(ctx context.Context) ([]runtime.Object, error) {
+	return call(ctx, gvr.Resource+".List", ns, func(ctx context.Context) ([]runtime.Object, error) {
 		obj, err := c.API.List(ctx, gvr, gvk, ns, metav1.ListOptions{})
 		if err != nil {
 			return nil, err

@@ -15,7 +15,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/events"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 )
@@ -30,8 +29,7 @@ func startCronJob(ctx context.Context, c *Context) string {
 	if !c.APIEnabled(c.groupVersion("batch/v2alpha1", "batch/v1")) {
 		return fmt.Sprintf("Not starting %s apis", c.groupVersion("batch/v2alpha1", "batch/v1"))
 	}
-	jm := &cronJobController{c: c}
-	jm.recorder = c.NewEvents(ctx, "cronjob-controller", true, true).Recorder(ctx)
+	jm := newCronJobController(ctx, c)
 	rt := goroutine.RuntimeFrom(ctx)
 	rt.Go(ctx, "controller/cronjob/run", func(ctx context.Context) {
 		rt.Until(ctx, "controller/cronjob/sync-all", 10*time.Second, jm.syncAll, goroutine.WithIterationName("SyncAll"))
@@ -40,19 +38,27 @@ func startCronJob(ctx context.Context, c *Context) string {
 	return ""
 }
 
+// newCronJobController is NewCronJobController: an event pipeline, no
+// informers.
+func newCronJobController(ctx context.Context, c *Context) *cronJobController {
+	jm := &cronJobController{c: c}
+	jm.recorder = c.NewEvents(ctx, "cronjob-controller", true, true).Recorder(ctx)
+	return jm
+}
+
 type cronJobController struct {
 	c        *Context
 	recorder events.Recorder
 }
 
 func (jm *cronJobController) syncAll(ctx context.Context) {
-	cjs, err := controller.Call(ctx, "cronjobs.List", "", func(ctx context.Context) (*batchv1.CronJobList, error) {
+	cjs, err := call(ctx, "cronjobs.List", "", func(ctx context.Context) (*batchv1.CronJobList, error) {
 		return jm.c.Client.BatchV1().CronJobs("").List(ctx, metav1.ListOptions{})
 	})
 	if err != nil {
 		return
 	}
-	jobs, err := controller.Call(ctx, "jobs.List", "", func(ctx context.Context) (*batchv1.JobList, error) {
+	jobs, err := call(ctx, "jobs.List", "", func(ctx context.Context) (*batchv1.JobList, error) {
 		return jm.c.Client.BatchV1().Jobs("").List(ctx, metav1.ListOptions{})
 	})
 	if err != nil {
@@ -96,7 +102,7 @@ func (jm *cronJobController) syncOne(ctx context.Context, cj *batchv1.CronJob, c
 	if apiequality.Semantic.DeepEqual(upd.Status, cj.Status) {
 		return
 	}
-	controller.Call(ctx, "cronjobs.UpdateStatus", keyOf(cj), func(ctx context.Context) (*batchv1.CronJob, error) {
+	call(ctx, "cronjobs.UpdateStatus", keyOf(cj), func(ctx context.Context) (*batchv1.CronJob, error) {
 		return jm.c.Client.BatchV1().CronJobs(cj.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
 	})
 }
@@ -134,7 +140,7 @@ func (jm *cronJobController) admit(ctx context.Context, cj, upd *batchv1.CronJob
 	case batchv1.ReplaceConcurrent:
 		for _, ref := range upd.Status.Active {
 			background := metav1.DeletePropagationBackground
-			err := controller.Do(ctx, "jobs.Delete", ref.Namespace+"/"+ref.Name, func(ctx context.Context) error {
+			err := do(ctx, "jobs.Delete", ref.Namespace+"/"+ref.Name, func(ctx context.Context) error {
 				return jm.c.Client.BatchV1().Jobs(ref.Namespace).Delete(ctx, ref.Name, metav1.DeleteOptions{PropagationPolicy: &background})
 			})
 			if err == nil {
@@ -155,7 +161,7 @@ func (jm *cronJobController) createJob(ctx context.Context, cj *batchv1.CronJob,
 		},
 		Spec: *cj.Spec.JobTemplate.Spec.DeepCopy(),
 	}
-	created, err := controller.Call(ctx, "jobs.Create", cj.Namespace+"/"+job.Name, func(ctx context.Context) (*batchv1.Job, error) {
+	created, err := call(ctx, "jobs.Create", cj.Namespace+"/"+job.Name, func(ctx context.Context) (*batchv1.Job, error) {
 		return jm.c.Client.BatchV1().Jobs(cj.Namespace).Create(ctx, job, metav1.CreateOptions{})
 	})
 	if apierrors.IsAlreadyExists(err) {

@@ -9,10 +9,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/events"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/workqueue"
 )
 
 // DaemonSetsController (pkg/controller/daemon/daemoncontroller.go, v1.5):
@@ -23,12 +23,26 @@ func startDaemonSet(ctx context.Context, c *Context) string {
 	if !c.APIEnabled(c.groupVersion("extensions/v1beta1", "apps/v1")) {
 		return "daemonsets are not served"
 	}
+	dsc := newDaemonSetController(ctx, c)
+	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/daemonset/run", func(ctx context.Context) {
+		if !informer.WaitForCacheSync(ctx, "pods, nodes", dsc.pods.HasSynced, dsc.nodes.HasSynced) {
+			return
+		}
+		dsc.queue.Workers(ctx, "controller/daemonset/worker", int(c.Config.ConcurrentDaemonSetSyncs), "syncDaemonSet", dsc.sync)
+		<-ctx.Done()
+	})
+	return ""
+}
+
+// newDaemonSetController is NewDaemonSetsController: its event pipeline,
+// queue and handlers on the shared informers.
+func newDaemonSetController(ctx context.Context, c *Context) *daemonSetController {
 	dsc := &daemonSetController{c: c, dsInf: c.Informers.Informer("daemonsets"), pods: c.Informers.Informer("pods"), nodes: c.Informers.Informer("nodes")}
 	pipeline := c.NewEvents(ctx, "daemonset-controller", true, true)
 	dsc.recorder = pipeline.Recorder(ctx)
 	dsc.pc = podControl{client: c.Client, recorder: dsc.recorder}
 	dsc.exp = newExpectations(goroutine.RuntimeFrom(ctx).Clock().Now)
-	dsc.queue = controller.NewQueue(ctx, "daemonset")
+	dsc.queue = workqueue.New(ctx, "daemonset")
 	dsc.dsInf.AddHandler(ctx, enqueueHandlers("daemonset-controller", dsc.queue))
 	dsc.pods.AddHandler(ctx, podOwnerHandlers("daemonset-controller", "DaemonSet", dsc.queue, dsc.exp))
 	enqueueAll := func(ctx context.Context, _ any) {
@@ -42,20 +56,13 @@ func startDaemonSet(ctx context.Context, c *Context) string {
 				enqueueAll(ctx, cur)
 			}
 		}})
-	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/daemonset/run", func(ctx context.Context) {
-		if !informer.WaitForCacheSync(ctx, "pods, nodes", dsc.pods.HasSynced, dsc.nodes.HasSynced) {
-			return
-		}
-		dsc.queue.Workers(ctx, "controller/daemonset/worker", int(c.Config.ConcurrentDaemonSetSyncs), "syncDaemonSet", dsc.sync)
-		<-ctx.Done()
-	})
-	return ""
+	return dsc
 }
 
 type daemonSetController struct {
 	c                  *Context
 	dsInf, pods, nodes *informer.Informer
-	queue              *controller.Queue
+	queue              *workqueue.Queue
 	exp                *expectations
 	pc                 podControl
 	recorder           events.Recorder
@@ -135,7 +142,7 @@ func (dsc *daemonSetController) sync(ctx context.Context, key string) error {
 	upd := ds.DeepCopy()
 	upd.Status.DesiredNumberScheduled, upd.Status.CurrentNumberScheduled = desired, current
 	upd.Status.NumberMisscheduled, upd.Status.NumberReady, upd.Status.ObservedGeneration = misscheduled, ready, ds.Generation
-	_, err = controller.Call(ctx, "daemonsets.UpdateStatus", key, func(ctx context.Context) (*appsv1.DaemonSet, error) {
+	_, err = call(ctx, "daemonsets.UpdateStatus", key, func(ctx context.Context) (*appsv1.DaemonSet, error) {
 		return dsc.c.Client.AppsV1().DaemonSets(ds.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
 	})
 	return err

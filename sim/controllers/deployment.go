@@ -14,10 +14,10 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/rand"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/events"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/workqueue"
 )
 
 // podTemplateHashLabel marks a deployment's replica sets and their pods
@@ -32,9 +32,23 @@ func startDeployment(ctx context.Context, c *Context) string {
 	if !c.APIEnabled(c.groupVersion("extensions/v1beta1", "apps/v1")) {
 		return "deployments are not served"
 	}
+	dc := newDeploymentController(ctx, c)
+	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/deployment/run", func(ctx context.Context) {
+		if !informer.WaitForCacheSync(ctx, "deployments, replicasets, pods", dc.dInf.HasSynced, dc.rsInf.HasSynced, dc.pods.HasSynced) {
+			return
+		}
+		dc.queue.Workers(ctx, "controller/deployment/worker", int(c.Config.ConcurrentDeploymentSyncs), "syncDeployment", dc.sync)
+		<-ctx.Done()
+	})
+	return ""
+}
+
+// newDeploymentController is NewDeploymentController: its event pipeline,
+// queue and handlers on the shared informers.
+func newDeploymentController(ctx context.Context, c *Context) *deploymentController {
 	dc := &deploymentController{c: c, dInf: c.Informers.Informer("deployments"), rsInf: c.Informers.Informer("replicasets"), pods: c.Informers.Informer("pods")}
 	dc.recorder = c.NewEvents(ctx, "deployment-controller", true, true).Recorder(ctx)
-	dc.queue = controller.NewQueue(ctx, "deployment")
+	dc.queue = workqueue.New(ctx, "deployment")
 	dc.dInf.AddHandler(ctx, enqueueHandlers("deployment-controller", dc.queue))
 	byOwner := func(ctx context.Context, obj any) {
 		if rs, ok := untomb(obj).(*appsv1.ReplicaSet); ok {
@@ -58,14 +72,7 @@ func startDeployment(ctx context.Context, c *Context) string {
 			}
 		}
 	}})
-	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/deployment/run", func(ctx context.Context) {
-		if !informer.WaitForCacheSync(ctx, "deployments, replicasets, pods", dc.dInf.HasSynced, dc.rsInf.HasSynced, dc.pods.HasSynced) {
-			return
-		}
-		dc.queue.Workers(ctx, "controller/deployment/worker", int(c.Config.ConcurrentDeploymentSyncs), "syncDeployment", dc.sync)
-		<-ctx.Done()
-	})
-	return ""
+	return dc
 }
 
 type deploymentController struct {
@@ -73,7 +80,7 @@ type deploymentController struct {
 	dInf     *informer.Informer
 	rsInf    *informer.Informer
 	pods     *informer.Informer
-	queue    *controller.Queue
+	queue    *workqueue.Queue
 	recorder events.Recorder
 }
 
@@ -210,7 +217,7 @@ func (dc *deploymentController) createRS(ctx context.Context, d *appsv1.Deployme
 		},
 		Spec: appsv1.ReplicaSetSpec{Replicas: &replicas, Selector: sel, Template: *tmpl, MinReadySeconds: d.Spec.MinReadySeconds},
 	}
-	created, err := controller.Call(ctx, "replicasets.Create", rs.Namespace+"/"+rs.Name, func(ctx context.Context) (*appsv1.ReplicaSet, error) {
+	created, err := call(ctx, "replicasets.Create", rs.Namespace+"/"+rs.Name, func(ctx context.Context) (*appsv1.ReplicaSet, error) {
 		return dc.c.Client.AppsV1().ReplicaSets(rs.Namespace).Create(ctx, rs, metav1.CreateOptions{})
 	})
 	if err != nil {
@@ -226,7 +233,7 @@ func (dc *deploymentController) scale(ctx context.Context, d *appsv1.Deployment,
 	from := replicasOr1(rs.Spec.Replicas)
 	upd := rs.DeepCopy()
 	upd.Spec.Replicas = &to
-	out, err := controller.Call(ctx, "replicasets.Update", rs.Namespace+"/"+rs.Name, func(ctx context.Context) (*appsv1.ReplicaSet, error) {
+	out, err := call(ctx, "replicasets.Update", rs.Namespace+"/"+rs.Name, func(ctx context.Context) (*appsv1.ReplicaSet, error) {
 		return dc.c.Client.AppsV1().ReplicaSets(rs.Namespace).Update(ctx, upd, metav1.UpdateOptions{})
 	})
 	if err != nil {
@@ -263,7 +270,7 @@ func (dc *deploymentController) syncStatus(ctx context.Context, d *appsv1.Deploy
 	conds := upd.Status.Conditions
 	upd.Status = st
 	upd.Status.Conditions = conds
-	_, err := controller.Call(ctx, "deployments.UpdateStatus", d.Namespace+"/"+d.Name, func(ctx context.Context) (*appsv1.Deployment, error) {
+	_, err := call(ctx, "deployments.UpdateStatus", d.Namespace+"/"+d.Name, func(ctx context.Context) (*appsv1.Deployment, error) {
 		return dc.c.Client.AppsV1().Deployments(d.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
 	})
 	return err

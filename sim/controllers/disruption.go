@@ -10,10 +10,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/events"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/workqueue"
 )
 
 // disruptionResync is the resync of the disruption controller's own informers.
@@ -29,27 +29,7 @@ func startDisruption(ctx context.Context, c *Context) string {
 	if !c.APIEnabled(c.groupVersion("policy/v1beta1", "policy/v1")) {
 		return "poddisruptionbudgets are not served"
 	}
-	dc := &disruptionController{c: c, pods: c.Informers.Informer("pods"),
-		pdbs:  c.NewInformer("poddisruptionbudgets", disruptionResync, informer.Private),
-		rcs:   c.NewInformer("replicationcontrollers", disruptionResync, informer.Private),
-		rss:   c.NewInformer("replicasets", disruptionResync, informer.Private),
-		deps:  c.NewInformer("deployments", disruptionResync, informer.Private),
-		queue: controller.NewQueue(ctx, "disruption"),
-	}
-	dc.recheck = controller.NewQueue(ctx, "disruption-recheck")
-	dc.pdbs.AddHandler(ctx, enqueueHandlers("disruption-controller", dc.queue))
-	podChanged := func(ctx context.Context, obj any) {
-		if p, ok := untomb(obj).(*corev1.Pod); ok {
-			if pdb := dc.pdbFor(p); pdb != nil {
-				dc.queue.Add(ctx, keyOf(pdb))
-			}
-		}
-	}
-	dc.pods.AddHandler(ctx, informer.Funcs{HandlerName: "disruption-controller", Add: podChanged, Delete: podChanged,
-		Update: func(ctx context.Context, _, cur any) { podChanged(ctx, cur) }})
-	for _, inf := range []*informer.Informer{dc.rcs, dc.rss, dc.deps} {
-		inf.AddHandler(ctx, informer.Funcs{HandlerName: "disruption-controller"}) // cache.ResourceEventHandlerFuncs{}
-	}
+	dc := newDisruptionController(ctx, c)
 	// v1.5 builds the broadcaster in the constructor and starts its sink in Run.
 	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/disruption/run", func(ctx context.Context) {
 		dc.recorder = c.NewEvents(ctx, "controllermanager", false, true).Recorder(ctx)
@@ -69,10 +49,37 @@ func startDisruption(ctx context.Context, c *Context) string {
 	return ""
 }
 
+// newDisruptionController is NewDisruptionController: its own informers,
+// queues and handlers; its event recorder comes with Run.
+func newDisruptionController(ctx context.Context, c *Context) *disruptionController {
+	dc := &disruptionController{c: c, pods: c.Informers.Informer("pods"),
+		pdbs:  c.NewInformer("poddisruptionbudgets", disruptionResync, informer.Private),
+		rcs:   c.NewInformer("replicationcontrollers", disruptionResync, informer.Private),
+		rss:   c.NewInformer("replicasets", disruptionResync, informer.Private),
+		deps:  c.NewInformer("deployments", disruptionResync, informer.Private),
+		queue: workqueue.New(ctx, "disruption"),
+	}
+	dc.recheck = workqueue.New(ctx, "disruption-recheck")
+	dc.pdbs.AddHandler(ctx, enqueueHandlers("disruption-controller", dc.queue))
+	podChanged := func(ctx context.Context, obj any) {
+		if p, ok := untomb(obj).(*corev1.Pod); ok {
+			if pdb := dc.pdbFor(p); pdb != nil {
+				dc.queue.Add(ctx, keyOf(pdb))
+			}
+		}
+	}
+	dc.pods.AddHandler(ctx, informer.Funcs{HandlerName: "disruption-controller", Add: podChanged, Delete: podChanged,
+		Update: func(ctx context.Context, _, cur any) { podChanged(ctx, cur) }})
+	for _, inf := range []*informer.Informer{dc.rcs, dc.rss, dc.deps} {
+		inf.AddHandler(ctx, informer.Funcs{HandlerName: "disruption-controller"}) // cache.ResourceEventHandlerFuncs{}
+	}
+	return dc
+}
+
 type disruptionController struct {
 	c                          *Context
 	pods, pdbs, rcs, rss, deps *informer.Informer
-	queue, recheck             *controller.Queue
+	queue, recheck             *workqueue.Queue
 	recorder                   events.Recorder
 }
 
@@ -128,7 +135,7 @@ func (dc *disruptionController) sync(ctx context.Context, key string) error {
 	}
 	upd := pdb.DeepCopy()
 	upd.Status = st
-	_, err = controller.Call(ctx, "poddisruptionbudgets.UpdateStatus", key, func(ctx context.Context) (*policyv1.PodDisruptionBudget, error) {
+	_, err = call(ctx, "poddisruptionbudgets.UpdateStatus", key, func(ctx context.Context) (*policyv1.PodDisruptionBudget, error) {
 		return dc.c.Client.PolicyV1().PodDisruptionBudgets(pdb.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
 	})
 	return err

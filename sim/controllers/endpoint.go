@@ -15,9 +15,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/workqueue"
 )
 
 // fullServiceResyncPeriod is the endpoint controller's Services informer
@@ -29,26 +29,7 @@ const fullServiceResyncPeriod = 30 * time.Second
 // syncService that keep one Endpoints object per service: the addresses of
 // the pods its selector picks.
 func startEndpoint(ctx context.Context, c *Context) string {
-	e := &endpointController{c: c, services: c.NewInformer("services", fullServiceResyncPeriod, informer.Private), pods: c.Informers.Informer("pods")}
-	e.queue = controller.NewQueue(ctx, "endpoint")
-	e.services.AddHandler(ctx, enqueueHandlers("endpoint-controller", e.queue))
-	podChanged := func(ctx context.Context, obj any) {
-		if p, ok := untomb(obj).(*corev1.Pod); ok {
-			for _, key := range e.servicesOf(p) {
-				e.queue.Add(ctx, key)
-			}
-		}
-	}
-	e.pods.AddHandler(ctx, informer.Funcs{HandlerName: "endpoint-controller", Add: podChanged, Delete: podChanged,
-		Update: func(ctx context.Context, old, cur any) {
-			if accessor(old).GetResourceVersion() == accessor(cur).GetResourceVersion() {
-				return // a resync: nothing changed
-			}
-			podChanged(ctx, cur)
-			if !labels.Equals(accessor(old).GetLabels(), accessor(cur).GetLabels()) {
-				podChanged(ctx, old)
-			}
-		}})
+	e := newEndpointController(ctx, c)
 	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/endpoint/run", func(ctx context.Context) {
 		rt := goroutine.RuntimeFrom(ctx)
 		e.services.Run(ctx)  // go e.serviceController.Run(stopCh)
@@ -74,11 +55,37 @@ func startEndpoint(ctx context.Context, c *Context) string {
 	return ""
 }
 
+// newEndpointController is NewEndpointController: its own services
+// informer, its queue, and handlers on both informers.
+func newEndpointController(ctx context.Context, c *Context) *endpointController {
+	e := &endpointController{c: c, services: c.NewInformer("services", fullServiceResyncPeriod, informer.Private), pods: c.Informers.Informer("pods")}
+	e.queue = workqueue.New(ctx, "endpoint")
+	e.services.AddHandler(ctx, enqueueHandlers("endpoint-controller", e.queue))
+	podChanged := func(ctx context.Context, obj any) {
+		if p, ok := untomb(obj).(*corev1.Pod); ok {
+			for _, key := range e.servicesOf(p) {
+				e.queue.Add(ctx, key)
+			}
+		}
+	}
+	e.pods.AddHandler(ctx, informer.Funcs{HandlerName: "endpoint-controller", Add: podChanged, Delete: podChanged,
+		Update: func(ctx context.Context, old, cur any) {
+			if accessor(old).GetResourceVersion() == accessor(cur).GetResourceVersion() {
+				return // a resync: nothing changed
+			}
+			podChanged(ctx, cur)
+			if !labels.Equals(accessor(old).GetLabels(), accessor(cur).GetLabels()) {
+				podChanged(ctx, old)
+			}
+		}})
+	return e
+}
+
 type endpointController struct {
 	c        *Context
 	services *informer.Informer
 	pods     *informer.Informer
-	queue    *controller.Queue
+	queue    *workqueue.Queue
 }
 
 // servicesOf returns the keys of the services whose selector picks the pod.
@@ -97,7 +104,7 @@ func (e *endpointController) syncService(ctx context.Context, key string) error 
 	svc, ok := get[*corev1.Service](e.services, key)
 	if !ok {
 		// The service is gone: delete its endpoints.
-		err := controller.Do(ctx, "endpoints.Delete", key, func(ctx context.Context) error {
+		err := do(ctx, "endpoints.Delete", key, func(ctx context.Context) error {
 			return e.c.Client.CoreV1().Endpoints(ns).Delete(ctx, name, metav1.DeleteOptions{})
 		})
 		if apierrors.IsNotFound(err) {
@@ -109,7 +116,7 @@ func (e *endpointController) syncService(ctx context.Context, key string) error 
 		return nil // endpoints of a service without a selector are managed by hand
 	}
 	subsets := e.subsetsFor(svc)
-	cur, err := controller.Call(ctx, "endpoints.Get", key, func(ctx context.Context) (*corev1.Endpoints, error) {
+	cur, err := call(ctx, "endpoints.Get", key, func(ctx context.Context) (*corev1.Endpoints, error) {
 		return e.c.Client.CoreV1().Endpoints(ns).Get(ctx, name, metav1.GetOptions{})
 	})
 	if apierrors.IsNotFound(err) {
@@ -123,11 +130,11 @@ func (e *endpointController) syncService(ctx context.Context, key string) error 
 	upd := cur.DeepCopy()
 	upd.Subsets, upd.Labels = subsets, svc.Labels
 	if upd.ResourceVersion == "" {
-		_, err = controller.Call(ctx, "endpoints.Create", key, func(ctx context.Context) (*corev1.Endpoints, error) {
+		_, err = call(ctx, "endpoints.Create", key, func(ctx context.Context) (*corev1.Endpoints, error) {
 			return e.c.Client.CoreV1().Endpoints(ns).Create(ctx, upd, metav1.CreateOptions{})
 		})
 	} else {
-		_, err = controller.Call(ctx, "endpoints.Update", key, func(ctx context.Context) (*corev1.Endpoints, error) {
+		_, err = call(ctx, "endpoints.Update", key, func(ctx context.Context) (*corev1.Endpoints, error) {
 			return e.c.Client.CoreV1().Endpoints(ns).Update(ctx, upd, metav1.UpdateOptions{})
 		})
 	}
@@ -218,7 +225,7 @@ func normalize(subsets []corev1.EndpointSubset) []corev1.EndpointSubset {
 // checkLeftoverEndpoints queues every Endpoints object, so that those of
 // services deleted while no controller ran are found and deleted.
 func (e *endpointController) checkLeftoverEndpoints(ctx context.Context) {
-	list, err := controller.Call(ctx, "endpoints.List", "", func(ctx context.Context) (*corev1.EndpointsList, error) {
+	list, err := call(ctx, "endpoints.List", "", func(ctx context.Context) (*corev1.EndpointsList, error) {
 		return e.c.Client.CoreV1().Endpoints("").List(ctx, metav1.ListOptions{})
 	})
 	if err != nil {

@@ -19,14 +19,13 @@ import (
 	"k8s.io/client-go/util/workqueue"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
 )
 
-// ignoredResources are not watched by the garbage collector (v1.5's list,
-// where kubeloom serves them).
-var ignoredResources = map[string]bool{"events": true}
+// ignoredByGC reports whether the garbage collector watches no objects of
+// a resource (v1.5's ignoredResources, where kubeloom serves them).
+func ignoredByGC(resource string) bool { return resource == "events" }
 
 // GarbageCollector (pkg/controller/garbagecollector, v1.5): one "monitor" —
 // a private informer that never resyncs — per deletable resource the
@@ -54,7 +53,7 @@ func startGarbageCollector(ctx context.Context, c *Context) string {
 			gvr := gv.WithResource(r.Name)
 			gc.kinds[gv.WithKind(r.Kind).GroupKind()] = gvr
 			gc.namespaced[gvr] = r.Namespaced
-			if !slices.Contains(r.Verbs, "delete") || ignoredResources[r.Name] {
+			if !slices.Contains(r.Verbs, "delete") || ignoredByGC(r.Name) {
 				continue
 			}
 			inf, err := informer.New(informer.Config{Name: "gc-" + r.Name, Resource: gvr, Kind: gv.WithKind(r.Kind), Era: c.Era, Source: c.API, Mode: informer.Private})
@@ -310,7 +309,7 @@ func (gc *garbageCollector) processItem(ctx context.Context, n *gcNode) {
 		return
 	}
 	uid := ref.UID
-	controller.Do(ctx, gvr.Resource+".Delete", ns+"/"+ref.Name, func(ctx context.Context) error {
+	do(ctx, gvr.Resource+".Delete", ns+"/"+ref.Name, func(ctx context.Context) error {
 		return gc.c.API.DeleteWithOptions(ctx, gvr, ns, ref.Name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}})
 	})
 }
@@ -342,7 +341,7 @@ func (gc *garbageCollector) orphanFinalizer(ctx context.Context) {
 			continue
 		}
 		patch := fmt.Sprintf(`{"metadata":{"ownerReferences":[{"$patch":"delete","uid":"%s"}],"uid":"%s"}}`, owner.ref.UID, d.ref.UID)
-		if _, err := controller.Call(ctx, gvr.Resource+".Patch", d.ns+"/"+d.ref.Name, func(ctx context.Context) (runtime.Object, error) {
+		if _, err := call(ctx, gvr.Resource+".Patch", d.ns+"/"+d.ref.Name, func(ctx context.Context) (runtime.Object, error) {
 			return gc.c.API.Patch(ctx, gvr, d.ns, d.ref.Name, types.StrategicMergePatchType, []byte(patch))
 		}); err != nil && !apierrors.IsNotFound(err) {
 			return // the owner's next update brings it back
@@ -365,7 +364,7 @@ func (gc *garbageCollector) orphanFinalizer(ctx context.Context) {
 		}
 	}
 	m.SetFinalizers(keep)
-	controller.Call(ctx, gvr.Resource+".Update", owner.ns+"/"+owner.ref.Name, func(ctx context.Context) (runtime.Object, error) {
+	call(ctx, gvr.Resource+".Update", owner.ns+"/"+owner.ref.Name, func(ctx context.Context) (runtime.Object, error) {
 		return gc.c.API.Update(ctx, gvr, obj)
 	})
 }
@@ -386,7 +385,7 @@ func (gc *garbageCollector) get(ctx context.Context, ref metav1.OwnerReference, 
 	if !gc.namespaced[gvr] {
 		ns = ""
 	}
-	return controller.Call(ctx, gvr.Resource+".Get", ns+"/"+ref.Name, func(ctx context.Context) (runtime.Object, error) {
+	return call(ctx, gvr.Resource+".Get", ns+"/"+ref.Name, func(ctx context.Context) (runtime.Object, error) {
 		return gc.c.API.Get(ctx, gvr, ns, ref.Name)
 	})
 }

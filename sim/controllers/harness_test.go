@@ -41,7 +41,12 @@ type harness struct {
 }
 
 // newHarness must be called inside synctest.Test.
-func newHarness(t *testing.T, era informer.Era) *harness {
+func newHarness(t *testing.T, era informer.Era) *harness { return startHarness(t, era, true) }
+
+// startHarness is newHarness; eventsToAPI says whether the controllers'
+// event pipelines write their events to the fake apiserver, as they do in
+// a run (StartRecordingToSink).
+func startHarness(t *testing.T, era informer.Era, eventsToAPI bool) *harness {
 	t.Helper()
 	clk, err := clock.NewScaled(1)
 	if err != nil {
@@ -60,7 +65,7 @@ func newHarness(t *testing.T, era informer.Era) *harness {
 		APIEnabled: func(string) bool { return true },
 		NewEvents: func(ctx context.Context, component string, logging, sink bool) *events.Pipeline {
 			o := events.Options{Prefix: "cm", Component: component, Logging: logging}
-			if sink {
+			if sink && eventsToAPI {
 				o.Sink = h.c.Client.CoreV1()
 			}
 			p := events.Start(ctx, o)

@@ -8,7 +8,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/events"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
@@ -25,21 +24,29 @@ func startHPA(ctx context.Context, c *Context) string {
 	if !c.APIEnabled(c.groupVersion("autoscaling/v1", "autoscaling/v1")) {
 		return "horizontalpodautoscalers are not served"
 	}
-	a := &hpaController{c: c}
-	a.recorder = c.NewEvents(ctx, "horizontal-pod-autoscaler", false, true).Recorder(ctx)
-	hpas := c.NewInformer("horizontalpodautoscalers", c.Config.HorizontalPodAutoscalerSyncPeriod.Duration, informer.Private)
-	reconcile := func(ctx context.Context, obj any) { a.reconcile(ctx, obj.(*autoscalingv1.HorizontalPodAutoscaler)) }
-	hpas.AddHandler(ctx, informer.Funcs{HandlerName: "horizontal-pod-autoscaler", Add: reconcile,
-		Update: func(ctx context.Context, _, cur any) { reconcile(ctx, cur) }}) // "We are not interested in deletions."
+	a := newHPAController(ctx, c)
 	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/horizontalpodautoscaling/run", func(ctx context.Context) {
-		hpas.Run(ctx) // go a.controller.Run(stopCh): all the work happens in its handlers
+		a.hpas.Run(ctx) // go a.controller.Run(stopCh): all the work happens in its handlers
 		<-ctx.Done()
 	})
 	return ""
 }
 
+// newHPAController is NewHorizontalController: its event pipeline, and its
+// own HPA informer whose handlers reconcile.
+func newHPAController(ctx context.Context, c *Context) *hpaController {
+	a := &hpaController{c: c}
+	a.recorder = c.NewEvents(ctx, "horizontal-pod-autoscaler", false, true).Recorder(ctx)
+	a.hpas = c.NewInformer("horizontalpodautoscalers", c.Config.HorizontalPodAutoscalerSyncPeriod.Duration, informer.Private)
+	reconcile := func(ctx context.Context, obj any) { a.reconcile(ctx, obj.(*autoscalingv1.HorizontalPodAutoscaler)) }
+	a.hpas.AddHandler(ctx, informer.Funcs{HandlerName: "horizontal-pod-autoscaler", Add: reconcile,
+		Update: func(ctx context.Context, _, cur any) { reconcile(ctx, cur) }}) // "We are not interested in deletions."
+	return a
+}
+
 type hpaController struct {
 	c        *Context
+	hpas     *informer.Informer
 	recorder events.Recorder
 }
 
@@ -49,7 +56,7 @@ func (a *hpaController) reconcile(ctx context.Context, hpa *autoscalingv1.Horizo
 	defer sp.End()
 	ref := hpa.Spec.ScaleTargetRef
 	key := hpa.Namespace + "/" + ref.Name
-	scale, err := controller.Call(ctx, scaleResource(ref.Kind)+".GetScale", key, func(ctx context.Context) (*autoscalingv1.Scale, error) {
+	scale, err := call(ctx, scaleResource(ref.Kind)+".GetScale", key, func(ctx context.Context) (*autoscalingv1.Scale, error) {
 		return a.getScale(ctx, hpa.Namespace, ref)
 	})
 	if err != nil {
@@ -79,7 +86,7 @@ func (a *hpaController) reconcile(ctx context.Context, hpa *autoscalingv1.Horizo
 	if desired != current {
 		scale = scale.DeepCopy()
 		scale.Spec.Replicas = desired
-		if _, err := controller.Call(ctx, scaleResource(ref.Kind)+".UpdateScale", key, func(ctx context.Context) (*autoscalingv1.Scale, error) {
+		if _, err := call(ctx, scaleResource(ref.Kind)+".UpdateScale", key, func(ctx context.Context) (*autoscalingv1.Scale, error) {
 			return a.updateScale(ctx, hpa.Namespace, ref, scale)
 		}); err != nil {
 			a.recorder.Eventf(ctx, hpa, corev1.EventTypeWarning, "FailedRescale", "New size: %d; reason: %s; error: %v", desired, reason, err)
@@ -98,7 +105,7 @@ func (a *hpaController) reconcile(ctx context.Context, hpa *autoscalingv1.Horizo
 		hpa.Status.ObservedGeneration != nil && *hpa.Status.ObservedGeneration == hpa.Generation && desired == current {
 		return
 	}
-	if _, err := controller.Call(ctx, "horizontalpodautoscalers.UpdateStatus", keyOf(hpa), func(ctx context.Context) (*autoscalingv1.HorizontalPodAutoscaler, error) {
+	if _, err := call(ctx, "horizontalpodautoscalers.UpdateStatus", keyOf(hpa), func(ctx context.Context) (*autoscalingv1.HorizontalPodAutoscaler, error) {
 		return a.c.Client.AutoscalingV1().HorizontalPodAutoscalers(hpa.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
 	}); err != nil {
 		a.recorder.Eventf(ctx, hpa, corev1.EventTypeWarning, "FailedUpdateStatus", "%v", err)

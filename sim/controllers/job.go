@@ -7,10 +7,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/events"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/workqueue"
 )
 
 // JobController (pkg/controller/job/jobcontroller.go, v1.5): shared Jobs
@@ -20,19 +20,7 @@ func startJob(ctx context.Context, c *Context) string {
 	if !c.APIEnabled(c.groupVersion("extensions/v1beta1", "batch/v1")) {
 		return "jobs are not served"
 	}
-	jm := &jobController{c: c, jobs: c.Informers.Informer("jobs"), pods: c.Informers.Informer("pods")}
-	jm.recorder = c.NewEvents(ctx, "job-controller", true, true).Recorder(ctx)
-	jm.pc = podControl{client: c.Client, recorder: jm.recorder}
-	jm.exp = newExpectations(goroutine.RuntimeFrom(ctx).Clock().Now)
-	jm.queue = controller.NewQueue(ctx, "job")
-	enqueue := func(ctx context.Context, obj any) { jm.queue.Add(ctx, keyOf(obj)) }
-	jm.jobs.AddHandler(ctx, informer.Funcs{HandlerName: "job-controller", Add: enqueue, Delete: enqueue,
-		Update: func(ctx context.Context, _, cur any) {
-			if !finished(cur.(*batchv1.Job)) { // a finished job needs nothing more
-				enqueue(ctx, cur)
-			}
-		}})
-	jm.pods.AddHandler(ctx, podOwnerHandlers("job-controller", "Job", jm.queue, jm.exp))
+	jm := newJobController(ctx, c)
 	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/job/run", func(ctx context.Context) {
 		if !informer.WaitForCacheSync(ctx, "pods, jobs", jm.pods.HasSynced, jm.jobs.HasSynced) {
 			return
@@ -43,10 +31,29 @@ func startJob(ctx context.Context, c *Context) string {
 	return ""
 }
 
+// newJobController is NewJobController: its event pipeline, queue and
+// handlers on the shared informers.
+func newJobController(ctx context.Context, c *Context) *jobController {
+	jm := &jobController{c: c, jobs: c.Informers.Informer("jobs"), pods: c.Informers.Informer("pods")}
+	jm.recorder = c.NewEvents(ctx, "job-controller", true, true).Recorder(ctx)
+	jm.pc = podControl{client: c.Client, recorder: jm.recorder}
+	jm.exp = newExpectations(goroutine.RuntimeFrom(ctx).Clock().Now)
+	jm.queue = workqueue.New(ctx, "job")
+	enqueue := func(ctx context.Context, obj any) { jm.queue.Add(ctx, keyOf(obj)) }
+	jm.jobs.AddHandler(ctx, informer.Funcs{HandlerName: "job-controller", Add: enqueue, Delete: enqueue,
+		Update: func(ctx context.Context, _, cur any) {
+			if !finished(cur.(*batchv1.Job)) { // a finished job needs nothing more
+				enqueue(ctx, cur)
+			}
+		}})
+	jm.pods.AddHandler(ctx, podOwnerHandlers("job-controller", "Job", jm.queue, jm.exp))
+	return jm
+}
+
 type jobController struct {
 	c          *Context
 	jobs, pods *informer.Informer
-	queue      *controller.Queue
+	queue      *workqueue.Queue
 	exp        *expectations
 	pc         podControl
 	recorder   events.Recorder
@@ -144,7 +151,7 @@ func (jm *jobController) sync(ctx context.Context, key string) error {
 	if job.Status.StartTime != nil && upd.Status.Active == job.Status.Active && succeeded == job.Status.Succeeded && failed == job.Status.Failed && !complete {
 		return nil
 	}
-	_, err = controller.Call(ctx, "jobs.UpdateStatus", key, func(ctx context.Context) (*batchv1.Job, error) {
+	_, err = call(ctx, "jobs.UpdateStatus", key, func(ctx context.Context) (*batchv1.Job, error) {
 		return jm.c.Client.BatchV1().Jobs(job.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
 	})
 	return err

@@ -13,9 +13,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/workqueue"
 )
 
 const (
@@ -30,11 +30,7 @@ const (
 // namespaced object in it, kind by kind as discovery lists them, then
 // remove the "kubernetes" finalizer, after which the namespace goes.
 func startNamespace(ctx context.Context, c *Context) string {
-	nm := &namespaceController{c: c, namespaces: c.NewInformer("namespaces", c.Config.NamespaceSyncPeriod.Duration, informer.Private)}
-	nm.queue = controller.NewQueue(ctx, "namespace")
-	enqueue := func(ctx context.Context, obj any) { nm.queue.AddAfter(ctx, keyOf(obj), namespaceDeletionGracePeriod) }
-	nm.namespaces.AddHandler(ctx, informer.Funcs{HandlerName: "namespace-controller", Add: enqueue,
-		Update: func(ctx context.Context, _, cur any) { enqueue(ctx, cur) }})
+	nm := newNamespaceController(ctx, c)
 	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/namespace/run", func(ctx context.Context) {
 		nm.namespaces.Run(ctx)
 		nm.queue.Workers(ctx, "controller/namespace/worker", int(c.Config.ConcurrentNamespaceSyncs), "syncNamespaceFromKey", nm.sync)
@@ -43,10 +39,21 @@ func startNamespace(ctx context.Context, c *Context) string {
 	return ""
 }
 
+// newNamespaceController is NewNamespaceController: its own namespaces
+// informer, whose handler queues each namespace after the grace period.
+func newNamespaceController(ctx context.Context, c *Context) *namespaceController {
+	nm := &namespaceController{c: c, namespaces: c.NewInformer("namespaces", c.Config.NamespaceSyncPeriod.Duration, informer.Private)}
+	nm.queue = workqueue.New(ctx, "namespace")
+	enqueue := func(ctx context.Context, obj any) { nm.queue.AddAfter(ctx, keyOf(obj), namespaceDeletionGracePeriod) }
+	nm.namespaces.AddHandler(ctx, informer.Funcs{HandlerName: "namespace-controller", Add: enqueue,
+		Update: func(ctx context.Context, _, cur any) { enqueue(ctx, cur) }})
+	return nm
+}
+
 type namespaceController struct {
 	c          *Context
 	namespaces *informer.Informer
-	queue      *controller.Queue
+	queue      *workqueue.Queue
 }
 
 func (nm *namespaceController) sync(ctx context.Context, key string) error {
@@ -55,7 +62,7 @@ func (nm *namespaceController) sync(ctx context.Context, key string) error {
 		return nil // a live namespace costs nothing
 	}
 	nss := nm.c.Client.CoreV1().Namespaces()
-	ns, err := controller.Call(ctx, "namespaces.Get", key, func(ctx context.Context) (*corev1.Namespace, error) {
+	ns, err := call(ctx, "namespaces.Get", key, func(ctx context.Context) (*corev1.Namespace, error) {
 		return nss.Get(ctx, key, metav1.GetOptions{})
 	})
 	if apierrors.IsNotFound(err) {
@@ -66,7 +73,7 @@ func (nm *namespaceController) sync(ctx context.Context, key string) error {
 	if ns.Status.Phase != corev1.NamespaceTerminating {
 		upd := ns.DeepCopy()
 		upd.Status.Phase = corev1.NamespaceTerminating
-		if ns, err = controller.Call(ctx, "namespaces.UpdateStatus", key, func(ctx context.Context) (*corev1.Namespace, error) {
+		if ns, err = call(ctx, "namespaces.UpdateStatus", key, func(ctx context.Context) (*corev1.Namespace, error) {
 			return nss.UpdateStatus(ctx, upd, metav1.UpdateOptions{})
 		}); err != nil {
 			return err
@@ -80,7 +87,7 @@ func (nm *namespaceController) sync(ctx context.Context, key string) error {
 		return err
 	}
 	if estimate > 0 {
-		return controller.RetryAfter{After: estimate/2 + time.Second, Reason: fmt.Sprintf("content remaining in namespace %s", key)}
+		return workqueue.RetryAfter{After: estimate/2 + time.Second, Reason: fmt.Sprintf("content remaining in namespace %s", key)}
 	}
 	// Remove the "kubernetes" finalizer: the namespace is empty.
 	upd := ns.DeepCopy()
@@ -90,7 +97,7 @@ func (nm *namespaceController) sync(ctx context.Context, key string) error {
 			upd.Spec.Finalizers = append(upd.Spec.Finalizers, f)
 		}
 	}
-	result, err := controller.Call(ctx, "namespaces.Finalize", key, func(ctx context.Context) (*corev1.Namespace, error) {
+	result, err := call(ctx, "namespaces.Finalize", key, func(ctx context.Context) (*corev1.Namespace, error) {
 		return nss.Finalize(ctx, upd, metav1.UpdateOptions{})
 	})
 	if apierrors.IsNotFound(err) {
@@ -106,7 +113,7 @@ func (nm *namespaceController) sync(ctx context.Context, key string) error {
 
 func (nm *namespaceController) deleteNamespace(ctx context.Context, ns *corev1.Namespace) error {
 	uid := ns.UID
-	err := controller.Do(ctx, "namespaces.Delete", ns.Name, func(ctx context.Context) error {
+	err := do(ctx, "namespaces.Delete", ns.Name, func(ctx context.Context) error {
 		return nm.c.Client.CoreV1().Namespaces().Delete(ctx, ns.Name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}})
 	})
 	if apierrors.IsNotFound(err) {
@@ -131,7 +138,7 @@ func (nm *namespaceController) deleteAllContent(ctx context.Context, ns *corev1.
 				continue
 			}
 			gvr := gv.WithResource(r.Name)
-			err := controller.Do(ctx, r.Name+".DeleteCollection", ns.Name, func(ctx context.Context) error {
+			err := do(ctx, r.Name+".DeleteCollection", ns.Name, func(ctx context.Context) error {
 				orphan := false
 				return nm.c.API.DeleteCollection(ctx, gvr, ns.Name, metav1.DeleteOptions{OrphanDependents: &orphan}, metav1.ListOptions{})
 			})

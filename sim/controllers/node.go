@@ -13,7 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/version"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/events"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
@@ -78,7 +77,7 @@ func (nc *nodeController) now(ctx context.Context) time.Time {
 }
 
 func (nc *nodeController) monitorNodeStatus(ctx context.Context) {
-	list, err := controller.Call(ctx, "nodes.List", "", func(ctx context.Context) (*corev1.NodeList, error) {
+	list, err := call(ctx, "nodes.List", "", func(ctx context.Context) (*corev1.NodeList, error) {
 		return nc.c.Client.CoreV1().Nodes().List(ctx, metav1.ListOptions{ResourceVersion: "0"})
 	})
 	if err != nil {
@@ -215,7 +214,7 @@ func (nc *nodeController) tryUpdateNodeStatus(ctx context.Context, node *corev1.
 	if !changed {
 		return observed, ready
 	}
-	out, err := controller.Call(ctx, "nodes.UpdateStatus", node.Name, func(ctx context.Context) (*corev1.Node, error) {
+	out, err := call(ctx, "nodes.UpdateStatus", node.Name, func(ctx context.Context) (*corev1.Node, error) {
 		return nc.c.Client.CoreV1().Nodes().UpdateStatus(ctx, upd, metav1.UpdateOptions{})
 	})
 	if err != nil {
@@ -268,7 +267,7 @@ func (nc *nodeController) markAllPodsNotReady(ctx context.Context, node *corev1.
 				upd.Status.Conditions[i].Status = corev1.ConditionFalse
 			}
 		}
-		controller.Call(ctx, "pods.UpdateStatus", p.Namespace+"/"+p.Name, func(ctx context.Context) (*corev1.Pod, error) {
+		call(ctx, "pods.UpdateStatus", p.Namespace+"/"+p.Name, func(ctx context.Context) (*corev1.Pod, error) {
 			return nc.c.Client.CoreV1().Pods(p.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
 		})
 	}
@@ -390,11 +389,11 @@ func (nc *nodeController) deletePods(ctx context.Context, node string) (remainin
 		}
 		upd := p.DeepCopy()
 		upd.Status.Reason, upd.Status.Message = "NodeLost", fmt.Sprintf("Node %v which was running pod %v is unresponsive", node, p.Name)
-		controller.Call(ctx, "pods.UpdateStatus", p.Namespace+"/"+p.Name, func(ctx context.Context) (*corev1.Pod, error) {
+		call(ctx, "pods.UpdateStatus", p.Namespace+"/"+p.Name, func(ctx context.Context) (*corev1.Pod, error) {
 			return nc.c.Client.CoreV1().Pods(p.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
 		})
 		nc.recorder.Eventf(ctx, p, corev1.EventTypeNormal, "NodeControllerEviction", "Marking for deletion Pod %s from Node %s", p.Name, node)
-		err := controller.Do(ctx, "pods.Delete", p.Namespace+"/"+p.Name, func(ctx context.Context) error {
+		err := do(ctx, "pods.Delete", p.Namespace+"/"+p.Name, func(ctx context.Context) error {
 			return nc.c.Client.CoreV1().Pods(p.Namespace).Delete(ctx, p.Name, metav1.DeleteOptions{})
 		})
 		if err == nil {
@@ -420,7 +419,7 @@ func (nc *nodeController) maybeDeleteTerminatingPod(ctx context.Context, obj any
 		return
 	}
 	zero := int64(0)
-	controller.Do(ctx, "pods.Delete", p.Namespace+"/"+p.Name, func(ctx context.Context) error {
+	do(ctx, "pods.Delete", p.Namespace+"/"+p.Name, func(ctx context.Context) error {
 		return nc.c.Client.CoreV1().Pods(p.Namespace).Delete(ctx, p.Name, metav1.DeleteOptions{GracePeriodSeconds: &zero})
 	})
 }

@@ -1,12 +1,9 @@
 package controllers
 
 import (
-	"sync"
-
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/tools/cache"
 
 	"github.com/kubeloom/kubeloom/sim/informer"
 )
@@ -22,16 +19,10 @@ import (
 // controller-manager's largest cost (docs/design.md, "Scale").
 const podControllerUIDIndex = "podControllerUID"
 
-var addIndexMu sync.Mutex // the RS controller and the replication manager share the pods informer
-
-// addPodControllerUIDIndex adds the index to a pods informer once.
+// addPodControllerUIDIndex adds the index to a pods informer once (the
+// replica set controller and the replication manager share the informer).
 func addPodControllerUIDIndex(inf *informer.Informer) {
-	addIndexMu.Lock()
-	defer addIndexMu.Unlock()
-	if _, ok := inf.Indexer().GetIndexers()[podControllerUIDIndex]; ok {
-		return
-	}
-	err := inf.Indexer().AddIndexers(cache.Indexers{podControllerUIDIndex: func(obj any) ([]string, error) {
+	err := inf.AddIndex(podControllerUIDIndex, func(obj any) ([]string, error) {
 		p, ok := obj.(*corev1.Pod)
 		if !ok {
 			return nil, nil
@@ -40,9 +31,9 @@ func addPodControllerUIDIndex(inf *informer.Informer) {
 			return []string{string(ref.UID)}, nil
 		}
 		return []string{orphanKey(p.Namespace)}, nil
-	}})
+	})
 	if err != nil {
-		panic(err) // only a second index of the same name fails, which the check above rules out
+		panic(err) // only a second index of the same name fails, which AddIndex rules out
 	}
 }
 

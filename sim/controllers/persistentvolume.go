@@ -11,7 +11,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/events"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
@@ -25,6 +24,17 @@ import (
 // handlers bind each pending claim to the smallest available volume that
 // fits, and release volumes whose claim is gone.
 func startPersistentVolume(ctx context.Context, c *Context) string {
+	pv := newPVController(ctx, c)
+	pv.initializeCaches(ctx)
+	pv.volumes.Run(ctx) // go ctrl.volumeController.Run(stopCh)
+	pv.claims.Run(ctx)  // go ctrl.claimController.Run(stopCh)
+	pv.classes.Run(ctx) // go ctrl.classReflector.RunUntil(stopCh)
+	return ""
+}
+
+// newPVController is NewPersistentVolumeController: its own informers and
+// their handlers, its event pipeline, an empty volume cache.
+func newPVController(ctx context.Context, c *Context) *pvController {
 	period := c.Config.PVClaimBinderSyncPeriod.Duration
 	pv := &pvController{c: c,
 		volumes: c.NewInformer("persistentvolumes", period, informer.Private),
@@ -53,23 +63,23 @@ func startPersistentVolume(ctx context.Context, c *Context) string {
 				}
 			}
 		}})
-	// initializeCaches: a LIST of all volumes and claims, on this goroutine,
-	// so that the first claim synced sees every volume, not those the
-	// volume informer has popped so far.
-	if vols, err := controller.Call(ctx, "persistentvolumes.List", "", func(ctx context.Context) (*corev1.PersistentVolumeList, error) {
-		return c.Client.CoreV1().PersistentVolumes().List(ctx, metav1.ListOptions{})
+	return pv
+}
+
+// initializeCaches: a LIST of all volumes and claims, on the caller's
+// goroutine, so that the first claim synced sees every volume, not those
+// the volume informer has popped so far.
+func (pv *pvController) initializeCaches(ctx context.Context) {
+	if vols, err := call(ctx, "persistentvolumes.List", "", func(ctx context.Context) (*corev1.PersistentVolumeList, error) {
+		return pv.c.Client.CoreV1().PersistentVolumes().List(ctx, metav1.ListOptions{})
 	}); err == nil {
 		for i := range vols.Items {
 			pv.volumeCache[vols.Items[i].Name] = &vols.Items[i]
 		}
 	}
-	controller.Call(ctx, "persistentvolumeclaims.List", "", func(ctx context.Context) (*corev1.PersistentVolumeClaimList, error) {
-		return c.Client.CoreV1().PersistentVolumeClaims("").List(ctx, metav1.ListOptions{})
+	call(ctx, "persistentvolumeclaims.List", "", func(ctx context.Context) (*corev1.PersistentVolumeClaimList, error) {
+		return pv.c.Client.CoreV1().PersistentVolumeClaims("").List(ctx, metav1.ListOptions{})
 	})
-	pv.volumes.Run(ctx) // go ctrl.volumeController.Run(stopCh)
-	pv.claims.Run(ctx)  // go ctrl.claimController.Run(stopCh)
-	pv.classes.Run(ctx) // go ctrl.classReflector.RunUntil(stopCh)
-	return ""
 }
 
 type pvController struct {
@@ -164,7 +174,7 @@ func (pv *pvController) bind(ctx context.Context, volume *corev1.PersistentVolum
 		v.Annotations = map[string]string{}
 	}
 	v.Annotations["pv.kubernetes.io/bound-by-controller"] = "yes"
-	v, err := controller.Call(ctx, "persistentvolumes.Update", v.Name, func(ctx context.Context) (*corev1.PersistentVolume, error) {
+	v, err := call(ctx, "persistentvolumes.Update", v.Name, func(ctx context.Context) (*corev1.PersistentVolume, error) {
 		return pv.c.Client.CoreV1().PersistentVolumes().Update(ctx, v, metav1.UpdateOptions{})
 	})
 	if err != nil {
@@ -173,7 +183,7 @@ func (pv *pvController) bind(ctx context.Context, volume *corev1.PersistentVolum
 	pv.volumeCache[v.Name] = v
 	v = v.DeepCopy()
 	v.Status.Phase = corev1.VolumeBound
-	v, err = controller.Call(ctx, "persistentvolumes.UpdateStatus", v.Name, func(ctx context.Context) (*corev1.PersistentVolume, error) {
+	v, err = call(ctx, "persistentvolumes.UpdateStatus", v.Name, func(ctx context.Context) (*corev1.PersistentVolume, error) {
 		return pv.c.Client.CoreV1().PersistentVolumes().UpdateStatus(ctx, v, metav1.UpdateOptions{})
 	})
 	if err != nil {
@@ -187,14 +197,14 @@ func (pv *pvController) bind(ctx context.Context, volume *corev1.PersistentVolum
 	}
 	c.Annotations["pv.kubernetes.io/bind-completed"] = "yes"
 	c.Annotations["pv.kubernetes.io/bound-by-controller"] = "yes"
-	c, err = controller.Call(ctx, "persistentvolumeclaims.Update", keyOf(c), func(ctx context.Context) (*corev1.PersistentVolumeClaim, error) {
+	c, err = call(ctx, "persistentvolumeclaims.Update", keyOf(c), func(ctx context.Context) (*corev1.PersistentVolumeClaim, error) {
 		return pv.c.Client.CoreV1().PersistentVolumeClaims(c.Namespace).Update(ctx, c, metav1.UpdateOptions{})
 	})
 	if err != nil {
 		return
 	}
 	c.Status.Phase, c.Status.AccessModes, c.Status.Capacity = corev1.ClaimBound, v.Spec.AccessModes, v.Spec.Capacity
-	controller.Call(ctx, "persistentvolumeclaims.UpdateStatus", keyOf(c), func(ctx context.Context) (*corev1.PersistentVolumeClaim, error) {
+	call(ctx, "persistentvolumeclaims.UpdateStatus", keyOf(c), func(ctx context.Context) (*corev1.PersistentVolumeClaim, error) {
 		return pv.c.Client.CoreV1().PersistentVolumeClaims(c.Namespace).UpdateStatus(ctx, c, metav1.UpdateOptions{})
 	})
 }
@@ -202,7 +212,7 @@ func (pv *pvController) bind(ctx context.Context, volume *corev1.PersistentVolum
 func (pv *pvController) setClaimPhase(ctx context.Context, claim *corev1.PersistentVolumeClaim, phase corev1.PersistentVolumeClaimPhase) {
 	c := claim.DeepCopy()
 	c.Status.Phase = phase
-	controller.Call(ctx, "persistentvolumeclaims.UpdateStatus", keyOf(c), func(ctx context.Context) (*corev1.PersistentVolumeClaim, error) {
+	call(ctx, "persistentvolumeclaims.UpdateStatus", keyOf(c), func(ctx context.Context) (*corev1.PersistentVolumeClaim, error) {
 		return pv.c.Client.CoreV1().PersistentVolumeClaims(c.Namespace).UpdateStatus(ctx, c, metav1.UpdateOptions{})
 	})
 }
@@ -224,7 +234,7 @@ func (pv *pvController) syncVolume(ctx context.Context, volume *corev1.Persisten
 		phase = corev1.VolumeAvailable
 	case phase == corev1.VolumeBound || phase == "":
 		ref := volume.Spec.ClaimRef
-		_, err := controller.Call(ctx, "persistentvolumeclaims.Get", ref.Namespace+"/"+ref.Name, func(ctx context.Context) (*corev1.PersistentVolumeClaim, error) {
+		_, err := call(ctx, "persistentvolumeclaims.Get", ref.Namespace+"/"+ref.Name, func(ctx context.Context) (*corev1.PersistentVolumeClaim, error) {
 			return pv.c.Client.CoreV1().PersistentVolumeClaims(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
 		})
 		if apierrors.IsNotFound(err) {
@@ -247,7 +257,7 @@ func (pv *pvController) syncVolume(ctx context.Context, volume *corev1.Persisten
 	// updateVolumePhase → storeVolumeUpdate: the cache keeps what the
 	// apiserver returned, so a bind that comes next writes on top of it (a
 	// stale resourceVersion would lose a 409 and wait for the 15s resync).
-	if out, err := controller.Call(ctx, "persistentvolumes.UpdateStatus", v.Name, func(ctx context.Context) (*corev1.PersistentVolume, error) {
+	if out, err := call(ctx, "persistentvolumes.UpdateStatus", v.Name, func(ctx context.Context) (*corev1.PersistentVolume, error) {
 		return pv.c.Client.CoreV1().PersistentVolumes().UpdateStatus(ctx, v, metav1.UpdateOptions{})
 	}); err == nil {
 		pv.volumeCache[out.Name] = out

@@ -11,7 +11,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
 )
@@ -24,7 +23,7 @@ const gcCheckPeriod = 20 * time.Second
 // first), pods bound to nodes that no longer exist, and unscheduled pods
 // being deleted. It reads the shared Pods informer's cache, with no handler.
 func startPodGC(ctx context.Context, c *Context) string {
-	gcc := &podGC{c: c, pods: c.Informers.Informer("pods"), threshold: int(c.Config.TerminatedPodGCThreshold)}
+	gcc := newPodGC(c)
 	rt := goroutine.RuntimeFrom(ctx)
 	rt.Go(ctx, "controller/podgc/run", func(ctx context.Context) {
 		rt.Until(ctx, "controller/podgc/gc", gcCheckPeriod, gcc.gc, goroutine.WithIterationName("gc"))
@@ -33,14 +32,24 @@ func startPodGC(ctx context.Context, c *Context) string {
 	return ""
 }
 
+// newPodGC is NewPodGC: the shared pods informer and the threshold.
+func newPodGC(c *Context) *podGC {
+	gcc := &podGC{c: c, pods: c.Informers.Informer("pods"), threshold: int(c.Config.TerminatedPodGCThreshold)}
+	gcc.podsSynced = gcc.pods.HasSynced
+	return gcc
+}
+
 type podGC struct {
-	c         *Context
-	pods      *informer.Informer
-	threshold int
+	c    *Context
+	pods *informer.Informer
+	// podsSynced is gcc.podStoreSynced: the pods informer's HasSynced (a
+	// test's cache is full from the start).
+	podsSynced func() bool
+	threshold  int
 }
 
 func (gcc *podGC) gc(ctx context.Context) {
-	if !gcc.pods.HasSynced() {
+	if !gcc.podsSynced() {
 		goroutine.SpanFrom(ctx).AddEvent("PodGCController is waiting for informer sync...")
 		return
 	}
@@ -81,7 +90,7 @@ func (gcc *podGC) gcTerminated(ctx context.Context, pods []*corev1.Pod) {
 
 // gcOrphaned deletes pods bound to nodes the apiserver no longer has.
 func (gcc *podGC) gcOrphaned(ctx context.Context, pods []*corev1.Pod) {
-	nodes, err := controller.Call(ctx, "nodes.List", "", func(ctx context.Context) (*corev1.NodeList, error) {
+	nodes, err := call(ctx, "nodes.List", "", func(ctx context.Context) (*corev1.NodeList, error) {
 		return gcc.c.Client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 	})
 	if err != nil {
@@ -112,7 +121,7 @@ func (gcc *podGC) gcUnscheduledTerminating(ctx context.Context, pods []*corev1.P
 // forceDelete deletes a pod with grace period 0 ("PodGC is force deleting Pod").
 func (gcc *podGC) forceDelete(ctx context.Context, p *corev1.Pod) {
 	zero := int64(0)
-	controller.Do(ctx, "pods.Delete", p.Namespace+"/"+p.Name, func(ctx context.Context) error {
+	do(ctx, "pods.Delete", p.Namespace+"/"+p.Name, func(ctx context.Context) error {
 		return gcc.c.Client.CoreV1().Pods(p.Namespace).Delete(ctx, p.Name, metav1.DeleteOptions{GracePeriodSeconds: &zero})
 	})
 }

@@ -16,7 +16,6 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/events"
 	"github.com/kubeloom/kubeloom/sim/informer"
 )
@@ -154,7 +153,7 @@ func (pc podControl) create(ctx context.Context, tmpl *corev1.PodTemplateSpec, o
 }
 
 func (pc podControl) createPod(ctx context.Context, pod *corev1.Pod, owner runtime.Object) (*corev1.Pod, error) {
-	created, err := controller.Call(ctx, "pods.Create", pod.Namespace+"/"+pod.GenerateName+pod.Name, func(ctx context.Context) (*corev1.Pod, error) {
+	created, err := call(ctx, "pods.Create", pod.Namespace+"/"+pod.GenerateName+pod.Name, func(ctx context.Context) (*corev1.Pod, error) {
 		return pc.client.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{})
 	})
 	if err != nil {
@@ -166,7 +165,7 @@ func (pc podControl) createPod(ctx context.Context, pod *corev1.Pod, owner runti
 }
 
 func (pc podControl) delete(ctx context.Context, pod *corev1.Pod, owner runtime.Object) error {
-	err := controller.Do(ctx, "pods.Delete", pod.Namespace+"/"+pod.Name, func(ctx context.Context) error {
+	err := do(ctx, "pods.Delete", pod.Namespace+"/"+pod.Name, func(ctx context.Context) error {
 		return pc.client.CoreV1().Pods(pod.Namespace).Delete(ctx, pod.Name, metav1.DeleteOptions{})
 	})
 	if err != nil {

@@ -12,8 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/workqueue"
 )
 
 // burstReplicas caps creations or deletions per sync (BurstReplicas).
@@ -116,7 +116,7 @@ func countReplicas(pods []*corev1.Pod, rs replicaSet, now time.Time) replicaCoun
 
 // podOwnerHandlers are the pod handlers of a replica controller: each
 // change enqueues the owner and counts what the owner expected to see.
-func podOwnerHandlers(name string, ownerKind string, q *controller.Queue, exp *expectations) informer.Funcs {
+func podOwnerHandlers(name string, ownerKind string, q *workqueue.Queue, exp *expectations) informer.Funcs {
 	owner := func(obj any) string {
 		p, ok := untomb(obj).(*corev1.Pod)
 		if !ok {
@@ -158,7 +158,7 @@ func podOwnerHandlers(name string, ownerKind string, q *controller.Queue, exp *e
 }
 
 // enqueueHandlers enqueue the object's own key on add, update and delete.
-func enqueueHandlers(name string, q *controller.Queue) informer.Funcs {
+func enqueueHandlers(name string, q *workqueue.Queue) informer.Funcs {
 	add := func(ctx context.Context, obj any) { q.Add(ctx, keyOf(obj)) }
 	return informer.Funcs{
 		HandlerName: name,

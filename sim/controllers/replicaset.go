@@ -6,9 +6,9 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/workqueue"
 )
 
 // ReplicaSetController (pkg/controller/replicaset/replica_set.go, v1.5):
@@ -35,7 +35,7 @@ func newReplicaSetController(ctx context.Context, c *Context) *replicaSetControl
 	events := c.NewEvents(ctx, "replicaset-controller", true, true)
 	rsc.pc = podControl{client: c.Client, recorder: events.Recorder(ctx)}
 	rsc.exp = newExpectations(goroutine.RuntimeFrom(ctx).Clock().Now)
-	rsc.queue = controller.NewQueue(ctx, "replicaset")
+	rsc.queue = workqueue.New(ctx, "replicaset")
 	rsc.rsInf.AddHandler(ctx, enqueueHandlers("replicaset-controller", rsc.queue))
 	addPodControllerUIDIndex(rsc.pods)
 	rsc.tally = newReplicaTally(rsc.pods)
@@ -47,7 +47,7 @@ type replicaSetController struct {
 	c     *Context
 	rsInf *informer.Informer
 	pods  *informer.Informer
-	queue *controller.Queue
+	queue *workqueue.Queue
 	exp   *expectations
 	tally *replicaTally
 	pc    podControl
@@ -78,7 +78,7 @@ func (rsc *replicaSetController) sync(ctx context.Context, key string) error {
 	upd := rs.DeepCopy()
 	upd.Status = appsv1.ReplicaSetStatus{Replicas: n.replicas, FullyLabeledReplicas: n.fullyLabeled, ReadyReplicas: n.ready,
 		AvailableReplicas: n.available, ObservedGeneration: rs.Generation}
-	_, err = controller.Call(ctx, "replicasets.UpdateStatus", key, func(ctx context.Context) (*appsv1.ReplicaSet, error) {
+	_, err = call(ctx, "replicasets.UpdateStatus", key, func(ctx context.Context) (*appsv1.ReplicaSet, error) {
 		return rsc.c.Client.AppsV1().ReplicaSets(rs.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
 	})
 	return err

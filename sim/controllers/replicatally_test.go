@@ -42,25 +42,25 @@ func TestReplicaTallyMatchesTheWalk(t *testing.T) {
 		client := h.c.Client.CoreV1().Pods("default")
 		for step := range 400 {
 			name := fmt.Sprint("p-", rng.IntN(40))
-			p, err := client.Get(bg, name, metav1.GetOptions{})
+			p, err := client.Get(t.Context(), name, metav1.GetOptions{})
 			if err != nil {
 				p = &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}}
 				randomize(rng, p, owners)
-				if _, err := client.Create(bg, p, metav1.CreateOptions{}); err != nil {
+				if _, err := client.Create(t.Context(), p, metav1.CreateOptions{}); err != nil {
 					t.Fatal(err)
 				}
 			} else if rng.IntN(5) == 0 {
-				if err := client.Delete(bg, name, metav1.DeleteOptions{}); err != nil {
+				if err := client.Delete(t.Context(), name, metav1.DeleteOptions{}); err != nil {
 					t.Fatal(err)
 				}
 			} else {
 				randomize(rng, p, owners)
-				upd, err := client.Update(bg, p, metav1.UpdateOptions{})
+				upd, err := client.Update(t.Context(), p, metav1.UpdateOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}
 				upd.Status = p.Status
-				if _, err := client.UpdateStatus(bg, upd, metav1.UpdateOptions{}); err != nil {
+				if _, err := client.UpdateStatus(t.Context(), upd, metav1.UpdateOptions{}); err != nil {
 					t.Fatal(err)
 				}
 			}

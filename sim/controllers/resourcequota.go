@@ -11,9 +11,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/workqueue"
 )
 
 // ResourceQuotaController (pkg/controller/resourcequota, v1.5): it keeps
@@ -24,6 +24,27 @@ import (
 // apiserver's admission plugin counts creations; kubeloom's fake apiserver
 // has none, so creations show up at the next full resync.
 func startResourceQuota(ctx context.Context, c *Context) string {
+	rq := newQuotaController(ctx, c)
+	rt := goroutine.RuntimeFrom(ctx)
+	rt.Go(ctx, "controller/resourcequota/run", func(ctx context.Context) {
+		rq.quotas.Run(ctx)
+		rq.pods.RunDummy(ctx) // replenishment through the shared informers
+		rq.pvcs.RunDummy(ctx)
+		for _, name := range []string{"services", "replicationcontrollers", "secrets", "configmaps"} {
+			rq.counted[name].Run(ctx)
+		}
+		workers := int(c.Config.ConcurrentResourceQuotaSyncs)
+		rq.queue.Workers(ctx, "controller/resourcequota/worker", workers, "syncResourceQuotaFromKey", rq.sync)
+		rq.missingUsage.Workers(ctx, "controller/resourcequota/priority-worker", workers, "syncResourceQuotaFromKey", rq.sync)
+		rt.Until(ctx, "controller/resourcequota/resync", c.Config.ResourceQuotaSyncPeriod.Duration, rq.enqueueAll, goroutine.WithIterationName("enqueueAll"))
+		<-ctx.Done()
+	})
+	return ""
+}
+
+// newQuotaController is NewResourceQuotaController: its own quota
+// informer, the replenishment informers and handlers, and two queues.
+func newQuotaController(ctx context.Context, c *Context) *quotaController {
 	period := c.Config.ResourceQuotaSyncPeriod.Duration
 	rq := &quotaController{
 		c:      c,
@@ -37,8 +58,8 @@ func startResourceQuota(ctx context.Context, c *Context) string {
 			"configmaps":             c.NewInformer("configmaps", c.ResyncPeriod(), informer.Private),
 		},
 	}
-	rq.queue = controller.NewQueue(ctx, "resourcequota_primary")
-	rq.missingUsage = controller.NewQueue(ctx, "resourcequota_priority")
+	rq.queue = workqueue.New(ctx, "resourcequota_primary")
+	rq.missingUsage = workqueue.New(ctx, "resourcequota_priority")
 	rq.quotas.AddHandler(ctx, informer.Funcs{HandlerName: "resourcequota-controller", Add: rq.addQuota,
 		Update: func(ctx context.Context, old, cur any) {
 			if !apiequality.Semantic.DeepEqual(old.(*corev1.ResourceQuota).Spec.Hard, cur.(*corev1.ResourceQuota).Spec.Hard) {
@@ -65,21 +86,7 @@ func startResourceQuota(ctx context.Context, c *Context) string {
 		}
 		rq.counted[name].AddHandler(ctx, h)
 	}
-	rt := goroutine.RuntimeFrom(ctx)
-	rt.Go(ctx, "controller/resourcequota/run", func(ctx context.Context) {
-		rq.quotas.Run(ctx)
-		rq.pods.RunDummy(ctx) // replenishment through the shared informers
-		rq.pvcs.RunDummy(ctx)
-		for _, name := range []string{"services", "replicationcontrollers", "secrets", "configmaps"} {
-			rq.counted[name].Run(ctx)
-		}
-		workers := int(c.Config.ConcurrentResourceQuotaSyncs)
-		rq.queue.Workers(ctx, "controller/resourcequota/worker", workers, "syncResourceQuotaFromKey", rq.sync)
-		rq.missingUsage.Workers(ctx, "controller/resourcequota/priority-worker", workers, "syncResourceQuotaFromKey", rq.sync)
-		rt.Until(ctx, "controller/resourcequota/resync", period, rq.enqueueAll, goroutine.WithIterationName("enqueueAll"))
-		<-ctx.Done()
-	})
-	return ""
+	return rq
 }
 
 type quotaController struct {
@@ -87,8 +94,8 @@ type quotaController struct {
 	quotas       *informer.Informer
 	pods, pvcs   *informer.Informer
 	counted      map[string]*informer.Informer
-	queue        *controller.Queue
-	missingUsage *controller.Queue
+	queue        *workqueue.Queue
+	missingUsage *workqueue.Queue
 }
 
 // addQuota puts a quota whose usage was never computed on the priority queue.
@@ -157,7 +164,7 @@ func (rq *quotaController) sync(ctx context.Context, key string) error {
 		if l, ok := lists[res]; ok {
 			return l
 		}
-		r := informer.Resources[res]
+		r, _ := informer.LookupResource(res) // usage names only resources it knows
 		l, _ := rq.c.list(ctx, r.GVR, r.GVK, q.Namespace)
 		lists[res] = l
 		return l
@@ -172,7 +179,7 @@ func (rq *quotaController) sync(ctx context.Context, key string) error {
 	}
 	upd := q.DeepCopy()
 	upd.Status = corev1.ResourceQuotaStatus{Hard: q.Spec.Hard, Used: used}
-	_, err := controller.Call(ctx, "resourcequotas.UpdateStatus", key, func(ctx context.Context) (*corev1.ResourceQuota, error) {
+	_, err := call(ctx, "resourcequotas.UpdateStatus", key, func(ctx context.Context) (*corev1.ResourceQuota, error) {
 		return rq.c.Client.CoreV1().ResourceQuotas(q.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
 	})
 	return err

@@ -7,9 +7,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/workqueue"
 )
 
 // ServiceAccountsController (pkg/controller/serviceaccount, v1.5): shared
@@ -17,16 +17,7 @@ import (
 // active namespace has the service account "default". The only controller
 // v1.5's StartControllers hands the leader-election stop channel.
 func startServiceAccounts(ctx context.Context, c *Context) string {
-	sc := &serviceAccountsController{c: c, sas: c.Informers.Informer("serviceaccounts"), namespaces: c.Informers.Informer("namespaces")}
-	sc.queue = controller.NewQueue(ctx, "serviceaccount")
-	sc.sas.AddHandler(ctx, informer.Funcs{HandlerName: "serviceaccount-controller", Delete: func(ctx context.Context, obj any) {
-		if sa, ok := untomb(obj).(*corev1.ServiceAccount); ok {
-			sc.queue.Add(ctx, sa.Namespace)
-		}
-	}})
-	add := func(ctx context.Context, obj any) { sc.queue.Add(ctx, accessor(obj).GetName()) }
-	sc.namespaces.AddHandler(ctx, informer.Funcs{HandlerName: "serviceaccount-controller", Add: add,
-		Update: func(ctx context.Context, _, cur any) { add(ctx, cur) }})
+	sc := newServiceAccountsController(ctx, c)
 	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/serviceaccount/run", func(ctx context.Context) {
 		if !informer.WaitForCacheSync(ctx, "serviceaccounts", sc.sas.HasSynced) {
 			return
@@ -37,10 +28,26 @@ func startServiceAccounts(ctx context.Context, c *Context) string {
 	return ""
 }
 
+// newServiceAccountsController is NewServiceAccountsController: its queue
+// and handlers on the shared informers.
+func newServiceAccountsController(ctx context.Context, c *Context) *serviceAccountsController {
+	sc := &serviceAccountsController{c: c, sas: c.Informers.Informer("serviceaccounts"), namespaces: c.Informers.Informer("namespaces")}
+	sc.queue = workqueue.New(ctx, "serviceaccount")
+	sc.sas.AddHandler(ctx, informer.Funcs{HandlerName: "serviceaccount-controller", Delete: func(ctx context.Context, obj any) {
+		if sa, ok := untomb(obj).(*corev1.ServiceAccount); ok {
+			sc.queue.Add(ctx, sa.Namespace)
+		}
+	}})
+	add := func(ctx context.Context, obj any) { sc.queue.Add(ctx, accessor(obj).GetName()) }
+	sc.namespaces.AddHandler(ctx, informer.Funcs{HandlerName: "serviceaccount-controller", Add: add,
+		Update: func(ctx context.Context, _, cur any) { add(ctx, cur) }})
+	return sc
+}
+
 type serviceAccountsController struct {
 	c               *Context
 	sas, namespaces *informer.Informer
-	queue           *controller.Queue
+	queue           *workqueue.Queue
 }
 
 // sync is syncNamespace: create "default" where it is missing.
@@ -53,7 +60,7 @@ func (sc *serviceAccountsController) sync(ctx context.Context, key string) error
 		return nil
 	}
 	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "default", Namespace: key}}
-	_, err := controller.Call(ctx, "serviceaccounts.Create", key+"/default", func(ctx context.Context) (*corev1.ServiceAccount, error) {
+	_, err := call(ctx, "serviceaccounts.Create", key+"/default", func(ctx context.Context) (*corev1.ServiceAccount, error) {
 		return sc.c.Client.CoreV1().ServiceAccounts(key).Create(ctx, sa, metav1.CreateOptions{})
 	})
 	if apierrors.IsAlreadyExists(err) || apierrors.IsForbidden(err) {

@@ -12,10 +12,10 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubeloom/kubeloom/sim/controller"
 	"github.com/kubeloom/kubeloom/sim/events"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/workqueue"
 )
 
 // statefulSetResyncPeriod is the resync of the controller's own informer
@@ -31,9 +31,23 @@ func startStatefulSet(ctx context.Context, c *Context) string {
 	if !c.APIEnabled(c.groupVersion("apps/v1beta1", "apps/v1")) {
 		return "statefulsets are not served"
 	}
+	psc := newStatefulSetController(ctx, c)
+	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/statefulset/run", func(ctx context.Context) {
+		psc.pods.RunDummy(ctx)
+		psc.sets.Run(ctx)
+		psc.queue.Workers(ctx, "controller/statefulset/worker", 1, "Sync", psc.sync)
+		<-ctx.Done()
+	})
+	return ""
+}
+
+// newStatefulSetController is NewPetSetController: its own sets informer,
+// its event pipeline, queue and handlers.
+func newStatefulSetController(ctx context.Context, c *Context) *statefulSetController {
 	psc := &statefulSetController{c: c, sets: c.NewInformer("statefulsets", statefulSetResyncPeriod, informer.Private), pods: c.Informers.Informer("pods")}
+	psc.podsSynced = psc.pods.HasSynced
 	psc.recorder = c.NewEvents(ctx, "statefulset", true, true).Recorder(ctx)
-	psc.queue = controller.NewQueue(ctx, "statefulset")
+	psc.queue = workqueue.New(ctx, "statefulset")
 	psc.sets.AddHandler(ctx, enqueueHandlers("statefulset-controller", psc.queue))
 	podChanged := func(ctx context.Context, obj any) {
 		if p, ok := untomb(obj).(*corev1.Pod); ok {
@@ -48,19 +62,16 @@ func startStatefulSet(ctx context.Context, c *Context) string {
 				podChanged(ctx, cur)
 			}
 		}})
-	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/statefulset/run", func(ctx context.Context) {
-		psc.pods.RunDummy(ctx)
-		psc.sets.Run(ctx)
-		psc.queue.Workers(ctx, "controller/statefulset/worker", 1, "Sync", psc.sync)
-		<-ctx.Done()
-	})
-	return ""
+	return psc
 }
 
 type statefulSetController struct {
 	c          *Context
 	sets, pods *informer.Informer
-	queue      *controller.Queue
+	// podsSynced is psc.podStoreSynced: the pods informer's HasSynced (a
+	// test's cache is full from the start).
+	podsSynced func() bool
+	queue      *workqueue.Queue
 	recorder   events.Recorder
 }
 
@@ -76,8 +87,8 @@ func (psc *statefulSetController) setOf(p *corev1.Pod) string {
 }
 
 func (psc *statefulSetController) sync(ctx context.Context, key string) error {
-	if !psc.pods.HasSynced() {
-		return controller.RetryAfter{After: 100 * time.Millisecond, Reason: "waiting for pods controller to sync"}
+	if !psc.podsSynced() {
+		return workqueue.RetryAfter{After: 100 * time.Millisecond, Reason: "waiting for pods controller to sync"}
 	}
 	set, ok := get[*appsv1.StatefulSet](psc.sets, key)
 	if !ok {
@@ -122,7 +133,7 @@ func (psc *statefulSetController) sync(ctx context.Context, key string) error {
 		if !ok || p.DeletionTimestamp != nil {
 			continue
 		}
-		err := controller.Do(ctx, "pods.Delete", keyOf(p), func(ctx context.Context) error {
+		err := do(ctx, "pods.Delete", keyOf(p), func(ctx context.Context) error {
 			return psc.c.Client.CoreV1().Pods(p.Namespace).Delete(ctx, p.Name, metav1.DeleteOptions{})
 		})
 		psc.event(ctx, set, "Delete", "pet: "+p.Name, err)
@@ -139,7 +150,7 @@ func (psc *statefulSetController) sync(ctx context.Context, key string) error {
 	}
 	upd := set.DeepCopy()
 	upd.Status.Replicas, upd.Status.ObservedGeneration = n, set.Generation
-	_, err = controller.Call(ctx, "statefulsets.UpdateStatus", key, func(ctx context.Context) (*appsv1.StatefulSet, error) {
+	_, err = call(ctx, "statefulsets.UpdateStatus", key, func(ctx context.Context) (*appsv1.StatefulSet, error) {
 		return psc.c.Client.AppsV1().StatefulSets(set.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{})
 	})
 	return err
@@ -162,7 +173,7 @@ func (psc *statefulSetController) createPet(ctx context.Context, set *appsv1.Sta
 		claim := t.DeepCopy()
 		claim.Name, claim.Namespace = fmt.Sprintf("%s-%s", t.Name, name), set.Namespace
 		claim.ResourceVersion, claim.UID = "", ""
-		_, err := controller.Call(ctx, "persistentvolumeclaims.Create", set.Namespace+"/"+claim.Name, func(ctx context.Context) (*corev1.PersistentVolumeClaim, error) {
+		_, err := call(ctx, "persistentvolumeclaims.Create", set.Namespace+"/"+claim.Name, func(ctx context.Context) (*corev1.PersistentVolumeClaim, error) {
 			return psc.c.Client.CoreV1().PersistentVolumeClaims(set.Namespace).Create(ctx, claim, metav1.CreateOptions{})
 		})
 		if err != nil && !apierrors.IsAlreadyExists(err) {
@@ -175,7 +186,7 @@ func (psc *statefulSetController) createPet(ctx context.Context, set *appsv1.Sta
 		pod.Spec.Volumes = append(pod.Spec.Volumes, corev1.Volume{Name: t.Name,
 			VolumeSource: corev1.VolumeSource{PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: claim.Name}}})
 	}
-	_, err := controller.Call(ctx, "pods.Create", set.Namespace+"/"+name, func(ctx context.Context) (*corev1.Pod, error) {
+	_, err := call(ctx, "pods.Create", set.Namespace+"/"+name, func(ctx context.Context) (*corev1.Pod, error) {
 		return psc.c.Client.CoreV1().Pods(set.Namespace).Create(ctx, pod, metav1.CreateOptions{})
 	})
 	if apierrors.IsAlreadyExists(err) {

@@ -1,7 +1,6 @@
 package controllers
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -17,8 +16,6 @@ import (
 	"github.com/kubeloom/kubeloom/sim/informer"
 )
 
-var bg = context.Background()
-
 func template(app string) corev1.PodTemplateSpec {
 	return corev1.PodTemplateSpec{
 		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": app}},
@@ -33,7 +30,7 @@ func selector(app string) *metav1.LabelSelector {
 // activePods lists the pods of a namespace not being deleted.
 func activePods(t *testing.T, h *harness, ns, sel string) []corev1.Pod {
 	t.Helper()
-	list, err := h.c.Client.CoreV1().Pods(ns).List(bg, metav1.ListOptions{LabelSelector: sel})
+	list, err := h.c.Client.CoreV1().Pods(ns).List(t.Context(), metav1.ListOptions{LabelSelector: sel})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +45,7 @@ func activePods(t *testing.T, h *harness, ns, sel string) []corev1.Pod {
 
 func eventReasons(t *testing.T, h *harness, ns string) map[string]int {
 	t.Helper()
-	list, err := h.c.Client.CoreV1().Events(ns).List(bg, metav1.ListOptions{})
+	list, err := h.c.Client.CoreV1().Events(ns).List(t.Context(), metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +59,7 @@ func eventReasons(t *testing.T, h *harness, ns string) map[string]int {
 func TestReplicaSetKeepsItsPodCount(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, informer.Classic)
-		rs, _ := h.c.Client.AppsV1().ReplicaSets("default").Create(bg, &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
+		rs, _ := h.c.Client.AppsV1().ReplicaSets("default").Create(t.Context(), &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
 			Spec: appsv1.ReplicaSetSpec{Replicas: ptr.To[int32](3), Selector: selector("web"), Template: template("web")}}, metav1.CreateOptions{})
 		h.start("replicaset")
 		h.after(10 * time.Second)
@@ -75,12 +72,12 @@ func TestReplicaSetKeepsItsPodCount(t *testing.T) {
 				t.Errorf("pod %s: want a name web-… and the replica set as its controller, got %+v", p.Name, p.OwnerReferences)
 			}
 		}
-		rs, _ = h.c.Client.AppsV1().ReplicaSets("default").Get(bg, "web", metav1.GetOptions{})
+		rs, _ = h.c.Client.AppsV1().ReplicaSets("default").Get(t.Context(), "web", metav1.GetOptions{})
 		if rs.Status.Replicas != 3 || rs.Status.ObservedGeneration != 1 {
 			t.Errorf("status = %+v", rs.Status)
 		}
 		rs.Spec.Replicas = ptr.To[int32](1)
-		h.c.Client.AppsV1().ReplicaSets("default").Update(bg, rs, metav1.UpdateOptions{})
+		h.c.Client.AppsV1().ReplicaSets("default").Update(t.Context(), rs, metav1.UpdateOptions{})
 		h.after(10 * time.Second)
 		if n := len(activePods(t, h, "default", "app=web")); n != 1 {
 			t.Errorf("pods after scaling to 1 = %d", n)
@@ -98,14 +95,14 @@ func TestReplicaSetKeepsItsPodCount(t *testing.T) {
 func TestReplicationManagerKeepsItsPodCount(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, informer.Classic)
-		h.c.Client.CoreV1().ReplicationControllers("default").Create(bg, &corev1.ReplicationController{ObjectMeta: metav1.ObjectMeta{Name: "legacy", Namespace: "default"},
+		h.c.Client.CoreV1().ReplicationControllers("default").Create(t.Context(), &corev1.ReplicationController{ObjectMeta: metav1.ObjectMeta{Name: "legacy", Namespace: "default"},
 			Spec: corev1.ReplicationControllerSpec{Replicas: ptr.To[int32](2), Selector: map[string]string{"app": "legacy"}, Template: ptr.To(template("legacy"))}}, metav1.CreateOptions{})
 		h.start("replicationcontroller")
 		h.after(10 * time.Second)
 		if n := len(activePods(t, h, "default", "app=legacy")); n != 2 {
 			t.Errorf("pods = %d, want 2", n)
 		}
-		rc, _ := h.c.Client.CoreV1().ReplicationControllers("default").Get(bg, "legacy", metav1.GetOptions{})
+		rc, _ := h.c.Client.CoreV1().ReplicationControllers("default").Get(t.Context(), "legacy", metav1.GetOptions{})
 		if rc.Status.Replicas != 2 {
 			t.Errorf("status.replicas = %d", rc.Status.Replicas)
 		}
@@ -118,11 +115,11 @@ func TestDeploymentCreatesItsReplicaSet(t *testing.T) {
 		t.Run(string(era), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				h := newHarness(t, era)
-				d, _ := h.c.Client.AppsV1().Deployments("default").Create(bg, &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
+				d, _ := h.c.Client.AppsV1().Deployments("default").Create(t.Context(), &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
 					Spec: appsv1.DeploymentSpec{Replicas: ptr.To[int32](3), Selector: selector("web"), Template: template("web")}}, metav1.CreateOptions{})
 				h.start("deployment", "replicaset")
 				h.after(10 * time.Second)
-				list, _ := h.c.Client.AppsV1().ReplicaSets("default").List(bg, metav1.ListOptions{})
+				list, _ := h.c.Client.AppsV1().ReplicaSets("default").List(t.Context(), metav1.ListOptions{})
 				if len(list.Items) != 1 {
 					t.Fatalf("replica sets = %d, want 1", len(list.Items))
 				}
@@ -137,16 +134,16 @@ func TestDeploymentCreatesItsReplicaSet(t *testing.T) {
 				if n := len(activePods(t, h, "default", "app=web")); n != 3 {
 					t.Errorf("pods = %d, want 3", n)
 				}
-				d, _ = h.c.Client.AppsV1().Deployments("default").Get(bg, "web", metav1.GetOptions{})
+				d, _ = h.c.Client.AppsV1().Deployments("default").Get(t.Context(), "web", metav1.GetOptions{})
 				if d.Status.Replicas != 3 || d.Status.UpdatedReplicas != 3 {
 					t.Errorf("deployment status = %+v", d.Status)
 				}
 				// A new template starts a rollout: a new replica set within maxSurge;
 				// with no pod available (nothing runs them) the old one stays.
 				d.Spec.Template.Spec.Containers[0].Image = "web:2"
-				h.c.Client.AppsV1().Deployments("default").Update(bg, d, metav1.UpdateOptions{})
+				h.c.Client.AppsV1().Deployments("default").Update(t.Context(), d, metav1.UpdateOptions{})
 				h.after(10 * time.Second)
-				list, _ = h.c.Client.AppsV1().ReplicaSets("default").List(bg, metav1.ListOptions{})
+				list, _ = h.c.Client.AppsV1().ReplicaSets("default").List(t.Context(), metav1.ListOptions{})
 				total := int32(0)
 				for _, rs := range list.Items {
 					total += *rs.Spec.Replicas
@@ -168,11 +165,11 @@ func TestDaemonSetPutsAPodOnEachNode(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, informer.Classic)
 		for i, zone := range []string{"a", "b", "b"} {
-			h.c.Client.CoreV1().Nodes().Create(bg, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprint("node-", i+1), Labels: map[string]string{"disk": zone}}}, metav1.CreateOptions{})
+			h.c.Client.CoreV1().Nodes().Create(t.Context(), &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprint("node-", i+1), Labels: map[string]string{"disk": zone}}}, metav1.CreateOptions{})
 		}
 		tmpl := template("agent")
 		tmpl.Spec.NodeSelector = map[string]string{"disk": "b"}
-		h.c.Client.AppsV1().DaemonSets("kube-system").Create(bg, &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "agent", Namespace: "kube-system"},
+		h.c.Client.AppsV1().DaemonSets("kube-system").Create(t.Context(), &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "agent", Namespace: "kube-system"},
 			Spec: appsv1.DaemonSetSpec{Selector: selector("agent"), Template: tmpl}}, metav1.CreateOptions{})
 		h.start("daemonset")
 		h.after(10 * time.Second)
@@ -184,7 +181,7 @@ func TestDaemonSetPutsAPodOnEachNode(t *testing.T) {
 		if len(pods) != 2 || !nodes["node-2"] || !nodes["node-3"] {
 			t.Errorf("daemon pods on %v, want one on node-2 and one on node-3", nodes)
 		}
-		ds, _ := h.c.Client.AppsV1().DaemonSets("kube-system").Get(bg, "agent", metav1.GetOptions{})
+		ds, _ := h.c.Client.AppsV1().DaemonSets("kube-system").Get(t.Context(), "agent", metav1.GetOptions{})
 		if ds.Status.DesiredNumberScheduled != 2 || ds.Status.CurrentNumberScheduled != 2 {
 			t.Errorf("status = %+v", ds.Status)
 		}
@@ -195,7 +192,7 @@ func TestDaemonSetPutsAPodOnEachNode(t *testing.T) {
 func TestJobRunsToItsCompletions(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, informer.Classic)
-		h.c.Client.BatchV1().Jobs("default").Create(bg, &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Name: "pi", Namespace: "default"},
+		h.c.Client.BatchV1().Jobs("default").Create(t.Context(), &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Name: "pi", Namespace: "default"},
 			Spec: batchv1.JobSpec{Completions: ptr.To[int32](2), Parallelism: ptr.To[int32](1), Template: template("pi")}}, metav1.CreateOptions{})
 		h.start("job")
 		for round := range 2 {
@@ -212,10 +209,10 @@ func TestJobRunsToItsCompletions(t *testing.T) {
 			}
 			p := running[0] // the pod finishes, as a kubelet would report
 			p.Status.Phase = corev1.PodSucceeded
-			h.c.Client.CoreV1().Pods("default").UpdateStatus(bg, &p, metav1.UpdateOptions{})
+			h.c.Client.CoreV1().Pods("default").UpdateStatus(t.Context(), &p, metav1.UpdateOptions{})
 		}
 		h.after(5 * time.Second)
-		job, _ := h.c.Client.BatchV1().Jobs("default").Get(bg, "pi", metav1.GetOptions{})
+		job, _ := h.c.Client.BatchV1().Jobs("default").Get(t.Context(), "pi", metav1.GetOptions{})
 		if job.Status.Succeeded != 2 || !finished(job) || job.Status.CompletionTime == nil {
 			t.Errorf("job status = %+v, want 2 succeeded and Complete", job.Status)
 		}
@@ -226,7 +223,7 @@ func TestJobRunsToItsCompletions(t *testing.T) {
 func TestStatefulSetCreatesOrdinalPodsOneAtATime(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, informer.Classic)
-		h.c.Client.AppsV1().StatefulSets("default").Create(bg, &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "db", Namespace: "default"},
+		h.c.Client.AppsV1().StatefulSets("default").Create(t.Context(), &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "db", Namespace: "default"},
 			Spec: appsv1.StatefulSetSpec{Replicas: ptr.To[int32](2), ServiceName: "db", Selector: selector("db"), Template: template("db")}}, metav1.CreateOptions{})
 		h.start("statefulset")
 		h.after(10 * time.Second)
@@ -237,7 +234,7 @@ func TestStatefulSetCreatesOrdinalPodsOneAtATime(t *testing.T) {
 		p := pods[0]
 		p.Status.Phase = corev1.PodRunning
 		p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}
-		h.c.Client.CoreV1().Pods("default").UpdateStatus(bg, &p, metav1.UpdateOptions{})
+		h.c.Client.CoreV1().Pods("default").UpdateStatus(t.Context(), &p, metav1.UpdateOptions{})
 		h.after(10 * time.Second)
 		if pods := activePods(t, h, "default", "app=db"); len(pods) != 2 || pods[1].Name != "db-1" {
 			t.Errorf("pods after db-0 is ready = %d, want db-0 and db-1", len(pods))
@@ -249,11 +246,11 @@ func TestStatefulSetCreatesOrdinalPodsOneAtATime(t *testing.T) {
 func TestCronJobStartsAJobOnSchedule(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, informer.Classic)
-		h.c.Client.BatchV1().CronJobs("default").Create(bg, &batchv1.CronJob{ObjectMeta: metav1.ObjectMeta{Name: "report", Namespace: "default"},
+		h.c.Client.BatchV1().CronJobs("default").Create(t.Context(), &batchv1.CronJob{ObjectMeta: metav1.ObjectMeta{Name: "report", Namespace: "default"},
 			Spec: batchv1.CronJobSpec{Schedule: "*/1 * * * *", JobTemplate: batchv1.JobTemplateSpec{Spec: batchv1.JobSpec{Template: template("report")}}}}, metav1.CreateOptions{})
 		h.start("cronjob")
 		h.after(2*time.Minute + 10*time.Second)
-		jobs, _ := h.c.Client.BatchV1().Jobs("default").List(bg, metav1.ListOptions{})
+		jobs, _ := h.c.Client.BatchV1().Jobs("default").List(t.Context(), metav1.ListOptions{})
 		if len(jobs.Items) != 2 {
 			t.Fatalf("jobs = %d, want 2 after two minutes", len(jobs.Items))
 		}
@@ -262,7 +259,7 @@ func TestCronJobStartsAJobOnSchedule(t *testing.T) {
 				t.Errorf("job %s: want report-<unix time> with a selector the apiserver generated", j.Name)
 			}
 		}
-		cj, _ := h.c.Client.BatchV1().CronJobs("default").Get(bg, "report", metav1.GetOptions{})
+		cj, _ := h.c.Client.BatchV1().CronJobs("default").Get(t.Context(), "report", metav1.GetOptions{})
 		if cj.Status.LastScheduleTime == nil || len(cj.Status.Active) != 2 {
 			t.Errorf("status = %+v", cj.Status)
 		}

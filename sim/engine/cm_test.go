@@ -68,18 +68,16 @@ func builtin(t *testing.T, name string) *scenarios.Scenario {
 // articleOrder is the controllers of v1.5's StartControllers, as each era
 // names them: the article's list, but with the HorizontalController in
 // release-1.5's autoscaling/v1 block after the ReplicaSetController.
-var articleOrder = map[string][]string{
-	"classic": {"EndpointController", "ReplicationManager", "PodGCController", "NodeController", "ServiceController", "RouteController",
+func articleOrder(era string) []string {
+	order := []string{"EndpointController", "ReplicationManager", "PodGCController", "NodeController", "ServiceController", "RouteController",
 		"ResourceQuotaController", "NamespaceController", "DaemonSetsController", "JobController",
 		"DeploymentController", "ReplicaSetController", "HorizontalController", "DisruptionController", "PetSetController", "ScheduledJobController",
-		"PersistentVolumeController", "AttachDetachController", "CertificateController", "ServiceAccountsController", "GarbageCollector"},
-}
-
-func init() {
-	modern := slices.Clone(articleOrder["classic"])
-	modern[slices.Index(modern, "PetSetController")] = "StatefulSetController"
-	modern[slices.Index(modern, "ScheduledJobController")] = "CronJobController"
-	articleOrder["modern"] = modern
+		"PersistentVolumeController", "AttachDetachController", "CertificateController", "ServiceAccountsController", "GarbageCollector"}
+	if era == "modern" {
+		order[slices.Index(order, "PetSetController")] = "StatefulSetController"
+		order[slices.Index(order, "ScheduledJobController")] = "CronJobController"
+	}
+	return order
 }
 
 // startSpans returns the controller start spans in the order they started.
@@ -141,7 +139,7 @@ func testCMStartup(t *testing.T, era scenarios.Era) {
 			t.Errorf("%s did not start and says not why", name)
 		}
 	}
-	if want := articleOrder[string(era)]; !slices.Equal(order, want) {
+	if want := articleOrder(string(era)); !slices.Equal(order, want) {
 		t.Errorf("controller start order\n got %v\nwant %v", order, want)
 	}
 	for id, want := range map[string]bool{"service": false, "route": false, "cronjob": true, "certificatesigningrequests": true, "garbagecollector": true} {

@@ -290,7 +290,7 @@ func (b *builder) world(era scenarios.Era, c *cluster.Cluster, manifestDir strin
 		for i, name := range k.NodeNames() {
 			n := &kubeletNode{w: w, name: name, index: i + 1, rt: b.runtime(era, serviceKubelet, name)}
 			n.runtime = containerruntime.New(containerruntime.Options{Node: name, Seed: b.o.Seed, Clock: b.clk,
-				Capacity: nodeImageFSCapacity, Images: nodeImages, PodCIDR: n.podCIDR()})
+				Capacity: nodeImageFSCapacity, Images: nodeImages(), PodCIDR: n.podCIDR()})
 			if err := n.reservePorts(b.o.Listen); err != nil {
 				return w, err
 			}

@@ -22,13 +22,16 @@ var errStopped = errors.New("stopped by the scenario (stopKubelet)")
 
 // nodeImages are the images a node has pulled before the scenario starts,
 // as a v1.5-era node that has run a few workloads would: image GC has
-// something to delete once the image filesystem fills up.
-var nodeImages = []string{
-	containerruntime.PauseImage,
-	"gcr.io/google_containers/kube-proxy-amd64:v1.5.8",
-	"gcr.io/google_containers/fluentd-elasticsearch:1.20",
-	"nginx:1.11", "nginx:1.10", "redis:3.2", "busybox:1.25", "mysql:5.6", "mongo:3.2",
-	"node:6.9", "python:2.7", "golang:1.7", "ubuntu:16.04", "postgres:9.5",
+// something to delete once the image filesystem fills up. Each node gets
+// its own list.
+func nodeImages() []string {
+	return []string{
+		containerruntime.PauseImage,
+		"gcr.io/google_containers/kube-proxy-amd64:v1.5.8",
+		"gcr.io/google_containers/fluentd-elasticsearch:1.20",
+		"nginx:1.11", "nginx:1.10", "redis:3.2", "busybox:1.25", "mysql:5.6", "mongo:3.2",
+		"node:6.9", "python:2.7", "golang:1.7", "ubuntu:16.04", "postgres:9.5",
+	}
 }
 
 // nodeImageFSCapacity is a node's image filesystem: small, so that the

@@ -42,10 +42,11 @@ func lifetimes(spans []traces.Span, instance string) map[string]int {
 
 // classicOnly and modernOnly are the kubelet goroutines of one era alone
 // (goroutine catalog §6).
-var (
-	classicOnly = []string{"kubelet/network-status", "kubelet/pod-killer", "kubelet/kill-pod"}
-	modernOnly  = []string{"kubelet/image-cache"}
-)
+func classicOnly() []string {
+	return []string{"kubelet/network-status", "kubelet/pod-killer", "kubelet/kill-pod"}
+}
+
+func modernOnly() []string { return []string{"kubelet/image-cache"} }
 
 func pods(t *testing.T, c *cluster.Cluster) map[string]corev1.Pod {
 	t.Helper()
@@ -74,7 +75,7 @@ func TestKubeletStartup(t *testing.T) {
 	// Every kubelet goroutine the article names runs (the classic era's set).
 	ran := lifetimes(spans, "node-1")
 	for _, e := range catalog.All() {
-		if e.Component != "kubelet" || e.Article == "" || slices.Contains(modernOnly, e.Name) {
+		if e.Component != "kubelet" || e.Article == "" || slices.Contains(modernOnly(), e.Name) {
 			continue
 		}
 		if ran[e.Name] == 0 {
@@ -165,7 +166,7 @@ func TestKubeletStartupModern(t *testing.T) {
 	sc.Spec.Actions = nil
 	_, spans := runScenario(t, sc, nil)
 	ran := lifetimes(spans, "node-1")
-	for _, name := range classicOnly {
+	for _, name := range classicOnly() {
 		if ran[name] != 0 {
 			t.Errorf("%s ran in the modern era (gone today)", name)
 		}

@@ -34,81 +34,91 @@ const (
 // periodRows is every periodic catalog entry (catalog.Entry.Period > 0):
 // how its period shows, and in which run (periodRuns). An entry missing
 // here fails the test.
-var periodRows = map[string]struct {
+func periodRows() map[string]periodRow {
+	return map[string]periodRow{
+		"cm/log-flush":                                 {gaps, "cm"},
+		"cm/leader-acquire":                            {jittered, "failover"},
+		"cm/leader-renew":                              {polls, "cm"},
+		"informer/run":                                 {blocks, "cm"},
+		"informer/private":                             {blocks, "cm"},
+		"informer/cache-sync-poller":                   {gaps, "cm"},
+		"reflector/list-watch":                         {gaps, "cm"}, // re-lists after each breakWatches
+		"controller/podgc/gc":                          {gaps, "cm"},
+		"controller/node/monitor":                      {gaps, "cm"},
+		"controller/node/pod-evictor":                  {gaps, "cm"},
+		"controller/resourcequota/resync":              {gaps, "cm"},
+		"controller/cronjob/sync-all":                  {gaps, "cm"},
+		"controller/attachdetach/reconciler":           {gaps, "cm"},
+		"controller/attachdetach/dswp":                 {gaps, "cm"},
+		"controller/endpoint/worker":                   {blocks, "cm"},
+		"controller/replicationcontroller/worker":      {blocks, "cm"},
+		"controller/resourcequota/worker":              {blocks, "cm"},
+		"controller/resourcequota/priority-worker":     {blocks, "cm"},
+		"controller/namespace/worker":                  {blocks, "cm"},
+		"controller/daemonset/worker":                  {blocks, "cm"},
+		"controller/job/worker":                        {blocks, "cm"},
+		"controller/deployment/worker":                 {blocks, "cm"},
+		"controller/replicaset/worker":                 {blocks, "cm"},
+		"controller/disruption/worker":                 {blocks, "cm"},
+		"controller/disruption/recheck-worker":         {blocks, "cm"},
+		"controller/statefulset/worker":                {blocks, "cm"},
+		"controller/certificatesigningrequests/worker": {blocks, "cm"},
+		"controller/serviceaccount/worker":             {blocks, "cm"},
+		"kubelet/log-flush":                            {gaps, "kubelet"},
+		"kubelet/healthz-server":                       {gaps, "healthz"}, // retried while its port is taken
+		"kubelet/source-file":                          {gaps, "kubelet"},
+		"kubelet/source-url":                           {gaps, "kubelet"},
+		"kubelet/source-apiserver":                     {gaps, "kubelet"}, // re-lists after each breakWatches
+		"kubelet/container-gc":                         {gaps, "kubelet"},
+		"kubelet/image-gc":                             {gaps, "kubelet"},
+		"kubelet/image-detect":                         {gaps, "kubelet"},
+		"kubelet/image-cache":                          {gaps, "kubelet-modern"}, // 1.4 on: classic is v1.3's kubelet
+		"kubelet/cm-ensure-state":                      {gaps, "kubelet"},
+		"kubelet/cm-periodic-tasks":                    {gaps, "kubelet"},
+		"kubelet/fs-volume-stats":                      {gaps, "kubelet"},
+		"kubelet/volume-dswp":                          {gaps, "kubelet"},
+		"kubelet/volume-reconciler":                    {gaps, "kubelet"},
+		"kubelet/node-status":                          {gaps, "kubelet"},
+		"kubelet/network-status":                       {gaps, "kubelet"},
+		"kubelet/runtime-up":                           {gaps, "kubelet"},
+		"kubelet/pod-killer":                           {blocks, "kubelet"},
+		"kubelet/eviction":                             {gaps, "kubelet"},
+		"kubelet/pleg-relist":                          {gaps, "kubelet"},
+	}
+}
+
+// periodRow says how a loop's period shows, and in which run.
+type periodRow struct {
 	shows int
 	run   string
-}{
-	"cm/log-flush":                                 {gaps, "cm"},
-	"cm/leader-acquire":                            {jittered, "failover"},
-	"cm/leader-renew":                              {polls, "cm"},
-	"informer/run":                                 {blocks, "cm"},
-	"informer/private":                             {blocks, "cm"},
-	"informer/cache-sync-poller":                   {gaps, "cm"},
-	"reflector/list-watch":                         {gaps, "cm"}, // re-lists after each breakWatches
-	"controller/podgc/gc":                          {gaps, "cm"},
-	"controller/node/monitor":                      {gaps, "cm"},
-	"controller/node/pod-evictor":                  {gaps, "cm"},
-	"controller/resourcequota/resync":              {gaps, "cm"},
-	"controller/cronjob/sync-all":                  {gaps, "cm"},
-	"controller/attachdetach/reconciler":           {gaps, "cm"},
-	"controller/attachdetach/dswp":                 {gaps, "cm"},
-	"controller/endpoint/worker":                   {blocks, "cm"},
-	"controller/replicationcontroller/worker":      {blocks, "cm"},
-	"controller/resourcequota/worker":              {blocks, "cm"},
-	"controller/resourcequota/priority-worker":     {blocks, "cm"},
-	"controller/namespace/worker":                  {blocks, "cm"},
-	"controller/daemonset/worker":                  {blocks, "cm"},
-	"controller/job/worker":                        {blocks, "cm"},
-	"controller/deployment/worker":                 {blocks, "cm"},
-	"controller/replicaset/worker":                 {blocks, "cm"},
-	"controller/disruption/worker":                 {blocks, "cm"},
-	"controller/disruption/recheck-worker":         {blocks, "cm"},
-	"controller/statefulset/worker":                {blocks, "cm"},
-	"controller/certificatesigningrequests/worker": {blocks, "cm"},
-	"controller/serviceaccount/worker":             {blocks, "cm"},
-	"kubelet/log-flush":                            {gaps, "kubelet"},
-	"kubelet/healthz-server":                       {gaps, "healthz"}, // retried while its port is taken
-	"kubelet/source-file":                          {gaps, "kubelet"},
-	"kubelet/source-url":                           {gaps, "kubelet"},
-	"kubelet/source-apiserver":                     {gaps, "kubelet"}, // re-lists after each breakWatches
-	"kubelet/container-gc":                         {gaps, "kubelet"},
-	"kubelet/image-gc":                             {gaps, "kubelet"},
-	"kubelet/image-detect":                         {gaps, "kubelet"},
-	"kubelet/image-cache":                          {gaps, "kubelet-modern"}, // 1.4 on: classic is v1.3's kubelet
-	"kubelet/cm-ensure-state":                      {gaps, "kubelet"},
-	"kubelet/cm-periodic-tasks":                    {gaps, "kubelet"},
-	"kubelet/fs-volume-stats":                      {gaps, "kubelet"},
-	"kubelet/volume-dswp":                          {gaps, "kubelet"},
-	"kubelet/volume-reconciler":                    {gaps, "kubelet"},
-	"kubelet/node-status":                          {gaps, "kubelet"},
-	"kubelet/network-status":                       {gaps, "kubelet"},
-	"kubelet/runtime-up":                           {gaps, "kubelet"},
-	"kubelet/pod-killer":                           {blocks, "kubelet"},
-	"kubelet/eviction":                             {gaps, "kubelet"},
-	"kubelet/pleg-relist":                          {gaps, "kubelet"},
 }
 
 // periodRuns are the classic built-in runs the periods are read from, each
 // long enough for a 5m loop to show two periods, with the actions that
 // make a blocking loop come round again (a broken watch re-lists, a taken
 // port makes ListenAndServe fail).
-var periodRuns = map[string]struct {
-	scenario string
-	actions  string
-}{
-	"cm": {"cm-startup", `
+func periodRuns() map[string]periodRun {
+	return map[string]periodRun{
+		"cm": {"cm-startup", `
     - {at: 30s, breakWatches: {resource: pods}}
     - {at: 90s, breakWatches: {resource: pods}}
     - {at: 150s, breakWatches: {resource: services}}`},
-	"kubelet": {"kubelet-startup", `
+		"kubelet": {"kubelet-startup", `
     - {at: 30s, breakWatches: {resource: pods}}
     - {at: 90s, breakWatches: {resource: pods}}`},
-	"kubelet-modern": {"kubelet-startup", ""},
-	"failover":       {"cm-leader-failover", ""},
-	"healthz": {"kubelet-startup", `
+		"kubelet-modern": {"kubelet-startup", ""},
+		"failover":       {"cm-leader-failover", ""},
+		"healthz": {"kubelet-startup", `
     - {at: 20s, stopKubelet: {node: node-1}}
     - {at: 21s, takePort: {node: node-1, server: healthz, for: 40s}}
     - {at: 22s, startKubelet: {node: node-1}}`},
+	}
+}
+
+// periodRun is a built-in scenario and the actions added to it.
+type periodRun struct {
+	scenario string
+	actions  string
 }
 
 // TestPeriodsFollowTheSource holds every periodic goroutine of the catalog
@@ -119,7 +129,7 @@ var periodRuns = map[string]struct {
 // names its constant or flag; sim/catalog checks that it does).
 func TestPeriodsFollowTheSource(t *testing.T) {
 	runs := map[string]*timeline.Timeline{}
-	for name, r := range periodRuns {
+	for name, r := range periodRuns() {
 		sc := builtin(t, r.scenario)
 		sc.Spec.Era = scenarios.EraClassic
 		if name == "kubelet-modern" {
@@ -141,12 +151,13 @@ func TestPeriodsFollowTheSource(t *testing.T) {
 		runs[name] = timeline.Build(spans)
 	}
 
+	rows := periodRows()
 	for _, e := range catalog.All() {
 		if e.Period <= 0 {
 			continue
 		}
 		t.Run(e.Name, func(t *testing.T) {
-			row, ok := periodRows[e.Name]
+			row, ok := rows[e.Name]
 			if !ok {
 				t.Fatalf("a periodic catalog entry (%s, %s) with no row in periodRows: say how its period shows", e.Period, e.PeriodFrom)
 			}

@@ -8,4 +8,5 @@ import (
 
 const attrObjectKey = catalog.AttrObjectKey
 
-var linkCause = attribute.String(catalog.AttrLink, catalog.LinkCause)
+// linkCause is the attribute of every cause link.
+func linkCause() attribute.KeyValue { return attribute.String(catalog.AttrLink, catalog.LinkCause) }

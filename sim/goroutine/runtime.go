@@ -139,7 +139,7 @@ func SpanFrom(ctx context.Context) Span {
 // Cause is a span link marking the linked span as the cause of the new
 // span (kubeloom.link=cause) for the object with the given key.
 func Cause(sc trace.SpanContext, key string) trace.Link {
-	return trace.Link{SpanContext: sc, Attributes: []attribute.KeyValue{linkCause, attribute.String(attrObjectKey, key)}}
+	return trace.Link{SpanContext: sc, Attributes: []attribute.KeyValue{linkCause(), attribute.String(attrObjectKey, key)}}
 }
 
 // CausedBy returns err marked as caused by the span sc, for the object

@@ -31,7 +31,7 @@ func NewFactory(source Source, era Era, resync time.Duration) *Factory {
 	return &Factory{source: source, era: era, resync: resync, informers: map[string]*Informer{}}
 }
 
-// Informer returns the shared informer of a resource of Resources ("pods"),
+// Informer returns the shared informer of a resource LookupResource knows ("pods"),
 // creating it on first use, as podInformer.Informer() does.
 func (f *Factory) Informer(resource string) *Informer {
 	f.mu.Lock()
@@ -39,7 +39,7 @@ func (f *Factory) Informer(resource string) *Informer {
 	if inf, ok := f.informers[resource]; ok {
 		return inf
 	}
-	r, ok := Resources[resource]
+	r, ok := LookupResource(resource)
 	if !ok {
 		panic(fmt.Sprintf("informer: the factory knows no resource %q", resource))
 	}

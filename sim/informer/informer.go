@@ -165,6 +165,20 @@ func (inf *Informer) ObserveStore(fn func(old, obj any)) {
 	inf.storeObservers = append(inf.storeObservers, fn)
 }
 
+// AddIndex adds an index to the informer's cache, unless it has one of
+// that name already: controllers that share an informer may each ask for
+// the same index (the replica set controller and the replication manager
+// both index the shared pods). Like sharedIndexInformer.AddIndexers, it
+// holds off HandleDeltas meanwhile.
+func (inf *Informer) AddIndex(name string, fn cache.IndexFunc) error {
+	inf.deltaMu.Lock()
+	defer inf.deltaMu.Unlock()
+	if _, ok := inf.indexer.GetIndexers()[name]; ok {
+		return nil
+	}
+	return inf.indexer.AddIndexers(cache.Indexers{name: fn})
+}
+
 func (inf *Informer) storeChanged(old, obj any) {
 	for _, fn := range inf.storeObservers {
 		fn(old, obj)

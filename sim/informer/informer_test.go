@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/clock"
@@ -21,10 +22,9 @@ import (
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 )
 
-var (
-	podsGVR = corev1.SchemeGroupVersion.WithResource("pods")
-	podGVK  = corev1.SchemeGroupVersion.WithKind("Pod")
-)
+func podsGVR() schema.GroupVersionResource { return corev1.SchemeGroupVersion.WithResource("pods") }
+
+func podGVK() schema.GroupVersionKind { return corev1.SchemeGroupVersion.WithKind("Pod") }
 
 func pod(name string) *corev1.Pod {
 	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}}
@@ -77,7 +77,7 @@ func newWorld(t *testing.T) *world {
 }
 
 func (w *world) create(t *testing.T, p *corev1.Pod) {
-	if _, err := w.cluster.Create(w.ctx, podsGVR, p); err != nil {
+	if _, err := w.cluster.Create(w.ctx, podsGVR(), p); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -109,7 +109,7 @@ func TestLateHandlerGetsTheCache(t *testing.T) {
 				w := newWorld(t)
 				w.create(t, pod("a"))
 				w.create(t, pod("b"))
-				inf, err := New(Config{Resource: podsGVR, Kind: podGVK, Era: era, Source: w.cluster})
+				inf, err := New(Config{Resource: podsGVR(), Kind: podGVK(), Era: era, Source: w.cluster})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -140,7 +140,7 @@ func TestResyncReachesHandlersAsUpdates(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newWorld(t)
 		w.create(t, pod("a"))
-		inf, _ := New(Config{Resource: podsGVR, Kind: podGVK, Era: Classic, Resync: 10 * time.Second, Source: w.cluster})
+		inf, _ := New(Config{Resource: podsGVR(), Kind: podGVK(), Era: Classic, Resync: 10 * time.Second, Source: w.cluster})
 		h := &recorder{name: "h"}
 		inf.AddHandler(w.ctx, h)
 		inf.Run(w.ctx)
@@ -162,16 +162,16 @@ func TestBreakWatchesRelistsAndClosedWatchOnlyReopens(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				w := newWorld(t)
 				w.create(t, pod("a"))
-				inf, _ := New(Config{Resource: podsGVR, Kind: podGVK, Era: era, Source: w.cluster})
+				inf, _ := New(Config{Resource: podsGVR(), Kind: podGVK(), Era: era, Source: w.cluster})
 				h := &recorder{name: "h"}
 				inf.AddHandler(w.ctx, h)
 				inf.Run(w.ctx)
 				w.clk.Sleep(time.Second)
-				if n := w.cluster.BreakWatches(context.Background(), podsGVR); n != 1 {
+				if n := w.cluster.BreakWatches(context.Background(), podsGVR()); n != 1 {
 					t.Fatalf("broke %d watches, want 1", n)
 				}
 				w.clk.Sleep(40 * time.Second) // longer than any backoff
-				if n := w.cluster.OpenWatches(podsGVR); n != 1 {
+				if n := w.cluster.OpenWatches(podsGVR()); n != 1 {
 					t.Errorf("open watches after the re-list = %d, want 1", n)
 				}
 				w.create(t, pod("b"))
@@ -195,13 +195,13 @@ func TestBreakWatchesRelistsAndClosedWatchOnlyReopens(t *testing.T) {
 func TestHandlerSpansCarryTheirCause(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newWorld(t)
-		inf, _ := New(Config{Resource: podsGVR, Kind: podGVK, Source: w.cluster})
+		inf, _ := New(Config{Resource: podsGVR(), Kind: podGVK(), Source: w.cluster})
 		inf.AddHandler(w.ctx, Observer("h"))
 		inf.Run(w.ctx)
 		w.clk.Sleep(time.Second)
 		// A scenario action's write: its watch event names the action.
 		actx, action := goroutine.Start(w.ctx, "action/create")
-		if _, err := w.cluster.Create(cluster.WithCause(actx, action.SpanContext()), podsGVR, pod("x")); err != nil {
+		if _, err := w.cluster.Create(cluster.WithCause(actx, action.SpanContext()), podsGVR(), pod("x")); err != nil {
 			t.Fatal(err)
 		}
 		action.End()
@@ -267,13 +267,13 @@ func TestEveryListAndWatchStartsItsResyncGoroutineAfterTheList(t *testing.T) {
 				synctest.Test(t, func(t *testing.T) {
 					w := newWorld(t)
 					w.create(t, pod("a"))
-					inf, err := New(Config{Resource: podsGVR, Kind: podGVK, Era: era, Mode: mode, Source: w.cluster})
+					inf, err := New(Config{Resource: podsGVR(), Kind: podGVK(), Era: era, Mode: mode, Source: w.cluster})
 					if err != nil {
 						t.Fatal(err)
 					}
 					inf.Run(w.ctx)
 					w.clk.Sleep(time.Second)
-					w.cluster.BreakWatches(context.Background(), podsGVR)
+					w.cluster.BreakWatches(context.Background(), podsGVR())
 					w.clk.Sleep(40 * time.Second) // longer than any backoff
 					spans := w.stop(t)
 

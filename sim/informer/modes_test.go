@@ -13,7 +13,7 @@ func TestPrivateInformerCallsHandlersOnItsProcessLoop(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newWorld(t)
 		w.create(t, pod("a"))
-		inf, err := New(Config{Resource: podsGVR, Kind: podGVK, Source: w.cluster, Mode: Private, Resync: 30 * time.Second})
+		inf, err := New(Config{Resource: podsGVR(), Kind: podGVK(), Source: w.cluster, Mode: Private, Resync: 30 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,7 +48,7 @@ func TestPrivateInformerCallsHandlersOnItsProcessLoop(t *testing.T) {
 func TestReflectorOnlyStoresIntoItsCache(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newWorld(t)
-		r := Resources["storageclasses"]
+		r, _ := LookupResource("storageclasses")
 		w.cluster.Create(w.ctx, r.GVR, &storagev1.StorageClass{ObjectMeta: metav1.ObjectMeta{Name: "fast"}, Provisioner: "example.com/ssd"})
 		inf, err := New(Config{Name: "storageclasses", Resource: r.GVR, Kind: r.GVK, Source: w.cluster, Mode: ReflectorOnly})
 		if err != nil {
@@ -95,7 +95,7 @@ func TestFactorySharesAndStartsInOrder(t *testing.T) {
 func TestDummyControllerReturnsAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newWorld(t)
-		inf, _ := New(Config{Resource: podsGVR, Kind: podGVK, Source: w.cluster})
+		inf, _ := New(Config{Resource: podsGVR(), Kind: podGVK(), Source: w.cluster})
 		inf.RunDummy(w.ctx)
 		w.clk.Sleep(time.Millisecond)
 		if live := w.reg.Live(); len(live) != 0 {

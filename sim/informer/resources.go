@@ -18,39 +18,67 @@ type Resource struct {
 	GVK schema.GroupVersionKind
 }
 
-// Resources the simulated components watch, by plural name, in the
-// versions client-go's typed clients store them.
-var Resources = map[string]Resource{
-	"pods":                       core("pods", "Pod"),
-	"nodes":                      core("nodes", "Node"),
-	"services":                   core("services", "Service"),
-	"endpoints":                  core("endpoints", "Endpoints"),
-	"namespaces":                 core("namespaces", "Namespace"),
-	"replicationcontrollers":     core("replicationcontrollers", "ReplicationController"),
-	"persistentvolumes":          core("persistentvolumes", "PersistentVolume"),
-	"persistentvolumeclaims":     core("persistentvolumeclaims", "PersistentVolumeClaim"),
-	"serviceaccounts":            core("serviceaccounts", "ServiceAccount"),
-	"secrets":                    core("secrets", "Secret"),
-	"configmaps":                 core("configmaps", "ConfigMap"),
-	"resourcequotas":             core("resourcequotas", "ResourceQuota"),
-	"events":                     core("events", "Event"),
-	"limitranges":                core("limitranges", "LimitRange"),
-	"podtemplates":               core("podtemplates", "PodTemplate"),
-	"daemonsets":                 of(appsv1.SchemeGroupVersion, "daemonsets", "DaemonSet"),
-	"deployments":                of(appsv1.SchemeGroupVersion, "deployments", "Deployment"),
-	"replicasets":                of(appsv1.SchemeGroupVersion, "replicasets", "ReplicaSet"),
-	"statefulsets":               of(appsv1.SchemeGroupVersion, "statefulsets", "StatefulSet"),
-	"jobs":                       of(batchv1.SchemeGroupVersion, "jobs", "Job"),
-	"cronjobs":                   of(batchv1.SchemeGroupVersion, "cronjobs", "CronJob"),
-	"horizontalpodautoscalers":   of(autoscalingv1.SchemeGroupVersion, "horizontalpodautoscalers", "HorizontalPodAutoscaler"),
-	"poddisruptionbudgets":       of(policyv1.SchemeGroupVersion, "poddisruptionbudgets", "PodDisruptionBudget"),
-	"certificatesigningrequests": of(certificatesv1.SchemeGroupVersion, "certificatesigningrequests", "CertificateSigningRequest"),
-	"storageclasses":             of(storagev1.SchemeGroupVersion, "storageclasses", "StorageClass"),
-	"leases":                     of(coordinationv1.SchemeGroupVersion, "leases", "Lease"),
-}
-
-func core(resource, kind string) Resource { return of(corev1.SchemeGroupVersion, resource, kind) }
-
-func of(gv schema.GroupVersion, resource, kind string) Resource {
-	return Resource{GVR: gv.WithResource(resource), GVK: gv.WithKind(kind)}
+// LookupResource returns a resource the simulated components watch, by
+// plural name ("pods"), in the version client-go's typed clients store it.
+// It reports false for any other name. The table is code, not a map a
+// caller could change.
+func LookupResource(name string) (Resource, bool) {
+	gv, kind := corev1.SchemeGroupVersion, ""
+	switch name {
+	case "pods":
+		kind = "Pod"
+	case "nodes":
+		kind = "Node"
+	case "services":
+		kind = "Service"
+	case "endpoints":
+		kind = "Endpoints"
+	case "namespaces":
+		kind = "Namespace"
+	case "replicationcontrollers":
+		kind = "ReplicationController"
+	case "persistentvolumes":
+		kind = "PersistentVolume"
+	case "persistentvolumeclaims":
+		kind = "PersistentVolumeClaim"
+	case "serviceaccounts":
+		kind = "ServiceAccount"
+	case "secrets":
+		kind = "Secret"
+	case "configmaps":
+		kind = "ConfigMap"
+	case "resourcequotas":
+		kind = "ResourceQuota"
+	case "events":
+		kind = "Event"
+	case "limitranges":
+		kind = "LimitRange"
+	case "podtemplates":
+		kind = "PodTemplate"
+	case "daemonsets":
+		gv, kind = appsv1.SchemeGroupVersion, "DaemonSet"
+	case "deployments":
+		gv, kind = appsv1.SchemeGroupVersion, "Deployment"
+	case "replicasets":
+		gv, kind = appsv1.SchemeGroupVersion, "ReplicaSet"
+	case "statefulsets":
+		gv, kind = appsv1.SchemeGroupVersion, "StatefulSet"
+	case "jobs":
+		gv, kind = batchv1.SchemeGroupVersion, "Job"
+	case "cronjobs":
+		gv, kind = batchv1.SchemeGroupVersion, "CronJob"
+	case "horizontalpodautoscalers":
+		gv, kind = autoscalingv1.SchemeGroupVersion, "HorizontalPodAutoscaler"
+	case "poddisruptionbudgets":
+		gv, kind = policyv1.SchemeGroupVersion, "PodDisruptionBudget"
+	case "certificatesigningrequests":
+		gv, kind = certificatesv1.SchemeGroupVersion, "CertificateSigningRequest"
+	case "storageclasses":
+		gv, kind = storagev1.SchemeGroupVersion, "StorageClass"
+	case "leases":
+		gv, kind = coordinationv1.SchemeGroupVersion, "Lease"
+	default:
+		return Resource{}, false
+	}
+	return Resource{GVR: gv.WithResource(name), GVK: gv.WithKind(kind)}, true
 }

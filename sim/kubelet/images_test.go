@@ -57,7 +57,9 @@ func withRecorder(h *harness, k *Kubelet) {
 
 // lruImages are images present when the kubelet starts, and the order in
 // which test pods last use them (the pause image is never used).
-var lruImages = []string{containerruntime.PauseImage, "golang:1.7", "mongo:3.2", "nginx:1.10", "postgres:9.5", "node:6.9"}
+func lruImages() []string {
+	return []string{containerruntime.PauseImage, "golang:1.7", "mongo:3.2", "nginx:1.10", "postgres:9.5", "node:6.9"}
+}
 
 // TestImageGC: image GC does nothing below 90% usage; from 90% it removes
 // unused images, least recently used first, until usage is at most 80%,
@@ -74,20 +76,20 @@ func TestImageGC(t *testing.T) {
 		{percent: 20},
 		{percent: 50},
 		{percent: 89},
-		{percent: 90, removed: lruImages[:4]},
-		{percent: 95, removed: lruImages},
-		{percent: 100, removed: lruImages, failed: true},
+		{percent: 90, removed: lruImages()[:4]},
+		{percent: 95, removed: lruImages()},
+		{percent: 100, removed: lruImages(), failed: true},
 	} {
 		t.Run(fmt.Sprintf("%d%%", tc.percent), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				h := newHarness(t)
 				defer h.stop()
-				r := h.runtime(4*gib, lruImages...)
+				r := h.runtime(4*gib, lruImages()...)
 				k := h.kubelet(r)
 				withRecorder(h, k)
 				defer k.shutdown()
 				k.images.detectImages(h.clk.Now()) // kubelet/image-detect's first run
-				for _, img := range lruImages[1:] {
+				for _, img := range lruImages()[1:] {
 					h.clk.Sleep(10 * time.Second)
 					use(t, k, img)
 				}
@@ -193,7 +195,7 @@ func TestImageGCStartupImagesAreOld(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t)
 		defer h.stop()
-		r := h.runtime(4*gib, lruImages...)
+		r := h.runtime(4*gib, lruImages()...)
 		if _, err := r.SetImageFSUsage(95, trace.SpanContext{}); err != nil {
 			t.Fatal(err)
 		}

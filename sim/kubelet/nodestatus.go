@@ -169,20 +169,35 @@ func (k *Kubelet) setNodeStatus(ctx context.Context, node *corev1.Node) {
 	// recordNodeStatusEvent: each condition that is new or changed.
 	for _, c := range node.Status.Conditions {
 		if c.LastTransitionTime.Equal(&now) {
-			if reason := nodeStatusEvents[string(c.Type)+"="+string(c.Status)]; reason != "" {
+			if reason := nodeStatusEvent(c.Type, c.Status); reason != "" {
 				k.recorder.Eventf(ctx, k.nodeRef(), corev1.EventTypeNormal, reason, "Node %s status is now: %s", k.o.Node, reason)
 			}
 		}
 	}
 }
 
-// nodeStatusEvents are the reasons of the events a condition's new status
-// records (pkg/kubelet/events).
-var nodeStatusEvents = map[string]string{
-	"Ready=True": "NodeReady", "Ready=False": "NodeNotReady",
-	"OutOfDisk=False": "NodeHasSufficientDisk", "OutOfDisk=True": "NodeOutOfDisk",
-	"MemoryPressure=False": "NodeHasSufficientMemory", "MemoryPressure=True": "NodeHasInsufficientMemory",
-	"DiskPressure=False": "NodeHasNoDiskPressure", "DiskPressure=True": "NodeHasDiskPressure",
+// nodeStatusEvent is the reason of the event a condition's new status
+// records (pkg/kubelet/events), or "" for none.
+func nodeStatusEvent(t corev1.NodeConditionType, s corev1.ConditionStatus) string {
+	switch string(t) + "=" + string(s) {
+	case "Ready=True":
+		return "NodeReady"
+	case "Ready=False":
+		return "NodeNotReady"
+	case "OutOfDisk=False":
+		return "NodeHasSufficientDisk"
+	case "OutOfDisk=True":
+		return "NodeOutOfDisk"
+	case "MemoryPressure=False":
+		return "NodeHasSufficientMemory"
+	case "MemoryPressure=True":
+		return "NodeHasInsufficientMemory"
+	case "DiskPressure=False":
+		return "NodeHasNoDiskPressure"
+	case "DiskPressure=True":
+		return "NodeHasDiskPressure"
+	}
+	return ""
 }
 
 // setCondition sets a condition with a fresh heartbeat; the transition

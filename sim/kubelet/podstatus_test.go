@@ -8,11 +8,17 @@ import (
 )
 
 // Container statuses as generateAPIPodStatus writes them.
-var (
-	csRunning = corev1.ContainerStatus{State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}}
-	csWaiting = corev1.ContainerStatus{State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ContainerCreating"}}}
-	csUnknown = corev1.ContainerStatus{}
-)
+func csRunning() corev1.ContainerStatus {
+	return corev1.ContainerStatus{State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}}
+}
+
+func csWaiting() corev1.ContainerStatus {
+	return corev1.ContainerStatus{State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ContainerCreating"}}}
+}
+
+func csUnknown() corev1.ContainerStatus {
+	return corev1.ContainerStatus{}
+}
 
 func csExited(code int32) corev1.ContainerStatus {
 	return corev1.ContainerStatus{State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: code}}}
@@ -59,14 +65,14 @@ func TestGetPhase(t *testing.T) {
 		always, onFailure, never corev1.PodPhase
 	}{
 		{"no containers", nil, pending, pending, pending},
-		{"waiting", []corev1.ContainerStatus{csWaiting}, pending, pending, pending},
-		{"waiting and running", []corev1.ContainerStatus{csWaiting, csRunning}, pending, pending, pending},
-		{"waiting and exited 0", []corev1.ContainerStatus{csExited(0), csWaiting}, pending, pending, pending},
-		{"running", []corev1.ContainerStatus{csRunning}, running, running, running},
-		{"running and exited 0", []corev1.ContainerStatus{csRunning, csExited(0)}, running, running, running},
-		{"running and exited 1", []corev1.ContainerStatus{csRunning, csExited(1)}, running, running, running},
-		{"running and restarting", []corev1.ContainerStatus{csRunning, csRestarting(1)}, running, running, running},
-		{"running and unknown", []corev1.ContainerStatus{csRunning, csUnknown}, pending, pending, pending},
+		{"waiting", []corev1.ContainerStatus{csWaiting()}, pending, pending, pending},
+		{"waiting and running", []corev1.ContainerStatus{csWaiting(), csRunning()}, pending, pending, pending},
+		{"waiting and exited 0", []corev1.ContainerStatus{csExited(0), csWaiting()}, pending, pending, pending},
+		{"running", []corev1.ContainerStatus{csRunning()}, running, running, running},
+		{"running and exited 0", []corev1.ContainerStatus{csRunning(), csExited(0)}, running, running, running},
+		{"running and exited 1", []corev1.ContainerStatus{csRunning(), csExited(1)}, running, running, running},
+		{"running and restarting", []corev1.ContainerStatus{csRunning(), csRestarting(1)}, running, running, running},
+		{"running and unknown", []corev1.ContainerStatus{csRunning(), csUnknown()}, pending, pending, pending},
 		{"exited 0", []corev1.ContainerStatus{csExited(0)}, running, succeeded, succeeded},
 		{"all exited 0", []corev1.ContainerStatus{csExited(0), csExited(0)}, running, succeeded, succeeded},
 		{"exited 1", []corev1.ContainerStatus{csExited(1)}, running, running, failed},
@@ -76,8 +82,8 @@ func TestGetPhase(t *testing.T) {
 		{"restarting after 1", []corev1.ContainerStatus{csRestarting(1)}, running, running, failed},
 		{"restarting after 0", []corev1.ContainerStatus{csRestarting(0)}, running, running, failed},
 		{"exited 0 and restarting", []corev1.ContainerStatus{csExited(0), csRestarting(1)}, running, running, failed},
-		{"unknown", []corev1.ContainerStatus{csUnknown}, pending, pending, pending},
-		{"exited 0 and unknown", []corev1.ContainerStatus{csExited(0), csUnknown}, pending, pending, pending},
+		{"unknown", []corev1.ContainerStatus{csUnknown()}, pending, pending, pending},
+		{"exited 0 and unknown", []corev1.ContainerStatus{csExited(0), csUnknown()}, pending, pending, pending},
 	} {
 		for _, p := range []struct {
 			policy corev1.RestartPolicy
@@ -99,14 +105,14 @@ func TestGetPhase(t *testing.T) {
 // is ignored.
 func TestGetPhaseSpecContainerWithoutStatus(t *testing.T) {
 	spec := &corev1.PodSpec{RestartPolicy: corev1.RestartPolicyAlways, Containers: []corev1.Container{{Name: "a"}, {Name: "b"}}}
-	a := csRunning
+	a := csRunning()
 	a.Name = "a"
 	if got := getPhase(spec, []corev1.ContainerStatus{a}); got != corev1.PodPending {
 		t.Errorf("spec [a b], status a running: phase %s, want Pending (b is unknown)", got)
 	}
-	stray := csWaiting
+	stray := csWaiting()
 	stray.Name = "not-in-spec"
-	b := csRunning
+	b := csRunning()
 	b.Name = "b"
 	if got := getPhase(spec, []corev1.ContainerStatus{a, b, stray}); got != corev1.PodRunning {
 		t.Errorf("spec [a b], both running and a stray waiting status: phase %s, want Running (the stray is ignored)", got)

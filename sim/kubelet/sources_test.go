@@ -18,7 +18,8 @@ func staticPod() *corev1.Pod {
 
 func kubeletOn(node string) *Kubelet { return &Kubelet{o: Options{Node: node}} }
 
-var md5Hex = regexp.MustCompile(`^[0-9a-f]{32}$`)
+// md5Hex matches a file source's UID: the MD5 of the manifest, in hex.
+func md5Hex() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{32}$`) }
 
 // TestApplyDefaults: what the file and URL sources do to a static pod
 // (config/common.go applyDefaults).
@@ -54,7 +55,7 @@ func TestApplyDefaults(t *testing.T) {
 			switch {
 			case tc.wantUID != "" && p.UID != types.UID(tc.wantUID):
 				t.Errorf("UID %q, want the given %q kept", p.UID, tc.wantUID)
-			case tc.wantUID == "" && !md5Hex.MatchString(string(p.UID)):
+			case tc.wantUID == "" && !md5Hex().MatchString(string(p.UID)):
 				t.Errorf("UID %q, want an MD5 in hex", p.UID)
 			}
 			if got := p.Annotations[annotationHash]; got != string(p.UID) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -235,11 +234,6 @@ func shouldRestart(policy corev1.RestartPolicy, last containerruntime.Container)
 	return true
 }
 
-var (
-	sleepRE = regexp.MustCompile(`\bsleep\s+(\d+)\b`)
-	exitRE  = regexp.MustCompile(`\bexit\s+(\d+)\b`)
-)
-
 // behaviour is how long a simulated container runs and how it exits,
 // read from its command (docs/kubelet.md): `sleep N` runs N seconds, then
 // exits 0; `exit C` (after an optional sleep) exits with C; `true` and
@@ -259,16 +253,52 @@ func behaviour(c corev1.Container) (time.Duration, int) {
 	var runFor time.Duration
 	code := 0
 	exits := false
-	if m := sleepRE.FindStringSubmatch(cmd); m != nil {
-		n, _ := strconv.Atoi(m[1])
+	if digits, ok := numberAfter(cmd, "sleep"); ok {
+		n, _ := strconv.Atoi(digits)
 		runFor, exits = time.Duration(n)*time.Second, true
 	}
-	if m := exitRE.FindStringSubmatch(cmd); m != nil {
-		code, _ = strconv.Atoi(m[1])
+	if digits, ok := numberAfter(cmd, "exit"); ok {
+		code, _ = strconv.Atoi(digits)
 		exits = true
 	}
 	if !exits {
 		return 0, 0
 	}
 	return max(runFor, time.Millisecond), code
+}
+
+// numberAfter finds the first place where word stands in cmd as a word of
+// its own, followed by blanks and a whole number, and returns the number's
+// digits: what the regular expression `\bword\s+(\d+)\b` finds
+// (TestNumberAfterIsTheRegexp), in a scan that compiles nothing and holds
+// no package-level pattern.
+func numberAfter(cmd, word string) (string, bool) {
+	for i := 0; ; {
+		j := strings.Index(cmd[i:], word)
+		if j < 0 {
+			return "", false
+		}
+		start := i + j
+		i = start + 1
+		if start > 0 && isWordByte(cmd[start-1]) {
+			continue
+		}
+		k := start + len(word)
+		blanks := k
+		for k < len(cmd) && strings.IndexByte(" \t\n\f\r", cmd[k]) >= 0 {
+			k++
+		}
+		digits := k
+		for k < len(cmd) && '0' <= cmd[k] && cmd[k] <= '9' {
+			k++
+		}
+		if k > digits && digits > blanks && (k == len(cmd) || !isWordByte(cmd[k])) {
+			return cmd[digits:k], true
+		}
+	}
+}
+
+// isWordByte is \w: an ASCII letter, digit or underscore.
+func isWordByte(b byte) bool {
+	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
 }

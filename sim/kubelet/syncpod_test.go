@@ -1,6 +1,7 @@
 package kubelet
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -47,6 +48,31 @@ func TestBehaviour(t *testing.T) {
 				t.Errorf("behaviour(%q) = (%v, %d), want (%v, %d)", strings.Join(append(tc.command, tc.args...), " "), runFor, code, tc.runFor, tc.code)
 			}
 		})
+	}
+}
+
+// TestNumberAfterIsTheRegexp checks the scan against the regular
+// expression it stands for, on commands a learner might write and on
+// edge cases of word boundaries and blanks.
+func TestNumberAfterIsTheRegexp(t *testing.T) {
+	for _, word := range []string{"sleep", "exit"} {
+		re := regexp.MustCompile(`\b` + word + `\s+(\d+)\b`)
+		for _, cmd := range []string{
+			"", word, word + " ", word + " 5", word + "  \t12", word + "5", word + " 5s", word + " 5;", word + " 5 && " + word + " 6",
+			"x" + word + " 5", "_" + word + " 5", word + "y 5 " + word + " 7", "-" + word + " 9", word + "\n3", word + " -1",
+			word + " 1a " + word + " 2", "sh -c '" + word + " 30'", word + " 0", word + " 99999999999999999999", word + " ٣",
+			word + word + " 4", word + " " + word + " 8",
+		} {
+			var want string
+			m := re.FindStringSubmatch(cmd)
+			if m != nil {
+				want = m[1]
+			}
+			got, ok := numberAfter(cmd, word)
+			if ok != (m != nil) || got != want {
+				t.Errorf("numberAfter(%q, %q) = (%q, %v), want (%q, %v)", cmd, word, got, ok, want, m != nil)
+			}
+		}
 	}
 }
 

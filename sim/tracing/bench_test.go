@@ -34,11 +34,13 @@ func cpuTime(b *testing.B) time.Duration {
 }
 
 // benchResource is an instance's resource as sim/engine builds it.
-var benchResource = []attribute.KeyValue{
-	attribute.String(catalog.AttrServiceName, "informers"),
-	attribute.String(catalog.AttrServiceInstanceID, "informers"),
-	attribute.String(catalog.AttrScenario, "informer-basics"),
-	attribute.String(catalog.AttrEra, "classic"),
+func benchResource() []attribute.KeyValue {
+	return []attribute.KeyValue{
+		attribute.String(catalog.AttrServiceName, "informers"),
+		attribute.String(catalog.AttrServiceInstanceID, "informers"),
+		attribute.String(catalog.AttrScenario, "informer-basics"),
+		attribute.String(catalog.AttrEra, "classic"),
+	}
 }
 
 // pipeline is one way of recording spans: its tracer, and finish, which
@@ -64,7 +66,7 @@ func recorderPipeline(b *testing.B) pipeline {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return pipeline{Tracer(tr.Provider(benchResource...)), func() int64 {
+	return pipeline{Tracer(tr.Provider(benchResource()...)), func() int64 {
 		if err := tr.Shutdown(context.Background()); err != nil {
 			b.Fatal(err)
 		}
@@ -78,7 +80,7 @@ func recorderPipeline(b *testing.B) pipeline {
 // sdkPipeline is the stock SDK: a provider with kubeloom's resource,
 // sampler and limits, and p as its only span processor.
 func sdkPipeline(b *testing.B, p sdktrace.SpanProcessor, exp *countingExporter, closeAfter func() error) pipeline {
-	tp := sdktrace.NewTracerProvider(append(providerOptions(benchResource...), sdktrace.WithSpanProcessor(p))...)
+	tp := sdktrace.NewTracerProvider(append(providerOptions(benchResource()...), sdktrace.WithSpanProcessor(p))...)
 	return pipeline{Tracer(tp), func() int64 {
 		if err := tp.Shutdown(context.Background()); err != nil {
 			b.Fatal(err)

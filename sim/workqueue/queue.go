@@ -1,4 +1,4 @@
-package controller
+package workqueue
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
-	"k8s.io/client-go/util/workqueue"
+	k8sworkqueue "k8s.io/client-go/util/workqueue"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
@@ -21,19 +21,19 @@ import (
 // that added each key, so the sync of the key links back to it.
 type Queue struct {
 	name string
-	q    workqueue.TypedRateLimitingInterface[string]
+	q    k8sworkqueue.TypedRateLimitingInterface[string]
 
 	mu     sync.Mutex
 	causes map[string][]trace.SpanContext
 }
 
-// NewQueue returns the named queue of a controller; it shuts down when ctx ends.
-func NewQueue(ctx context.Context, name string) *Queue {
+// New returns the named queue of a controller; it shuts down when ctx ends.
+func New(ctx context.Context, name string) *Queue {
 	clk := goroutine.RuntimeFrom(ctx).Clock()
 	q := &Queue{
 		name: name,
-		q: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
-			workqueue.TypedRateLimitingQueueConfig[string]{Name: name, Clock: clk}),
+		q: k8sworkqueue.NewTypedRateLimitingQueueWithConfig(k8sworkqueue.DefaultTypedControllerRateLimiter[string](),
+			k8sworkqueue.TypedRateLimitingQueueConfig[string]{Name: name, Clock: clk}),
 		causes: map[string][]trace.SpanContext{},
 	}
 	context.AfterFunc(ctx, q.q.ShutDown)

@@ -1,4 +1,4 @@
-package controller
+package workqueue
 
 import (
 	"context"
@@ -25,7 +25,7 @@ func TestWorkersSyncKeysLinkedToWhatEnqueuedThem(t *testing.T) {
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 		reg := goroutine.NewRegistry(clk)
 		ctx, cancel := context.WithCancel(goroutine.NewRuntime("cm-0", tp.Tracer("t"), clk, reg).Context(context.Background()))
-		q := NewQueue(ctx, "endpoint")
+		q := New(ctx, "endpoint")
 		var mu sync.Mutex // two workers sync
 		synced := map[string]int{}
 		failOnce := true
