@@ -100,22 +100,23 @@ func parseLine(line []byte, atEOF bool) (Span, error) {
 	if js.SpanContext == nil {
 		return Span{}, errors.New(`SpanContext: missing; expected {"TraceID":"<32 hex digits>","SpanID":"<16 hex digits>",...}`)
 	}
-	if s.TraceID, err = hexID("SpanContext.TraceID", js.SpanContext.TraceID, 32, false); err != nil {
+	var h string
+	if h, err = hexID("SpanContext.TraceID", js.SpanContext.TraceID, 32, false); err != nil {
 		return Span{}, err
 	}
-	if s.SpanID, err = hexID("SpanContext.SpanID", js.SpanContext.SpanID, 16, false); err != nil {
+	s.TraceID = traceIDOf([]byte(h))
+	if h, err = hexID("SpanContext.SpanID", js.SpanContext.SpanID, 16, false); err != nil {
 		return Span{}, err
 	}
+	s.SpanID = spanIDOf([]byte(h))
 	if js.Parent != nil && (js.Parent.TraceID != "" || js.Parent.SpanID != "") {
 		if _, err = hexID("Parent.TraceID", js.Parent.TraceID, 32, true); err != nil {
 			return Span{}, err
 		}
-		if s.ParentSpanID, err = hexID("Parent.SpanID", js.Parent.SpanID, 16, true); err != nil {
+		if h, err = hexID("Parent.SpanID", js.Parent.SpanID, 16, true); err != nil {
 			return Span{}, err
 		}
-		if s.ParentSpanID == "0000000000000000" {
-			s.ParentSpanID = ""
-		}
+		s.ParentSpanID = spanIDOf([]byte(h))
 	}
 	s.Kind = js.SpanKind
 	if s.Start, err = parseTime("StartTime", js.StartTime); err != nil {
@@ -146,12 +147,15 @@ func parseLine(line []byte, atEOF bool) (Span, error) {
 		for i, jl := range js.Links {
 			path := fmt.Sprintf("Links[%d]", i)
 			l := &s.Links[i]
-			if l.TraceID, err = hexID(path+".SpanContext.TraceID", jl.SpanContext.TraceID, 32, true); err != nil {
+			var h string
+			if h, err = hexID(path+".SpanContext.TraceID", jl.SpanContext.TraceID, 32, true); err != nil {
 				return Span{}, err
 			}
-			if l.SpanID, err = hexID(path+".SpanContext.SpanID", jl.SpanContext.SpanID, 16, true); err != nil {
+			l.TraceID = traceIDOf([]byte(h))
+			if h, err = hexID(path+".SpanContext.SpanID", jl.SpanContext.SpanID, 16, true); err != nil {
 				return Span{}, err
 			}
+			l.SpanID = spanIDOf([]byte(h))
 			if l.Attributes, err = attributes(path+".Attributes", jl.Attributes); err != nil {
 				return Span{}, err
 			}

@@ -266,16 +266,9 @@ func (fp *fastParser) layout(s *Span) error {
 	case library != "\x00":
 		s.Scope = library
 	}
-	s.TraceID = fp.tab.str(traceID)
-	if !isZero(parentID) {
-		var buf [32]byte
-		copy(buf[:16], spanID)
-		copy(buf[16:], parentID)
-		ids := string(buf[:])
-		s.SpanID, s.ParentSpanID = ids[:16], ids[16:]
-	} else {
-		s.SpanID = string(spanID)
-	}
+	s.TraceID = traceIDOf(traceID)
+	s.SpanID = spanIDOf(spanID)
+	s.ParentSpanID = spanIDOf(parentID)
 	return nil
 }
 
@@ -299,7 +292,7 @@ func (fp *fastParser) span(s *Span) error {
 				if !isHex(traceID, 32, false) || !isHex(spanID, 16, false) {
 					return errFastPathMiss
 				}
-				s.TraceID = fp.tab.str(traceID)
+				s.TraceID = traceIDOf(traceID)
 			}
 		case "Parent":
 			bit = fParent
@@ -365,15 +358,9 @@ func (fp *fastParser) span(s *Span) error {
 	if fp.p != len(fp.b) || seen&required != required {
 		return errFastPathMiss
 	}
-	// One allocation for both IDs.
+	s.SpanID = spanIDOf(spanID)
 	if parentID != nil {
-		var buf [32]byte
-		copy(buf[:16], spanID)
-		copy(buf[16:], parentID)
-		ids := string(buf[:])
-		s.SpanID, s.ParentSpanID = ids[:16], ids[16:]
-	} else {
-		s.SpanID = string(spanID)
+		s.ParentSpanID = spanIDOf(parentID)
 	}
 	switch {
 	case seen&fScope != 0 && scope != "\x00":
@@ -1156,7 +1143,7 @@ func (fp *fastParser) links() ([]Link, error) {
 					if !isHex(traceID, 32, true) || !isHex(spanID, 16, true) {
 						return errFastPathMiss
 					}
-					l.TraceID, l.SpanID = fp.tab.str(traceID), string(spanID)
+					l.TraceID, l.SpanID = traceIDOf(traceID), spanIDOf(spanID)
 				}
 			case "Attributes":
 				if seen&2 != 0 {
