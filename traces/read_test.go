@@ -3,6 +3,7 @@ package traces
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -217,10 +218,17 @@ func TestReadStdouttraceOutput(t *testing.T) {
 	}
 }
 
+// FuzzRead: whatever the input, Read returns spans in line order and an
+// error per bad line; read in small chunks on several goroutines, it reads
+// what reading line by line reads; every line is valid JSON or not as
+// encoding/json says, and a line refused is explained.
 func FuzzRead(f *testing.F) {
 	out, _ := recorderOutput(f, testSpans(f))
 	for _, l := range strings.SplitAfter(out, "\n")[:4] {
 		f.Add([]byte(l))
+	}
+	for _, line := range lineVariants(f) {
+		f.Add([]byte(line + "\n" + line[:len(line)/2] + "\n\n" + line))
 	}
 	f.Add([]byte(goodLine + "\n" + goodLine[:300]))
 	f.Add([]byte("garbage\n\n{}\n[1]\nnull\n\"x\""))
@@ -239,6 +247,28 @@ func FuzzRead(f *testing.F) {
 			for _, le := range lineErrors(t, err) {
 				if le.Line < 1 || le.Line > lines || le.Err == nil {
 					t.Fatalf("bad LineError %+v", le)
+				}
+				if strings.Contains(le.Error(), "could not read this valid JSON") {
+					t.Fatalf("refused without a reason: %v", le)
+				}
+			}
+		}
+
+		want, wantErr := slowRead(bytes.NewReader(data), "fuzz.jsonl")
+		got, gotErr := ReadWith(bytes.NewReader(data), "fuzz.jsonl", ReadOptions{chunkSize: 200})
+		if len(got) != len(want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Fatalf("in chunks: %d spans, error %v; line by line: %d, %v", len(got), gotErr, len(want), wantErr)
+		}
+		for i := range got {
+			if !sameSpan(got[i], want[i]) {
+				t.Fatalf("span %d in chunks:\n%#v\nline by line:\n%#v", i, got[i], want[i])
+			}
+		}
+
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			if line = bytes.TrimSpace(line); len(line) > 0 {
+				if err := syntaxAsEncodingJSON(line); err != nil {
+					t.Fatalf("%q: %v", line, err)
 				}
 			}
 		}
