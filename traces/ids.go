@@ -1,31 +1,72 @@
 package traces
 
-import "go.opentelemetry.io/otel/trace"
+import (
+	"errors"
+	"fmt"
 
-// decodeHex fills dst from the hex digits h (two a byte, either case),
-// which the caller has checked.
-func decodeHex(dst []byte, h []byte) {
+	"go.opentelemetry.io/otel/trace"
+)
+
+// hexValue is the value of a hex digit (either case), 0xff for any other byte.
+var hexValue = func() (t [256]byte) {
+	for c := range t {
+		switch {
+		case '0' <= c && c <= '9':
+			t[c] = byte(c - '0')
+		case 'a' <= c && c <= 'f':
+			t[c] = byte(c - 'a' + 10)
+		case 'A' <= c && c <= 'F':
+			t[c] = byte(c - 'A' + 10)
+		default:
+			t[c] = 0xff
+		}
+	}
+	return t
+}()
+
+// decodeHex fills dst from the hex digits h, two a byte, and reports
+// whether they all were hex digits.
+func decodeHex(dst []byte, h []byte) bool {
+	if len(h) != 2*len(dst) {
+		return false
+	}
+	var bad byte
 	for i := range dst {
-		dst[i] = unhex(h[2*i])<<4 | unhex(h[2*i+1])
+		hi, lo := hexValue[h[2*i]], hexValue[h[2*i+1]]
+		bad |= hi | lo
+		dst[i] = hi<<4 | lo
 	}
+	return bad&0xf0 == 0
 }
 
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c >= 'a':
-		return c - 'a' + 10
+// decodeTraceID decodes the trace ID of field, 32 hex digits (all zeros only if
+// zeroOK: a link to an invalid span context).
+func decodeTraceID(field string, h []byte, zeroOK bool) (id trace.TraceID, err error) {
+	if !decodeHex(id[:], h) {
+		return id, badID(field, h, 32)
 	}
-	return c - 'A' + 10
+	if !zeroOK && !id.IsValid() {
+		return id, allZeros(field)
+	}
+	return id, nil
 }
 
-func traceIDOf(h []byte) (id trace.TraceID) {
-	decodeHex(id[:], h)
-	return id
+// decodeSpanID decodes the span ID of field, 16 hex digits (all zeros only if
+// zeroOK: no parent, a link to an invalid span context).
+func decodeSpanID(field string, h []byte, zeroOK bool) (id trace.SpanID, err error) {
+	if !decodeHex(id[:], h) {
+		return id, badID(field, h, 16)
+	}
+	if !zeroOK && !id.IsValid() {
+		return id, allZeros(field)
+	}
+	return id, nil
 }
 
-func spanIDOf(h []byte) (id trace.SpanID) {
-	decodeHex(id[:], h)
-	return id
+func badID(field string, h []byte, n int) error {
+	return &fieldError{field, fmt.Errorf("expected %d hex digits, got %s", n, quote(string(h)))}
+}
+
+func allZeros(field string) error {
+	return &fieldError{field, errors.New("expected a valid ID, got all zeros")}
 }

@@ -19,14 +19,77 @@ package traces
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"strings"
 )
 
-// The keys of the objects of a span line, in the order they are written.
+// The keys of the objects of a span line, in the order the Recorder and
+// stdouttrace write them; the constants are their places.
+const (
+	kName = iota
+	kSpanContext
+	kParent
+	kSpanKind
+	kStartTime
+	kEndTime
+	kAttributes
+	kEvents
+	kLinks
+	kStatus
+	kDroppedAttributes
+	kDroppedEvents
+	kDroppedLinks
+	kChildSpanCount
+	kResource
+	kScope
+	kLibrary
+)
+
+var spanOrder = order([]string{
+	kName: "Name", kSpanContext: "SpanContext", kParent: "Parent", kSpanKind: "SpanKind",
+	kStartTime: "StartTime", kEndTime: "EndTime", kAttributes: "Attributes", kEvents: "Events",
+	kLinks: "Links", kStatus: "Status", kDroppedAttributes: "DroppedAttributes",
+	kDroppedEvents: "DroppedEvents", kDroppedLinks: "DroppedLinks", kChildSpanCount: "ChildSpanCount",
+	kResource: "Resource", kScope: "InstrumentationScope", kLibrary: "InstrumentationLibrary",
+}...)
+
+// The keys of the smaller objects, in the order they are written, and
+// the places of the ones read.
+const (
+	ctxTraceID = iota
+	ctxSpanID
+)
+
+const (
+	kvKey = iota
+	kvValue
+)
+
+const (
+	valType = iota
+	valValue
+)
+
+const (
+	evName = iota
+	evAttributes
+	evDroppedAttributeCount
+	evTime
+)
+
+const (
+	lnSpanContext = iota
+	lnAttributes
+)
+
+const (
+	stCode = iota
+	stDescription
+)
+
+const scName = 0
+
 var (
-	spanOrder     = order("Name", "SpanContext", "Parent", "SpanKind", "StartTime", "EndTime", "Attributes", "Events", "Links", "Status", "DroppedAttributes", "DroppedEvents", "DroppedLinks", "ChildSpanCount", "Resource", "InstrumentationScope", "InstrumentationLibrary")
 	contextOrder  = order("TraceID", "SpanID", "TraceFlags", "TraceState", "Remote")
 	keyValueOrder = order("Key", "Value")
 	valueOrder    = order("Type", "Value")
@@ -36,22 +99,17 @@ var (
 	scopeOrder    = order("Name", "Version", "SchemaURL", "Attributes")
 )
 
-// Fields of a span, to tell a key given twice and the ones missing.
-const (
-	fName = 1 << iota
-	fSpanContext
-	fParent
-	fSpanKind
-	fStartTime
-	fEndTime
-	fAttributes
-	fEvents
-	fLinks
-	fStatus
-	fResource
-	fScope
-	fLibrary
-)
+// required are the fields a span line must have, not null, and what they
+// hold.
+var required = [...]struct {
+	field      int
+	name, want string
+}{
+	{kName, "Name", "the span's name (a JSON string)"},
+	{kSpanContext, "SpanContext", `{"TraceID":"<32 hex digits>","SpanID":"<16 hex digits>",...}`},
+	{kStartTime, "StartTime", wantTime},
+	{kEndTime, "EndTime", wantTime},
+}
 
 // parse reads line (not blank) into *s, a zero Span; on an error *s is
 // left zero. atEOF says the line is the last of the input and has no
@@ -76,124 +134,101 @@ func (p *parser) span(s *Span) error {
 	var seen, have int
 	var scope, library string
 	s.StatusCode = "Unset"
-	_, err := p.object(spanOrder, func(key []byte) error {
-		var bit int
-		switch string(key) {
-		case "Name":
-			bit = fName
-		case "SpanContext":
-			bit = fSpanContext
-		case "Parent":
-			bit = fParent
-		case "SpanKind":
-			bit = fSpanKind
-		case "StartTime":
-			bit = fStartTime
-		case "EndTime":
-			bit = fEndTime
-		case "Attributes":
-			bit = fAttributes
-		case "Events":
-			bit = fEvents
-		case "Links":
-			bit = fLinks
-		case "Status":
-			bit = fStatus
-		case "Resource":
-			bit = fResource
-		case "InstrumentationScope":
-			bit = fScope
-		case "InstrumentationLibrary":
-			bit = fLibrary
-		default:
-			return p.skipValue()
+	o := p.object(spanOrder)
+	for o.next() {
+		switch o.field {
+		case kDroppedAttributes, kDroppedEvents, kDroppedLinks, kChildSpanCount, -1:
+			if err := p.skipValue(); err != nil {
+				return err
+			}
+			continue
 		}
+		bit := 1 << o.field
 		if seen&bit != 0 {
-			return twice(string(key))
+			return twice(o.name())
 		}
 		seen |= bit
 		var err error
-		switch bit {
-		case fName:
-			var b []byte
-			var null bool
-			if b, null, err = p.stringOrNull(); err == nil && !null {
-				s.Name, have = p.tab.str(b), have|fName
+		switch o.field {
+		case kName:
+			b, null, err := p.stringOrNull()
+			if err != nil {
+				return p.field("Name", "a string", err)
 			}
-			err = p.field("Name", "a string", err)
-		case fSpanContext:
+			if !null {
+				s.Name, have = p.tab.str(b), have|1<<kName
+			}
+		case kSpanContext:
 			tid, sid, null, err := p.spanContext()
-			if err != nil || null {
+			if err != nil {
 				return p.field("SpanContext", "an object", err)
 			}
-			have |= fSpanContext
-			if err := hexID("SpanContext.TraceID", tid, 32, false); err != nil {
+			if null {
+				continue // missing
+			}
+			have |= 1 << kSpanContext
+			if s.TraceID, err = decodeTraceID("SpanContext.TraceID", tid, false); err != nil {
 				return err
 			}
-			if err := hexID("SpanContext.SpanID", sid, 16, false); err != nil {
+			if s.SpanID, err = decodeSpanID("SpanContext.SpanID", sid, false); err != nil {
 				return err
 			}
-			s.TraceID, s.SpanID = traceIDOf(tid), spanIDOf(sid)
-		case fParent:
+		case kParent:
 			tid, sid, _, err := p.spanContext()
-			if err != nil || len(tid) == 0 && len(sid) == 0 {
-				return p.field("Parent", "an object", err) // none: a root span
+			if err != nil {
+				return p.field("Parent", "an object", err)
 			}
-			if err := hexID("Parent.TraceID", tid, 32, true); err != nil {
+			if len(tid) == 0 && len(sid) == 0 {
+				continue // none: a root span
+			}
+			if _, err := decodeTraceID("Parent.TraceID", tid, true); err != nil {
 				return err
 			}
-			if err := hexID("Parent.SpanID", sid, 16, true); err != nil {
+			if s.ParentSpanID, err = decodeSpanID("Parent.SpanID", sid, true); err != nil {
 				return err
 			}
-			s.ParentSpanID = spanIDOf(sid)
-		case fSpanKind:
-			var n int64
-			n, err = p.integerOrNull()
+		case kSpanKind:
+			n, err := p.integerOrNull()
+			if err != nil {
+				return p.field("SpanKind", "an integer", err)
+			}
 			s.Kind = int(n)
-			err = p.field("SpanKind", "an integer", err)
-		case fStartTime:
+		case kStartTime:
 			s.Start, err = p.time("StartTime")
-			have |= fStartTime
-		case fEndTime:
+			have |= 1 << kStartTime
+		case kEndTime:
 			s.End, err = p.time("EndTime")
-			have |= fEndTime
-		case fAttributes:
+			have |= 1 << kEndTime
+		case kAttributes:
 			s.Attributes, err = p.attributes("Attributes")
-		case fEvents:
+		case kEvents:
 			s.Events, err = p.events()
-		case fLinks:
+		case kLinks:
 			s.Links, err = p.links()
-		case fStatus:
+		case kStatus:
 			s.StatusCode, s.StatusDesc, err = p.status()
-		case fResource:
+		case kResource:
 			s.Resource, err = p.resource()
-		case fScope:
+		case kScope:
 			var present bool
 			if scope, present, err = p.scope("InstrumentationScope"); !present {
-				seen &^= fScope // null: as if left out
+				seen &^= 1 << kScope // null: as if left out
 			}
-		case fLibrary:
+		case kLibrary:
 			var present bool
 			if library, present, err = p.scope("InstrumentationLibrary"); !present {
-				seen &^= fLibrary
+				seen &^= 1 << kLibrary
 			}
 		}
-		return err
-	})
-	if err != nil {
-		return err
+		if err != nil {
+			return err
+		}
 	}
-	for _, f := range []struct {
-		bit  int
-		name string
-		want string
-	}{
-		{fName, "Name", "the span's name (a JSON string)"},
-		{fSpanContext, "SpanContext", `{"TraceID":"<32 hex digits>","SpanID":"<16 hex digits>",...}`},
-		{fStartTime, "StartTime", wantTime},
-		{fEndTime, "EndTime", wantTime},
-	} {
-		if have&f.bit == 0 {
+	if o.err() != nil {
+		return o.err()
+	}
+	for _, f := range required {
+		if have&(1<<f.field) == 0 {
 			if key := spelledOtherwise(p.b, f.name); key != "" {
 				return missing(f.name, f.want+" (keys are case-sensitive: the line has "+quote(key)+")")
 			}
@@ -201,9 +236,9 @@ func (p *parser) span(s *Span) error {
 		}
 	}
 	switch {
-	case seen&fScope != 0:
+	case seen&(1<<kScope) != 0:
 		s.Scope = scope
-	case seen&fLibrary != 0: // older stdouttrace versions wrote only this
+	case seen&(1<<kLibrary) != 0: // older stdouttrace versions wrote only this
 		s.Scope = library
 	}
 	return nil
@@ -213,63 +248,48 @@ func (p *parser) span(s *Span) error {
 // that is name in other letter cases: what encoding/json would have taken
 // for it, and earlier versions of kubeloom did.
 func spelledOtherwise(line []byte, name string) string {
-	var found string
 	p := parser{b: line}
-	_, _ = p.object(nil, func(key []byte) error {
-		if found == "" && string(key) != name && strings.EqualFold(string(key), name) {
-			found = string(key)
+	for o := p.object(nil); o.next(); {
+		if key := o.name(); key != name && strings.EqualFold(key, name) {
+			return key
 		}
-		return p.skipValue()
-	})
-	return found
+		if p.skipValue() != nil {
+			break
+		}
+	}
+	return ""
 }
 
 // spanContext reads {"TraceID":...,"SpanID":...,...}, or null; the IDs
 // as written, nil where missing or null.
 func (p *parser) spanContext() (traceID, spanID []byte, null bool, err error) {
 	var seen int
-	null, err = p.object(contextOrder, func(key []byte) error {
-		var err error
-		switch string(key) {
-		case "TraceID":
+	o := p.object(contextOrder)
+	for o.next() {
+		switch o.field {
+		case ctxTraceID:
 			if seen&1 != 0 {
-				return twice("TraceID")
+				return nil, nil, false, twice("TraceID")
 			}
 			seen |= 1
-			traceID, _, err = p.stringOrNull()
-			return p.field("TraceID", "a string", err)
-		case "SpanID":
+			if traceID, _, err = p.stringOrNull(); err != nil {
+				return nil, nil, false, p.field("TraceID", "a string", err)
+			}
+		case ctxSpanID:
 			if seen&2 != 0 {
-				return twice("SpanID")
+				return nil, nil, false, twice("SpanID")
 			}
 			seen |= 2
-			spanID, _, err = p.stringOrNull()
-			return p.field("SpanID", "a string", err)
-		}
-		return p.skipValue()
-	})
-	return traceID, spanID, null, err
-}
-
-// hexID checks that the ID of field is n hex digits (all zeros only if
-// zeroOK: no parent, a link to an invalid span context).
-func hexID(field string, b []byte, n int, zeroOK bool) error {
-	if len(b) != n || !isHexAnyCase(b) {
-		return &fieldError{field, fmt.Errorf("expected %d hex digits, got %s", n, quote(string(b)))}
-	}
-	if !zeroOK && isZero(b) {
-		return &fieldError{field, errors.New("expected a valid ID, got all zeros")}
-	}
-	return nil
-}
-
-func isZero(b []byte) bool {
-	for _, c := range b {
-		if c != '0' {
-			return false
+			if spanID, _, err = p.stringOrNull(); err != nil {
+				return nil, nil, false, p.field("SpanID", "a string", err)
+			}
+		default:
+			if err := p.skipValue(); err != nil {
+				return nil, nil, false, err
+			}
 		}
 	}
-	return true
+	return traceID, spanID, o.null, o.err()
 }
 
 // events reads the Events list.
@@ -282,133 +302,153 @@ func (p *parser) events() ([]Event, error) {
 		p.tab.keep.keys = dropAll
 		defer func() { p.tab.keep.keys = keys }()
 	}
-	_, err := p.array(func(i int) error {
-		var ev Event
-		var seen int
-		_, err := p.object(eventOrder, func(key []byte) error {
-			var bit int
-			switch string(key) {
-			case "Name":
-				bit = 1
-			case "Attributes":
-				bit = 2
-			case "Time":
-				bit = 4
-			default:
-				return p.skipValue()
-			}
-			if seen&bit != 0 {
-				return twice(string(key))
-			}
-			seen |= bit
-			var err error
-			switch bit {
-			case 1:
-				var b []byte
-				b, _, err = p.stringOrNull()
-				ev.Name = p.tab.str(b)
-				err = p.field("Name", "a string", err)
-			case 2:
-				ev.Attributes, err = p.attributes("Attributes")
-			case 4:
-				ev.Time, err = p.time("Time")
-			}
-			return err
-		})
-		if err == nil && seen&4 == 0 {
-			err = missing("Time", wantTime)
-		}
+	a := p.array()
+	for a.next() {
+		ev, err := p.event()
 		if err != nil {
-			return p.field(fmt.Sprintf("Events[%d]", i), "an object", err)
+			return nil, p.field(fmt.Sprintf("Events[%d]", a.i), "an object", err)
 		}
 		if !drop {
 			evs = append(evs, ev)
 		}
-		return nil
-	})
+	}
 	if len(evs) == 0 {
 		evs = nil
 	}
-	return evs, p.kind("Events", "an array", err)
+	return evs, p.kind("Events", "an array", a.err())
+}
+
+func (p *parser) event() (ev Event, err error) {
+	var seen int
+	o := p.object(eventOrder)
+	for o.next() {
+		if o.field < 0 || o.field == evDroppedAttributeCount {
+			if err := p.skipValue(); err != nil {
+				return ev, err
+			}
+			continue
+		}
+		bit := 1 << o.field
+		if seen&bit != 0 {
+			return ev, twice(o.name())
+		}
+		seen |= bit
+		switch o.field {
+		case evName:
+			var b []byte
+			if b, _, err = p.stringOrNull(); err != nil {
+				return ev, p.field("Name", "a string", err)
+			}
+			ev.Name = p.tab.str(b)
+		case evAttributes:
+			ev.Attributes, err = p.attributes("Attributes")
+		case evTime:
+			ev.Time, err = p.time("Time")
+		}
+		if err != nil {
+			return ev, err
+		}
+	}
+	if o.err() == nil && seen&(1<<evTime) == 0 {
+		return ev, missing("Time", wantTime)
+	}
+	return ev, o.err()
 }
 
 // links reads the Links list.
 func (p *parser) links() ([]Link, error) {
 	var links []Link
-	_, err := p.array(func(i int) error {
-		var l Link
-		var seen int
-		var traceID, spanID []byte
-		_, err := p.object(linkOrder, func(key []byte) error {
-			var err error
-			switch string(key) {
-			case "SpanContext":
-				if seen&1 != 0 {
-					return twice("SpanContext")
-				}
-				seen |= 1
-				traceID, spanID, _, err = p.spanContext()
-				return p.field("SpanContext", "an object", err)
-			case "Attributes":
-				if seen&2 != 0 {
-					return twice("Attributes")
-				}
-				seen |= 2
-				l.Attributes, err = p.attributes("Attributes")
-				return err
-			}
-			return p.skipValue()
-		})
-		if err == nil {
-			err = hexID("SpanContext.TraceID", traceID, 32, true)
-		}
-		if err == nil {
-			err = hexID("SpanContext.SpanID", spanID, 16, true)
-		}
+	a := p.array()
+	for a.next() {
+		l, err := p.link()
 		if err != nil {
-			return p.field(fmt.Sprintf("Links[%d]", i), "an object", err)
+			return nil, p.field(fmt.Sprintf("Links[%d]", a.i), "an object", err)
 		}
-		l.TraceID, l.SpanID = traceIDOf(traceID), spanIDOf(spanID)
 		links = append(links, l)
-		return nil
-	})
+	}
 	if len(links) == 0 {
 		links = nil
 	}
-	return links, p.kind("Links", "an array", err)
+	return links, p.kind("Links", "an array", a.err())
+}
+
+func (p *parser) link() (l Link, err error) {
+	var seen int
+	var tid, sid []byte
+	o := p.object(linkOrder)
+	for o.next() {
+		switch o.field {
+		case lnSpanContext:
+			if seen&1 != 0 {
+				return l, twice("SpanContext")
+			}
+			seen |= 1
+			if tid, sid, _, err = p.spanContext(); err != nil {
+				return l, p.field("SpanContext", "an object", err)
+			}
+		case lnAttributes:
+			if seen&2 != 0 {
+				return l, twice("Attributes")
+			}
+			seen |= 2
+			if l.Attributes, err = p.attributes("Attributes"); err != nil {
+				return l, err
+			}
+		default:
+			if err := p.skipValue(); err != nil {
+				return l, err
+			}
+		}
+	}
+	if o.err() != nil {
+		return l, o.err()
+	}
+	if l.TraceID, err = decodeTraceID("SpanContext.TraceID", tid, true); err != nil {
+		return l, err
+	}
+	if l.SpanID, err = decodeSpanID("SpanContext.SpanID", sid, true); err != nil {
+		return l, err
+	}
+	return l, nil
 }
 
 // status reads {"Code":...,"Description":...} or null.
 func (p *parser) status() (code, desc string, err error) {
 	code = "Unset"
 	var seen int
-	_, err = p.object(statusOrder, func(key []byte) error {
-		switch string(key) {
-		case "Code":
+	o := p.object(statusOrder)
+	for o.next() {
+		switch o.field {
+		case stCode:
 			if seen&1 != 0 {
-				return twice("Code")
+				return "", "", in("Status", twice("Code"))
 			}
 			seen |= 1
 			p.ws()
 			start := p.p
 			if err := p.skipValue(); err != nil {
-				return err
+				return "", "", err
 			}
-			var err error
-			code, err = statusCode(p.b[start:p.p])
-			return err
-		case "Description":
+			if code, err = statusCode(p.b[start:p.p]); err != nil {
+				return "", "", in("Status", err)
+			}
+		case stDescription:
 			if seen&2 != 0 {
-				return twice("Description")
+				return "", "", in("Status", twice("Description"))
 			}
 			seen |= 2
 			b, _, err := p.stringOrNull()
+			if err != nil {
+				return "", "", in("Status", p.field("Description", "a string", err))
+			}
 			desc = p.tab.str(b)
-			return p.field("Description", "a string", err)
+		default:
+			if err := p.skipValue(); err != nil {
+				return "", "", err
+			}
 		}
-		return p.skipValue()
-	})
-	return code, desc, p.field("Status", "an object", err)
+	}
+	return code, desc, p.field("Status", "an object", o.err())
 }
 
 // statusCode reads a status code as codes.Code unmarshals it: its name,
@@ -450,20 +490,26 @@ func (p *parser) scope(field string) (name string, present bool, err error) {
 		}
 	}
 	var seen bool
-	_, err = p.object(scopeOrder, func(key []byte) error {
-		if string(key) != "Name" {
-			return p.skipValue()
+	o := p.object(scopeOrder)
+	for o.next() {
+		if o.field != scName {
+			if err := p.skipValue(); err != nil {
+				return "", true, err
+			}
+			continue
 		}
 		if seen {
-			return twice("Name")
+			return "", true, in(field, twice("Name"))
 		}
 		seen = true
 		b, _, err := p.stringOrNull()
+		if err != nil {
+			return "", true, in(field, p.field("Name", "a string", err))
+		}
 		name = p.tab.str(b)
-		return p.field("Name", "a string", err)
-	})
-	if err != nil {
-		return "", true, p.field(field, "an object", err)
+	}
+	if o.err() != nil {
+		return "", true, p.field(field, "an object", o.err())
 	}
 	sc := &p.tab.scopes
 	sc[1] = sc[0]

@@ -312,6 +312,10 @@ func TestParseChoices(t *testing.T) {
 		line: r(`"Name":"kubelet/container-gc"`, `"Name":null`),
 		err:  `Name: missing`,
 	}, {
+		name: "a null span context is missing",
+		line: `{"Name":"x","SpanContext":null,"StartTime":"2025-03-01T12:00:00Z","EndTime":"2025-03-01T12:00:00Z"}`,
+		err:  `SpanContext: missing; expected {"TraceID":"<32 hex digits>","SpanID":"<16 hex digits>",...}`,
+	}, {
 		name: "a status code as a number",
 		line: r(`"Code":"Error"`, `"Code":2`),
 		want: func(s *Span) { s.StatusCode = "Ok" },

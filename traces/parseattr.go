@@ -31,13 +31,15 @@ func (p *parser) attributes(field string) (Attributes, error) {
 	start := p.p
 	pairs := p.tab.pairs[:0]
 	shareable := true
-	_, err := p.array(func(i int) error {
+	a := p.array()
+	for a.next() {
 		key, value, err := p.keyValue()
 		if err != nil {
-			return p.attrError(field, i, key, err)
+			p.tab.pairs = pairs[:0]
+			return nil, p.attrError(field, a.i, key, err)
 		}
 		if !p.tab.keep.keeps(key) {
-			return nil
+			continue
 		}
 		switch value.(type) {
 		case string, bool, []string:
@@ -45,11 +47,10 @@ func (p *parser) attributes(field string) (Attributes, error) {
 			shareable = false
 		}
 		pairs = append(pairs, keyValue{key, value})
-		return nil
-	})
+	}
 	p.tab.pairs = pairs[:0]
-	if err != nil || len(pairs) == 0 {
-		return nil, p.kind(field, "an array", err)
+	if a.err() != nil || len(pairs) == 0 {
+		return nil, p.kind(field, "an array", a.err())
 	}
 	var text []byte
 	lists := p.tab.lists
@@ -62,14 +63,14 @@ func (p *parser) attributes(field string) (Attributes, error) {
 			return a, nil
 		}
 	}
-	a := make(Attributes, len(pairs))
+	m := make(Attributes, len(pairs))
 	for _, kv := range pairs {
-		a[kv.key] = kv.value
+		m[kv.key] = kv.value
 	}
 	if shareable && len(text) <= maxSharedList && len(lists) < maxInterned {
-		lists[string(text)] = a
+		lists[string(text)] = m
 	}
-	return a, nil
+	return m, nil
 }
 
 // attrError names the attribute i of the list field in err, by its key
@@ -91,68 +92,86 @@ func (p *parser) attrError(field string, i int, key string, err error) error {
 // an attribute with no key and no type.
 func (p *parser) keyValue() (key string, value any, err error) {
 	var seen int
-	var typ, raw []byte
-	_, err = p.object(keyValueOrder, func(k []byte) error {
-		var err error
-		switch string(k) {
-		case "Key":
+	var typ, raw, str []byte
+	o := p.object(keyValueOrder)
+	for o.next() {
+		switch o.field {
+		case kvKey:
 			if seen&1 != 0 {
-				return twice("Key")
+				return key, nil, twice("Key")
 			}
 			seen |= 1
-			var b []byte
-			b, _, err = p.stringOrNull()
+			b, _, err := p.stringOrNull()
+			if err != nil {
+				return key, nil, p.field("Key", "a string", err)
+			}
 			key = p.tab.str(b)
-			return p.field("Key", "a string", err)
-		case "Value":
+		case kvValue:
 			if seen&2 != 0 {
-				return twice("Value")
+				return key, nil, twice("Value")
 			}
 			seen |= 2
-			if typ, raw, err = p.typedValue(); err == errKind {
-				return p.field("Value", "an object", err)
+			if typ, raw, str, err = p.typedValue(); err != nil {
+				if err == errKind {
+					err = p.field("Value", "an object", err)
+				}
+				return key, nil, err
 			}
-			return err
+		default:
+			if err := p.skipValue(); err != nil {
+				return key, nil, err
+			}
 		}
-		return p.skipValue()
-	})
-	if err != nil {
-		return key, nil, err
+	}
+	if o.err() != nil {
+		return key, nil, o.err()
+	}
+	if str != nil {
+		return key, p.tab.strValue(str), nil
 	}
 	value, err = p.value(typ, raw)
 	return key, value, err
 }
 
 // typedValue reads {"Type":...,"Value":...}, or null: the type, and the
-// value's JSON text (nil if there is none).
-func (p *parser) typedValue() (typ, raw []byte, err error) {
+// value's JSON text (nil if there is none). A STRING value after its type,
+// as attribute.Value writes it, is read at once: str is its value.
+func (p *parser) typedValue() (typ, raw, str []byte, err error) {
 	var seen int
-	_, err = p.object(valueOrder, func(k []byte) error {
-		switch string(k) {
-		case "Type":
+	o := p.object(valueOrder)
+	for o.next() {
+		switch o.field {
+		case valType:
 			if seen&1 != 0 {
-				return twice("Type")
+				return nil, nil, nil, twice("Type")
 			}
 			seen |= 1
-			var err error
-			typ, _, err = p.stringOrNull()
-			return p.field("Type", "a string", err)
-		case "Value":
+			if typ, _, err = p.stringOrNull(); err != nil {
+				return nil, nil, nil, p.field("Type", "a string", err)
+			}
+		case valValue:
 			if seen&2 != 0 {
-				return twice("Value")
+				return nil, nil, nil, twice("Value")
 			}
 			seen |= 2
-			p.ws()
+			if p.peek() == '"' && string(typ) == "STRING" {
+				if str, err = p.stringBytes(); err != nil {
+					return nil, nil, nil, err
+				}
+				continue
+			}
 			start := p.p
 			if err := p.skipValue(); err != nil {
-				return err
+				return nil, nil, nil, err
 			}
 			raw = p.b[start:p.p]
-			return nil
+		default:
+			if err := p.skipValue(); err != nil {
+				return nil, nil, nil, err
+			}
 		}
-		return p.skipValue()
-	})
-	return typ, raw, err
+	}
+	return typ, raw, str, o.err()
 }
 
 // value converts an attribute value, its type and its JSON text as
@@ -267,39 +286,47 @@ func (p *parser) value(typ, raw []byte) (any, error) {
 			return []any(nil), nil
 		}
 		list := []any{}
-		_, err := sub.array(func(i int) error {
-			typ, raw, err := sub.typedValue()
-			if err == nil {
-				var x any
+		a := sub.array()
+		for a.next() {
+			typ, raw, str, err := sub.typedValue()
+			if err == errKind {
+				return nil, bad(`an array of {"Type":...,"Value":...} objects`)
+			}
+			var x any
+			if err == nil && str != nil {
+				x = p.tab.strValue(str)
+			} else if err == nil {
 				x, err = sub.value(typ, raw)
-				list = append(list, x)
 			}
-			if err != nil && err != errKind {
-				return fmt.Errorf("SLICE element %d: %w", i, err)
+			if err != nil {
+				return nil, fmt.Errorf("SLICE element %d: %w", a.i, err)
 			}
-			return err
-		})
-		if err == errKind {
+			list = append(list, x)
+		}
+		if a.err() == errKind {
 			return nil, bad(`an array of {"Type":...,"Value":...} objects`)
 		}
-		return list, err
+		return list, a.err()
 	case "MAP":
 		m := Attributes{}
 		if isNull {
 			return m, nil
 		}
-		_, err := sub.array(func(i int) error {
+		a := sub.array()
+		for a.next() {
 			key, x, err := sub.keyValue()
-			if err != nil && err != errKind {
-				return fmt.Errorf("MAP entry %d (%s): %w", i, quote(key), err)
+			if err == errKind {
+				return nil, bad(`an array of {"Key":...,"Value":...} objects`)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("MAP entry %d (%s): %w", a.i, quote(key), err)
 			}
 			m[key] = x
-			return err
-		})
-		if err == errKind {
+		}
+		if a.err() == errKind {
 			return nil, bad(`an array of {"Key":...,"Value":...} objects`)
 		}
-		return m, err
+		return m, a.err()
 	case "EMPTY", "INVALID":
 		return nil, nil
 	case "":
@@ -311,7 +338,8 @@ func (p *parser) value(typ, raw []byte) (any, error) {
 // elements reads an array of JSON values, calling ok with the text of
 // each; errKind if it is not an array, or ok refuses an element.
 func (p *parser) elements(ok func(el []byte) bool) error {
-	_, err := p.array(func(int) error {
+	a := p.array()
+	for a.next() {
 		p.ws()
 		start := p.p
 		if err := p.skipValue(); err != nil {
@@ -320,9 +348,8 @@ func (p *parser) elements(ok func(el []byte) bool) error {
 		if !ok(p.b[start:p.p]) {
 			return errKind
 		}
-		return nil
-	})
-	return err
+	}
+	return a.err()
 }
 
 // parseFloat parses a JSON number, or the strings "NaN", "Infinity" and

@@ -173,7 +173,12 @@ func BenchmarkRead(b *testing.B) {
 	if err := rec.ExportSpans(context.Background(), spans); err != nil {
 		b.Fatal(err)
 	}
-	data := w.writes[0]
+	// The Recorder writes a batch in pieces of at most writeThreshold:
+	// all of them are the recording.
+	data := bytes.Join(w.writes, nil)
+	if n := bytes.Count(data, []byte{'\n'}); n != len(spans) {
+		b.Fatalf("%d lines for %d spans", n, len(spans))
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu0 := cpuTime(b)

@@ -122,6 +122,11 @@ func special8(x uint64) bool {
 // bytes are the line's own when there is nothing to decode.
 func (p *parser) stringBytes() ([]byte, error) {
 	p.ws()
+	return p.stringAt()
+}
+
+// stringAt is stringBytes without the whitespace.
+func (p *parser) stringAt() ([]byte, error) {
 	raw, special, err := p.rawString()
 	if err != nil || !special {
 		return raw, err
@@ -186,7 +191,7 @@ func unquote(raw []byte) []byte {
 func hex4(b []byte) uint16 {
 	var v uint16
 	for _, c := range b[:4] {
-		v = v<<4 | uint16(unhex(c))
+		v = v<<4 | uint16(hexValue[c])
 	}
 	return v
 }
@@ -225,99 +230,210 @@ func order(keys ...string) keyOrder {
 	return o
 }
 
-// object reads a JSON object or null after whitespace, calling field with
-// each key and the position at its value; field must read the value. A
-// key in its place in keys is recognised by comparing bytes, faster than
-// reading it. If the value is not an object, object returns errKind and
-// reads nothing.
-func (p *parser) object(keys keyOrder, field func(key []byte) error) (null bool, err error) {
+// index returns the place of key in the order, or -1.
+func (o keyOrder) index(key []byte) int {
+	for i, k := range o {
+		if string(k[1:len(k)-2]) == string(key) {
+			return i
+		}
+	}
+	return -1
+}
+
+// An objectReader hands out the members of a JSON object one at a time,
+// the reader at each one's value:
+//
+//	o := p.object(keys)
+//	for o.next() {
+//		switch o.field { ... read the value ... }
+//	}
+//	if err := o.err(); err != nil { ... }
+//
+// field is the place of the member's key in keys, -1 for a key not in
+// them. A key in its place in keys is recognised by comparing bytes,
+// faster than reading it; a switch on its place is faster than one on the
+// key. For null, next returns false at once and null is set;
+// for a value of another kind, err is errKind and nothing is read.
+type objectReader struct {
+	p     *parser
+	keys  keyOrder
+	order int    // the place in keys of the next key
+	field int    // the place in keys of the current member's key, or -1
+	key   []byte // the current member's key, when it is not in keys
+	null  bool
+	state uint8
+	fail  failure
+}
+
+// The states of an objectReader or arrayReader.
+const (
+	atFirst uint8 = iota // after the opening bracket
+	inside               // after a member or element
+	done
+)
+
+// failure is why an objectReader or arrayReader stopped early. (Not an
+// error value: the compiler's escape analysis does not tell a struct's
+// fields apart, and an error in the reader, which goes to the heap, would
+// take the parser it points to along.)
+type failure uint8
+
+const (
+	noFailure failure = iota
+	syntaxFailure
+	kindFailure
+)
+
+func (f failure) err() error {
+	switch f {
+	case syntaxFailure:
+		return errSyntax
+	case kindFailure:
+		return errKind
+	}
+	return nil
+}
+
+func (o *objectReader) err() error { return o.fail.err() }
+func (a *arrayReader) err() error  { return a.fail.err() }
+
+// object starts reading a JSON object, or null, after whitespace.
+func (p *parser) object(keys keyOrder) objectReader {
+	o := objectReader{p: p, keys: keys, state: done}
 	switch p.peek() {
 	case '{':
 		p.p++
+		o.state = atFirst
 	case 'n':
-		if p.null() {
-			return true, nil
+		if o.null = p.null(); !o.null {
+			o.fail = syntaxFailure
 		}
-		return false, errSyntax
 	default:
-		return false, errKind
+		o.fail = kindFailure
 	}
-	if p.consume('}') {
-		return false, nil
-	}
-	next := 0
-	for {
-		var key []byte
-		if next < len(keys) && bytes.HasPrefix(p.b[p.p:], keys[next]) {
-			k := keys[next]
-			key = k[1 : len(k)-2]
-			p.p += len(k)
-			next++
-		} else {
-			if key, err = p.key(); err != nil {
-				return false, err
-			}
-			next = len(keys) // out of order: read the rest
-		}
-		if err := field(key); err != nil {
-			return false, err
-		}
-		if p.consume(',') {
-			continue
-		}
-		if p.consume('}') {
-			return false, nil
-		}
-		return false, errSyntax
-	}
+	return o
 }
 
-// key reads an object key and the colon after it.
-func (p *parser) key() ([]byte, error) {
+// next moves to the next member, if there is one. Its first lines, the
+// common case of the next key in its place after a comma, are short
+// enough for the compiler to inline.
+func (o *objectReader) next() bool {
+	if p := o.p; o.state == inside && o.order < len(o.keys) {
+		k := o.keys[o.order]
+		if e := p.p + 1 + len(k); e <= len(p.b) && p.b[p.p] == ',' && string(p.b[p.p+1:e]) == string(k) {
+			p.p = e
+			o.field = o.order
+			o.order++
+			return true
+		}
+	}
+	return o.nextMember()
+}
+
+func (o *objectReader) nextMember() bool {
+	p := o.p
+	switch o.state {
+	case inside:
+		if !p.consume(',') {
+			if !p.consume('}') {
+				o.fail = syntaxFailure
+			}
+			o.state = done
+			return false
+		}
+	case done:
+		return false
+	default: // atFirst
+		if p.consume('}') {
+			o.state = done
+			return false
+		}
+		o.state = inside
+	}
+	if o.order < len(o.keys) && bytes.HasPrefix(p.b[p.p:], o.keys[o.order]) {
+		p.p += len(o.keys[o.order])
+		o.field = o.order
+		o.order++
+		return true
+	}
+	o.order = len(o.keys) // out of order: read the rest
 	p.ws()
 	raw, special, err := p.rawString()
+	if err == nil && !p.consume(':') {
+		err = errSyntax
+	}
 	if err != nil {
-		return nil, err
+		o.fail, o.state = syntaxFailure, done
+		return false
 	}
 	if special && bytes.IndexByte(raw, '\\') >= 0 {
 		raw = unquote(raw) // "\u004eame" is "Name"
 	}
-	if !p.consume(':') {
-		return nil, errSyntax
-	}
-	return raw, nil
+	o.key = raw
+	o.field = o.keys.index(raw)
+	return true
 }
 
-// array reads a JSON array or null after whitespace, calling elem with
-// the position at each element. If the value is not an array, array
-// returns errKind and reads nothing.
-func (p *parser) array(elem func(i int) error) (null bool, err error) {
+// name is the current member's key.
+func (o *objectReader) name() string {
+	if o.field >= 0 {
+		k := o.keys[o.field]
+		return string(k[1 : len(k)-2])
+	}
+	return string(o.key)
+}
+
+// An arrayReader hands out the elements of a JSON array one at a time, as
+// an objectReader does the members of an object; i is the index of the
+// current one.
+type arrayReader struct {
+	p     *parser
+	i     int
+	null  bool
+	state uint8
+	fail  failure
+}
+
+// array starts reading a JSON array, or null, after whitespace.
+func (p *parser) array() arrayReader {
+	a := arrayReader{p: p, i: -1, state: done}
 	switch p.peek() {
 	case '[':
 		p.p++
+		a.state = atFirst
 	case 'n':
-		if p.null() {
-			return true, nil
+		if a.null = p.null(); !a.null {
+			a.fail = syntaxFailure
 		}
-		return false, errSyntax
 	default:
-		return false, errKind
+		a.fail = kindFailure
 	}
-	if p.consume(']') {
-		return false, nil
-	}
-	for i := 0; ; i++ {
-		if err := elem(i); err != nil {
-			return false, err
-		}
-		if p.consume(',') {
-			continue
-		}
+	return a
+}
+
+// next moves to the next element, if there is one.
+func (a *arrayReader) next() bool {
+	p := a.p
+	switch a.state {
+	case done:
+		return false
+	case atFirst:
 		if p.consume(']') {
-			return false, nil
+			a.state = done
+			return false
 		}
-		return false, errSyntax
+		a.state = inside
+	case inside:
+		if !p.consume(',') {
+			if !p.consume(']') {
+				a.fail = syntaxFailure
+			}
+			a.state = done
+			return false
+		}
 	}
+	a.i++
+	return true
 }
 
 // skipValue reads a value a span does not keep.
@@ -332,7 +448,7 @@ func (p *parser) skipValue() error {
 func (p *parser) stringOrNull() (b []byte, null bool, err error) {
 	switch p.peek() {
 	case '"':
-		b, err = p.stringBytes()
+		b, err = p.stringAt()
 		return b, false, err
 	case 'n':
 		if p.null() {
