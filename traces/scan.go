@@ -314,14 +314,28 @@ func (p *parser) object(keys keyOrder) objectReader {
 	return o
 }
 
-// next moves to the next member, if there is one. Its first lines, the
-// common case of the next key in its place after a comma, are short
-// enough for the compiler to inline.
+// next moves to the next member, if there is one. It first tries the
+// common cases without whitespace: the end of the object, and the next key
+// in its place after the opening brace or a comma.
 func (o *objectReader) next() bool {
-	if p := o.p; o.state == inside && o.order < len(o.keys) {
+	p := o.p
+	i := p.p
+	switch {
+	case i >= len(p.b) || o.state == done:
+		return o.nextMember()
+	case o.state == inside && p.b[i] == '}':
+		p.p++
+		o.state = done
+		return false
+	case o.state == inside && p.b[i] == ',':
+		i++
+	case o.state == inside:
+		return o.nextMember()
+	}
+	if o.order < len(o.keys) {
 		k := o.keys[o.order]
-		if e := p.p + 1 + len(k); e <= len(p.b) && p.b[p.p] == ',' && string(p.b[p.p+1:e]) == string(k) {
-			p.p = e
+		if e := i + len(k); e <= len(p.b) && string(p.b[i:e]) == string(k) {
+			p.p, o.state = e, inside
 			o.field = o.order
 			o.order++
 			return true
@@ -414,6 +428,18 @@ func (p *parser) array() arrayReader {
 // next moves to the next element, if there is one.
 func (a *arrayReader) next() bool {
 	p := a.p
+	if a.state == inside && p.p < len(p.b) { // the common cases, without whitespace
+		switch p.b[p.p] {
+		case ',':
+			p.p++
+			a.i++
+			return true
+		case ']':
+			p.p++
+			a.state = done
+			return false
+		}
+	}
 	switch a.state {
 	case done:
 		return false
