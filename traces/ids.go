@@ -39,34 +39,35 @@ func decodeHex(dst []byte, h []byte) bool {
 	return bad&0xf0 == 0
 }
 
-// decodeTraceID decodes the trace ID of field, 32 hex digits (all zeros only if
-// zeroOK: a link to an invalid span context).
+// decodeTraceID decodes the trace ID of field, 32 hex digits (all zeros
+// only if zeroOK: a link to an invalid span context).
 func decodeTraceID(field string, h []byte, zeroOK bool) (id trace.TraceID, err error) {
-	if !decodeHex(id[:], h) {
-		return id, badID(field, h, 32)
-	}
-	if !zeroOK && !id.IsValid() {
-		return id, allZeros(field)
-	}
-	return id, nil
+	err = decodeID(field, id[:], h, zeroOK)
+	return id, err
 }
 
-// decodeSpanID decodes the span ID of field, 16 hex digits (all zeros only if
-// zeroOK: no parent, a link to an invalid span context).
+// decodeSpanID decodes the span ID of field, 16 hex digits (all zeros only
+// if zeroOK: no parent, a link to an invalid span context).
 func decodeSpanID(field string, h []byte, zeroOK bool) (id trace.SpanID, err error) {
-	if !decodeHex(id[:], h) {
-		return id, badID(field, h, 16)
-	}
-	if !zeroOK && !id.IsValid() {
-		return id, allZeros(field)
-	}
-	return id, nil
+	err = decodeID(field, id[:], h, zeroOK)
+	return id, err
 }
 
-func badID(field string, h []byte, n int) error {
-	return &fieldError{field, fmt.Errorf("expected %d hex digits, got %s", n, quote(string(h)))}
+func decodeID(field string, id, h []byte, zeroOK bool) error {
+	if !decodeHex(id, h) {
+		return &fieldError{field, fmt.Errorf("expected %d hex digits, got %s", 2*len(id), quote(string(h)))}
+	}
+	if !zeroOK && allZero(id) {
+		return &fieldError{field, errors.New("expected a valid ID, got all zeros")}
+	}
+	return nil
 }
 
-func allZeros(field string) error {
-	return &fieldError{field, errors.New("expected a valid ID, got all zeros")}
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
 }

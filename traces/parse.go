@@ -131,7 +131,7 @@ func (p *parser) span(s *Span) error {
 	if p.peek() != '{' {
 		return errSyntax // explain tells a JSON value of another kind
 	}
-	var seen, have int
+	var have int
 	var scope, library string
 	s.StatusCode = "Unset"
 	o := p.object(spanOrder)
@@ -143,11 +143,9 @@ func (p *parser) span(s *Span) error {
 			}
 			continue
 		}
-		bit := 1 << o.field
-		if seen&bit != 0 {
-			return twice(o.name())
+		if err := o.once(); err != nil {
+			return err
 		}
-		seen |= bit
 		var err error
 		switch o.field {
 		case kName:
@@ -204,7 +202,7 @@ func (p *parser) span(s *Span) error {
 		case kEvents:
 			s.Events, err = p.events()
 		case kLinks:
-			s.Links, err = p.links()
+			s.Links, err = objects(p, "Links", true, p.link)
 		case kStatus:
 			s.StatusCode, s.StatusDesc, err = p.status()
 		case kResource:
@@ -212,12 +210,12 @@ func (p *parser) span(s *Span) error {
 		case kScope:
 			var present bool
 			if scope, present, err = p.scope("InstrumentationScope"); !present {
-				seen &^= 1 << kScope // null: as if left out
+				o.seen &^= 1 << kScope // null: as if left out
 			}
 		case kLibrary:
 			var present bool
 			if library, present, err = p.scope("InstrumentationLibrary"); !present {
-				seen &^= 1 << kLibrary
+				o.seen &^= 1 << kLibrary
 			}
 		}
 		if err != nil {
@@ -236,9 +234,9 @@ func (p *parser) span(s *Span) error {
 		}
 	}
 	switch {
-	case seen&(1<<kScope) != 0:
+	case o.seen&(1<<kScope) != 0:
 		s.Scope = scope
-	case seen&(1<<kLibrary) != 0: // older stdouttrace versions wrote only this
+	case o.seen&(1<<kLibrary) != 0: // older stdouttrace versions wrote only this
 		s.Scope = library
 	}
 	return nil
@@ -263,23 +261,20 @@ func spelledOtherwise(line []byte, name string) string {
 // spanContext reads {"TraceID":...,"SpanID":...,...}, or null; the IDs
 // as written, nil where missing or null.
 func (p *parser) spanContext() (traceID, spanID []byte, null bool, err error) {
-	var seen int
 	o := p.object(contextOrder)
 	for o.next() {
 		switch o.field {
 		case ctxTraceID:
-			if seen&1 != 0 {
-				return nil, nil, false, twice("TraceID")
+			if err := o.once(); err != nil {
+				return nil, nil, false, err
 			}
-			seen |= 1
 			if traceID, _, err = p.stringOrNull(); err != nil {
 				return nil, nil, false, p.field("TraceID", "a string", err)
 			}
 		case ctxSpanID:
-			if seen&2 != 0 {
-				return nil, nil, false, twice("SpanID")
+			if err := o.once(); err != nil {
+				return nil, nil, false, err
 			}
-			seen |= 2
 			if spanID, _, err = p.stringOrNull(); err != nil {
 				return nil, nil, false, p.field("SpanID", "a string", err)
 			}
@@ -294,32 +289,34 @@ func (p *parser) spanContext() (traceID, spanID []byte, null bool, err error) {
 
 // events reads the Events list.
 func (p *parser) events() ([]Event, error) {
-	var evs []Event
-	drop := p.tab.keep.noEvents
-	if drop {
-		// Read them all the same, keeping nothing.
-		keys := p.tab.keep.keys
-		p.tab.keep.keys = dropAll
-		defer func() { p.tab.keep.keys = keys }()
+	if !p.tab.keep.noEvents {
+		return objects(p, "Events", true, p.event)
 	}
+	// Read them all the same, keeping nothing.
+	keys := p.tab.keep.keys
+	p.tab.keep.keys = dropAll
+	defer func() { p.tab.keep.keys = keys }()
+	return objects(p, "Events", false, p.event)
+}
+
+// objects reads a list of objects, or null, with read; it keeps them if
+// keep says so (nil if there are none).
+func objects[T any](p *parser, field string, keep bool, read func() (T, error)) ([]T, error) {
+	var list []T
 	a := p.array()
 	for a.next() {
-		ev, err := p.event()
+		x, err := read()
 		if err != nil {
-			return nil, p.field(fmt.Sprintf("Events[%d]", a.i), "an object", err)
+			return nil, p.field(fmt.Sprintf("%s[%d]", field, a.i), "an object", err)
 		}
-		if !drop {
-			evs = append(evs, ev)
+		if keep {
+			list = append(list, x)
 		}
 	}
-	if len(evs) == 0 {
-		evs = nil
-	}
-	return evs, p.kind("Events", "an array", a.err())
+	return list, p.kind(field, "an array", a.err())
 }
 
 func (p *parser) event() (ev Event, err error) {
-	var seen int
 	o := p.object(eventOrder)
 	for o.next() {
 		if o.field < 0 || o.field == evDroppedAttributeCount {
@@ -328,11 +325,9 @@ func (p *parser) event() (ev Event, err error) {
 			}
 			continue
 		}
-		bit := 1 << o.field
-		if seen&bit != 0 {
-			return ev, twice(o.name())
+		if err := o.once(); err != nil {
+			return ev, err
 		}
-		seen |= bit
 		switch o.field {
 		case evName:
 			var b []byte
@@ -349,48 +344,28 @@ func (p *parser) event() (ev Event, err error) {
 			return ev, err
 		}
 	}
-	if o.err() == nil && seen&(1<<evTime) == 0 {
+	if o.err() == nil && o.seen&(1<<evTime) == 0 {
 		return ev, missing("Time", wantTime)
 	}
 	return ev, o.err()
 }
 
-// links reads the Links list.
-func (p *parser) links() ([]Link, error) {
-	var links []Link
-	a := p.array()
-	for a.next() {
-		l, err := p.link()
-		if err != nil {
-			return nil, p.field(fmt.Sprintf("Links[%d]", a.i), "an object", err)
-		}
-		links = append(links, l)
-	}
-	if len(links) == 0 {
-		links = nil
-	}
-	return links, p.kind("Links", "an array", a.err())
-}
-
 func (p *parser) link() (l Link, err error) {
-	var seen int
 	var tid, sid []byte
 	o := p.object(linkOrder)
 	for o.next() {
 		switch o.field {
 		case lnSpanContext:
-			if seen&1 != 0 {
-				return l, twice("SpanContext")
+			if err := o.once(); err != nil {
+				return l, err
 			}
-			seen |= 1
 			if tid, sid, _, err = p.spanContext(); err != nil {
 				return l, p.field("SpanContext", "an object", err)
 			}
 		case lnAttributes:
-			if seen&2 != 0 {
-				return l, twice("Attributes")
+			if err := o.once(); err != nil {
+				return l, err
 			}
-			seen |= 2
 			if l.Attributes, err = p.attributes("Attributes"); err != nil {
 				return l, err
 			}
@@ -415,15 +390,13 @@ func (p *parser) link() (l Link, err error) {
 // status reads {"Code":...,"Description":...} or null.
 func (p *parser) status() (code, desc string, err error) {
 	code = "Unset"
-	var seen int
 	o := p.object(statusOrder)
 	for o.next() {
 		switch o.field {
 		case stCode:
-			if seen&1 != 0 {
-				return "", "", in("Status", twice("Code"))
+			if err := o.once(); err != nil {
+				return "", "", in("Status", err)
 			}
-			seen |= 1
 			p.ws()
 			start := p.p
 			if err := p.skipValue(); err != nil {
@@ -433,10 +406,9 @@ func (p *parser) status() (code, desc string, err error) {
 				return "", "", in("Status", err)
 			}
 		case stDescription:
-			if seen&2 != 0 {
-				return "", "", in("Status", twice("Description"))
+			if err := o.once(); err != nil {
+				return "", "", in("Status", err)
 			}
-			seen |= 2
 			b, _, err := p.stringOrNull()
 			if err != nil {
 				return "", "", in("Status", p.field("Description", "a string", err))
@@ -489,7 +461,6 @@ func (p *parser) scope(field string) (name string, present bool, err error) {
 			return r.name, true, nil
 		}
 	}
-	var seen bool
 	o := p.object(scopeOrder)
 	for o.next() {
 		if o.field != scName {
@@ -498,10 +469,9 @@ func (p *parser) scope(field string) (name string, present bool, err error) {
 			}
 			continue
 		}
-		if seen {
-			return "", true, in(field, twice("Name"))
+		if err := o.once(); err != nil {
+			return "", true, in(field, err)
 		}
-		seen = true
 		b, _, err := p.stringOrNull()
 		if err != nil {
 			return "", true, in(field, p.field("Name", "a string", err))

@@ -91,26 +91,23 @@ func (p *parser) attrError(field string, i int, key string, err error) error {
 // keyValue reads {"Key":...,"Value":{"Type":...,"Value":...}}; null is
 // an attribute with no key and no type.
 func (p *parser) keyValue() (key string, value any, err error) {
-	var seen int
 	var typ, raw, str []byte
 	o := p.object(keyValueOrder)
 	for o.next() {
 		switch o.field {
 		case kvKey:
-			if seen&1 != 0 {
-				return key, nil, twice("Key")
+			if err := o.once(); err != nil {
+				return key, nil, err
 			}
-			seen |= 1
 			b, _, err := p.stringOrNull()
 			if err != nil {
 				return key, nil, p.field("Key", "a string", err)
 			}
 			key = p.tab.str(b)
 		case kvValue:
-			if seen&2 != 0 {
-				return key, nil, twice("Value")
+			if err := o.once(); err != nil {
+				return key, nil, err
 			}
-			seen |= 2
 			if typ, raw, str, err = p.typedValue(); err != nil {
 				if err == errKind {
 					err = p.field("Value", "an object", err)
@@ -137,23 +134,20 @@ func (p *parser) keyValue() (key string, value any, err error) {
 // value's JSON text (nil if there is none). A STRING value after its type,
 // as attribute.Value writes it, is read at once: str is its value.
 func (p *parser) typedValue() (typ, raw, str []byte, err error) {
-	var seen int
 	o := p.object(valueOrder)
 	for o.next() {
 		switch o.field {
 		case valType:
-			if seen&1 != 0 {
-				return nil, nil, nil, twice("Type")
+			if err := o.once(); err != nil {
+				return nil, nil, nil, err
 			}
-			seen |= 1
 			if typ, _, err = p.stringOrNull(); err != nil {
 				return nil, nil, nil, p.field("Type", "a string", err)
 			}
 		case valValue:
-			if seen&2 != 0 {
-				return nil, nil, nil, twice("Value")
+			if err := o.once(); err != nil {
+				return nil, nil, nil, err
 			}
-			seen |= 2
 			if p.peek() == '"' && string(typ) == "STRING" {
 				if str, err = p.stringBytes(); err != nil {
 					return nil, nil, nil, err
@@ -215,59 +209,24 @@ func (p *parser) value(typ, raw []byte) (any, error) {
 		}
 		return nil, bad("true or false")
 	case "STRINGSLICE":
-		if isNull {
-			return []string(nil), nil
-		}
-		list := make([]string, 0, bytes.Count(raw, []byte{','})+1) // at least the elements
-		if sub.elements(func(el []byte) bool {
+		return list(sub, raw, "an array of strings", bad, func(el []byte) (string, bool) {
 			if el[0] != '"' {
-				return false
+				return "", false
 			}
 			b, _ := (&parser{b: el}).stringBytes()
-			list = append(list, p.tab.str(b))
-			return true
-		}) != nil {
-			return nil, bad("an array of strings")
-		}
-		return list, nil
+			return p.tab.str(b), true
+		})
 	case "BOOLSLICE":
-		if isNull {
-			return []bool(nil), nil
-		}
-		list := []bool{}
-		if sub.elements(func(el []byte) bool {
-			list = append(list, string(el) == "true")
-			return string(el) == "true" || string(el) == "false"
-		}) != nil {
-			return nil, bad("an array of booleans")
-		}
-		return list, nil
+		return list(sub, raw, "an array of booleans", bad, func(el []byte) (bool, bool) {
+			return string(el) == "true", string(el) == "true" || string(el) == "false"
+		})
 	case "INT64SLICE":
-		if isNull {
-			return []int64(nil), nil
-		}
-		list := []int64{}
-		if sub.elements(func(el []byte) bool {
+		return list(sub, raw, "an array of 64-bit integers", bad, func(el []byte) (int64, bool) {
 			n, err := strconv.ParseInt(string(el), 10, 64)
-			list = append(list, n)
-			return err == nil
-		}) != nil {
-			return nil, bad("an array of 64-bit integers")
-		}
-		return list, nil
+			return n, err == nil
+		})
 	case "FLOAT64SLICE":
-		if isNull {
-			return []float64(nil), nil
-		}
-		list := []float64{}
-		if sub.elements(func(el []byte) bool {
-			f, ok := parseFloat(el)
-			list = append(list, f)
-			return ok
-		}) != nil {
-			return nil, bad("an array of numbers")
-		}
-		return list, nil
+		return list(sub, raw, "an array of numbers", bad, parseFloat)
 	case "BYTESLICE":
 		if isNull {
 			return []byte(nil), nil
@@ -335,21 +294,31 @@ func (p *parser) value(typ, raw []byte) (any, error) {
 	return nil, &fieldError{"Type", fmt.Errorf("unknown attribute type %s; expected one of %s", quote(string(typ)), attrTypes)}
 }
 
-// elements reads an array of JSON values, calling ok with the text of
-// each; errKind if it is not an array, or ok refuses an element.
-func (p *parser) elements(ok func(el []byte) bool) error {
+// list reads the value of a list attribute, raw, an array or null (a nil
+// slice) or nothing, with read converting each element's JSON text; an
+// element it refuses, or a value that is no array, is bad(want).
+func list[T any](p parser, raw []byte, want string, bad func(want string) error, read func(el []byte) (T, bool)) (any, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return []T(nil), nil
+	}
+	l := make([]T, 0, bytes.Count(raw, []byte{','})+1) // at least the elements
 	a := p.array()
 	for a.next() {
 		p.ws()
 		start := p.p
 		if err := p.skipValue(); err != nil {
-			return err
+			return nil, err
 		}
-		if !ok(p.b[start:p.p]) {
-			return errKind
+		x, ok := read(p.b[start:p.p])
+		if !ok {
+			return nil, bad(want)
 		}
+		l = append(l, x)
 	}
-	return a.err()
+	if a.err() != nil {
+		return nil, bad(want)
+	}
+	return l, nil
 }
 
 // parseFloat parses a JSON number, or the strings "NaN", "Infinity" and

@@ -260,6 +260,7 @@ type objectReader struct {
 	order int    // the place in keys of the next key
 	field int    // the place in keys of the current member's key, or -1
 	key   []byte // the current member's key, when it is not in keys
+	seen  int    // the places of the keys read (once)
 	null  bool
 	state uint8
 	fail  failure
@@ -386,6 +387,17 @@ func (o *objectReader) nextMember() bool {
 	o.key = raw
 	o.field = o.keys.index(raw)
 	return true
+}
+
+// once is nil the first time a member's key (in keys) is read, and says
+// the key is given twice after that.
+func (o *objectReader) once() error {
+	bit := 1 << o.field
+	if o.seen&bit != 0 {
+		return twice(o.name())
+	}
+	o.seen |= bit
+	return nil
 }
 
 // name is the current member's key.

@@ -32,58 +32,58 @@ func (e *syntaxError) Error() string {
 // skip reads any JSON value after whitespace; if there is none, it says
 // why as encoding/json does.
 func (p *parser) skip() *syntaxError {
-	p.ws()
-	if p.p >= len(p.b) {
-		return p.eof()
+	c, err := p.nextByte()
+	if err != nil {
+		return err
 	}
-	switch c := p.b[p.p]; c {
+	switch c {
 	case '{':
 		p.p++
-		p.ws()
-		if p.p < len(p.b) && p.b[p.p] == '}' {
+		if c, err = p.nextByte(); err != nil {
+			return err
+		}
+		if c == '}' {
 			p.p++
 			return nil
 		}
 		for {
-			if p.p >= len(p.b) {
-				return p.eof()
-			}
-			if p.b[p.p] != '"' {
+			if c != '"' {
 				return p.invalid("looking for beginning of object key string")
 			}
 			if err := p.skipString(); err != nil {
 				return err
 			}
-			p.ws()
-			if p.p >= len(p.b) {
-				return p.eof()
+			if c, err = p.nextByte(); err != nil {
+				return err
 			}
-			if p.b[p.p] != ':' {
+			if c != ':' {
 				return p.invalid("after object key")
 			}
 			p.p++
 			if err := p.skip(); err != nil {
 				return err
 			}
-			p.ws()
-			if p.p >= len(p.b) {
-				return p.eof()
+			if c, err = p.nextByte(); err != nil {
+				return err
 			}
-			switch p.b[p.p] {
-			case ',':
-				p.p++
-				p.ws()
-			case '}':
+			if c == '}' {
 				p.p++
 				return nil
-			default:
+			}
+			if c != ',' {
 				return p.invalid("after object key:value pair")
+			}
+			p.p++
+			if c, err = p.nextByte(); err != nil {
+				return err
 			}
 		}
 	case '[':
 		p.p++
-		p.ws()
-		if p.p < len(p.b) && p.b[p.p] == ']' {
+		if c, err = p.nextByte(); err != nil {
+			return err
+		}
+		if c == ']' {
 			p.p++
 			return nil
 		}
@@ -91,19 +91,17 @@ func (p *parser) skip() *syntaxError {
 			if err := p.skip(); err != nil {
 				return err
 			}
-			p.ws()
-			if p.p >= len(p.b) {
-				return p.eof()
+			if c, err = p.nextByte(); err != nil {
+				return err
 			}
-			switch p.b[p.p] {
-			case ',':
-				p.p++
-			case ']':
+			if c == ']' {
 				p.p++
 				return nil
-			default:
+			}
+			if c != ',' {
 				return p.invalid("after array element")
 			}
+			p.p++
 		}
 	case '"':
 		return p.skipString()
@@ -115,6 +113,16 @@ func (p *parser) skip() *syntaxError {
 		return p.literal("null")
 	}
 	return p.skipNumber()
+}
+
+// nextByte returns the next byte after whitespace, or the error of the
+// line's end.
+func (p *parser) nextByte() (byte, *syntaxError) {
+	p.ws()
+	if p.p >= len(p.b) {
+		return 0, p.eof()
+	}
+	return p.b[p.p], nil
 }
 
 // skipString reads a string, or says what is wrong with it.
