@@ -244,7 +244,7 @@ func (p *parser) value(typ, raw []byte) (any, error) {
 		if isNull {
 			return []any(nil), nil
 		}
-		list := []any{}
+		vs := []any{}
 		a := sub.array()
 		for a.next() {
 			typ, raw, str, err := sub.typedValue()
@@ -260,12 +260,12 @@ func (p *parser) value(typ, raw []byte) (any, error) {
 			if err != nil {
 				return nil, fmt.Errorf("SLICE element %d: %w", a.i, err)
 			}
-			list = append(list, x)
+			vs = append(vs, x)
 		}
 		if a.err() == errKind {
 			return nil, bad(`an array of {"Type":...,"Value":...} objects`)
 		}
-		return list, a.err()
+		return vs, a.err()
 	case "MAP":
 		m := Attributes{}
 		if isNull {

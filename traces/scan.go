@@ -389,8 +389,8 @@ func (o *objectReader) nextMember() bool {
 	return true
 }
 
-// once is nil the first time a member's key (in keys) is read, and says
-// the key is given twice after that.
+// once is nil the first time a member's key (one in keys: field is not
+// -1) is read, and says the key is given twice after that.
 func (o *objectReader) once() error {
 	bit := 1 << o.field
 	if o.seen&bit != 0 {
@@ -409,13 +409,12 @@ func (o *objectReader) name() string {
 	return string(o.key)
 }
 
-// An arrayReader hands out the elements of a JSON array one at a time, as
-// an objectReader does the members of an object; i is the index of the
-// current one.
+// An arrayReader hands out the elements of a JSON array (or none, for
+// null) one at a time, as an objectReader does the members of an object;
+// i is the index of the current one.
 type arrayReader struct {
 	p     *parser
 	i     int
-	null  bool
 	state uint8
 	fail  failure
 }
@@ -428,7 +427,7 @@ func (p *parser) array() arrayReader {
 		p.p++
 		a.state = atFirst
 	case 'n':
-		if a.null = p.null(); !a.null {
+		if !p.null() {
 			a.fail = syntaxFailure
 		}
 	default:
