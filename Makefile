@@ -56,8 +56,9 @@ docs: ## regenerate the docs written from the code (docs/cli.md, docs/goroutines
 	$(GO) test ./cmd/kubeloom -run 'TestGeneratedDocsAreUpToDate' -count=1 -args -update
 	$(GO) test ./docs -run 'TestFigures' -count=1 -args -update
 
-docs-check-large: ## check the figures of docs/scale.md against a run of cluster-scale, the large built-in, without the race detector (make test skips them under -race: a minute of CPU and 7 GB, ten times both with it)
+docs-check-large: ## check the figures of docs/scale.md and the golden summary of cluster-scale, the large built-in, against runs of it without the race detector (make test skips them under -race: a minute of CPU and 7 GB, ten times both with it)
 	$(GO) test ./docs -run 'TestFigures' -count=1 -args -only=docs/scale.md,docs/zh/scale.md,scenarios/builtin/cluster-scale.yaml
+	$(GO) test ./cmd/kubeloom -run 'TestRunSummaryGolden/cluster-scale' -count=1
 
 docs-picture: ## retake the HTML timeline's screenshots in docs/images (cm-leader-failover and cluster-basics at 1280x720 and 1920x1080; the README shows one) and timeline.json beside them (needs Chromium and a CJK font, e.g. Debian's fonts-noto-cjk)
 	CI=true $(GO) test ./traces/htmlview -run 'TestBrowserScenarios$$' -count=1 -args -update

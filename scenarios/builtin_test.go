@@ -135,12 +135,15 @@ func comparable(s *Scenario) Scenario {
 	for i := range c.Spec.Actions {
 		a := &c.Spec.Actions[i]
 		a.Pos = Position{}
-		for _, o := range []**Object{&a.Create, &a.Update} {
-			if *o != nil {
-				cp := **o
-				cp.Pos = Position{}
-				*o = &cp
-			}
+		switch v := a.Verb.(type) {
+		case *Create:
+			cp := *v
+			cp.Object.Pos = Position{}
+			a.Verb = &cp
+		case *Update:
+			cp := *v
+			cp.Object.Pos = Position{}
+			a.Verb = &cp
 		}
 	}
 	return c
@@ -175,21 +178,21 @@ func TestInformerBasics(t *testing.T) {
 	}
 	var acts []string
 	for _, a := range sp.Actions {
-		acts = append(acts, a.At.String()+" "+a.Verb())
+		acts = append(acts, a.At.String()+" "+a.Verb.Name())
 	}
 	if got := strings.Join(acts, ", "); got != "5s create, 10s update, 15s delete, 20s breakWatches" {
 		t.Errorf("actions: %s", got)
 	}
-	if p := sp.Actions[0].Create.Object.(*corev1.Pod); p.Name != "web-3" {
+	if p := sp.Actions[0].Verb.(*Create).Object.Object.(*corev1.Pod); p.Name != "web-3" {
 		t.Errorf("create: %s", p.Name)
 	}
-	if p := sp.Actions[1].Update.Object.(*corev1.Pod); p.Name != "web-1" || p.Labels["tier"] != "front" || p.Labels["app"] != "web" {
+	if p := sp.Actions[1].Verb.(*Update).Object.Object.(*corev1.Pod); p.Name != "web-1" || p.Labels["tier"] != "front" || p.Labels["app"] != "web" {
 		t.Errorf("update: %s %v", p.Name, p.Labels)
 	}
-	if d := sp.Actions[2].Delete; d.Key() != "default/web-2" || d.Resource.Name != "pods" {
+	if d := sp.Actions[2].Verb.(*Delete).Object; d.Key() != "default/web-2" || d.Resource.Name != "pods" {
 		t.Errorf("delete: %+v", d)
 	}
-	if b := sp.Actions[3].BreakWatches; b.Resource.Name != "pods" {
+	if b := sp.Actions[3].Verb.(*BreakWatches); b.Resource.Name != "pods" {
 		t.Errorf("breakWatches: %+v", b)
 	}
 }

@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
@@ -14,17 +13,12 @@ func (d *decoder) controllerManager(fl *field) *ControllerManager {
 	if !ok {
 		return cm
 	}
-	if fl, ok := f.get("replicas"); ok {
-		if v, ok := d.count(fl, MaxReplicas); ok {
-			cm.Replicas = v
-		}
+	if v, ok := f.count("replicas", MaxReplicas); ok {
+		cm.Replicas = v
 	}
-	if fl, ok := f.get("leaderElect"); ok {
-		v, ok := boolean(fl.val)
-		if !ok {
-			d.expected(fl.val, fl.path, "true or false")
-		}
-		cm.LeaderElect = v
+	// A wrong leaderElect reads as false, so a killLeader action is told that it needs it true.
+	if le := f.optional("leaderElect", "true or false"); le.set() {
+		cm.LeaderElect, _ = le.boolean()
 	}
 	if fl, ok := f.get("controllers"); ok {
 		const want = `a list of controller names, such as ["*"], ["*", "-garbagecollector"] or [endpoint, replicationcontroller]`
@@ -181,25 +175,11 @@ func (d *decoder) kubelets(fl *field) *Kubelets {
 	if !ok {
 		return k
 	}
-	if fl, ok := f.get("count"); ok {
-		if v, ok := d.count(fl, MaxKubelets); ok {
-			k.Count = v
-		}
+	if v, ok := f.count("count", MaxKubelets); ok {
+		k.Count = v
 	}
-	if fl, ok := f.get("manifestDir"); ok {
-		v, ok := str(fl.val)
-		if !ok {
-			d.expected(fl.val, fl.path, "a directory path, such as manifests/")
-		}
-		k.ManifestDir = v
-	}
-	if fl, ok := f.get("manifestURL"); ok {
-		v, ok := boolean(fl.val)
-		if !ok {
-			d.expected(fl.val, fl.path, "true or false")
-		}
-		k.ManifestURL = v
-	}
+	k.ManifestDir, _ = f.optional("manifestDir", "a directory path, such as manifests/").str(nil)
+	k.ManifestURL, _ = f.optional("manifestURL", "true or false").boolean()
 	return k
 }
 
@@ -242,53 +222,32 @@ func (d *decoder) informer(n ast.Node, path string) (Informer, *field, bool) {
 	var good bool
 	inf.Resource, good = d.requiredResource(f)
 	inf.Name = inf.Resource.String()
-	if fl, ok := f.get("name"); ok {
-		named = fl
-		v, ok := str(fl.val)
-		if !ok || len(validation.IsDNS1123Subdomain(v)) > 0 {
-			d.expected(fl.val, fl.path, "an informer name of lower-case letters, digits, '-' and '.', such as pods")
-			good = false
-		}
-		inf.Name = v
+	// A wrong name, namespace, handlers or resync leaves the informer out of spec.informers; an
+	// unusable one (an alias, already reported) keeps the default, and the informer stays in, so
+	// that actions naming it are not told that it is missing.
+	if name := f.optional("name", "an informer name of lower-case letters, digits, '-' and '.', such as pods"); name.set() {
+		named = name.fl
+		var ok bool
+		inf.Name, ok = name.str(isDNSSubdomain)
+		good = good && ok
 	}
-	if fl, ok := f.get("namespace"); ok {
-		v, ok := str(fl.val)
-		switch {
-		case !ok || (v != "" && len(validation.IsDNS1123Label(v)) > 0):
-			d.expected(fl.val, fl.path, `a namespace name such as default, or "" for all namespaces`)
-			good = false
-		case v != "" && inf.Resource.Name != "" && !inf.Resource.Namespaced:
-			d.errorf(fl.val, fl.path, `%s are cluster-scoped, not in a namespace; remove the namespace or set it to ""`, inf.Resource.Name)
-			good = false
+	if ns := f.optional("namespace", `a namespace name such as default, or "" for all namespaces`); ns.set() {
+		v, ok := ns.str(func(s string) bool { return s == "" || isDNSLabel(s) })
+		if ok && v != "" && inf.Resource.Name != "" && !inf.Resource.Namespaced {
+			d.errorf(ns.fl.val, ns.fl.path, `%s are cluster-scoped, not in a namespace; remove the namespace or set it to ""`, inf.Resource.Name)
+			ok = false
 		}
-		inf.Namespace = v
+		inf.Namespace, good = v, good && ok
 	}
-	if fl, ok := f.get("handlers"); ok {
-		if v, ok := d.count(fl, MaxHandlers); ok {
-			inf.Handlers = v
-		} else {
-			good = false
-		}
+	if v, ok := f.count("handlers", MaxHandlers); ok {
+		inf.Handlers = v
+	} else if f.usable("handlers") {
+		good = false
 	}
-	if fl, ok := f.get("resync"); ok {
-		v, ok := duration(fl.val)
-		if !ok || v < 0 || v > MaxDuration {
-			d.badDuration(fl.val, fl.path, "a duration ≥ 0 and ≤ 24h, such as 0s (no resync) or 30s")
-			good = false
-		} else {
-			inf.Resync = v
-		}
+	if v, ok := f.optional("resync", "a duration ≥ 0 and ≤ 24h, such as 0s (no resync) or 30s").duration(0, MaxDuration); ok {
+		inf.Resync = v
+	} else if f.usable("resync") {
+		good = false
 	}
 	return inf, named, good
-}
-
-// count reads an integer from 1 to limit (replicas, kubelets, handlers),
-// reporting anything else.
-func (d *decoder) count(fl *field, limit int) (int, bool) {
-	v, ok := integer(fl.val)
-	if !ok || v < 1 || v > int64(limit) {
-		d.expected(fl.val, fl.path, fmt.Sprintf("an integer ≥ 1 and ≤ %d", limit))
-		return 0, false
-	}
-	return int(v), true
 }

@@ -27,7 +27,7 @@ func ExampleBuiltin() {
 	}
 	fmt.Println(s.Spec.Duration, s.Spec.RunEras())
 	for _, a := range s.Spec.Actions {
-		fmt.Println(a.At, a.Verb())
+		fmt.Println(a.At, a.Verb.Name())
 	}
 	// Output:
 	// 30s [classic]

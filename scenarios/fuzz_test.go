@@ -78,34 +78,43 @@ func checkInvariants(t *testing.T, s *Scenario) {
 		if i > 0 && a.At < sp.Actions[i-1].At {
 			t.Fatalf("actions not sorted: %v before %v", sp.Actions[i-1].At, a.At)
 		}
-		n := 0
-		for _, set := range []bool{a.Create != nil, a.Update != nil, a.Delete != nil, a.BreakWatches != nil, a.RestartAPIServer != nil, a.AddHandler != nil,
-			a.HangHandler != nil, a.KillLeader != nil, a.StopKubelet != nil, a.StartKubelet != nil, a.SetImageFSUsage != nil, a.InjectOOM != nil, a.TakePort != nil} {
-			if set {
-				n++
+		if a.Verb == nil || a.Verb.Name() == "" {
+			t.Fatalf("action %d has no verb", i)
+		}
+		kubelet := func(node string) bool { return sp.Kubelets != nil && validNode(node, sp.Kubelets.Count) }
+		switch v := a.Verb.(type) {
+		case *AddHandler:
+			if !informers[v.Informer] {
+				t.Fatalf("addHandler to unknown informer %q", v.Informer)
 			}
-		}
-		if n != 1 || a.Verb() == "" {
-			t.Fatalf("action %d has %d verbs", i, n)
-		}
-		switch {
-		case a.AddHandler != nil && !informers[a.AddHandler.Informer]:
-			t.Fatalf("addHandler to unknown informer %q", a.AddHandler.Informer)
-		case a.HangHandler != nil && (!informers[a.HangHandler.Informer] || a.HangHandler.Handler < 1):
-			t.Fatalf("hangHandler of unknown informer or handler %+v", a.HangHandler)
-		case a.KillLeader != nil && (sp.ControllerManager == nil || !sp.ControllerManager.LeaderElect):
-			t.Fatal("killLeader without a leader")
-		case a.StopKubelet != nil && (sp.Kubelets == nil || !validNode(a.StopKubelet.Node, sp.Kubelets.Count)):
-			t.Fatalf("stopKubelet of %q", a.StopKubelet.Node)
-		case a.SetImageFSUsage != nil && (sp.Kubelets == nil || !validNode(a.SetImageFSUsage.Node, sp.Kubelets.Count) ||
-			a.SetImageFSUsage.Percent < 0 || a.SetImageFSUsage.Percent > 100):
-			t.Fatalf("bad setImageFSUsage %+v", a.SetImageFSUsage)
-		case a.kubeletVerb() && (sp.Kubelets == nil || !validNode(a.kubeletNode(), sp.Kubelets.Count)):
-			t.Fatalf("%s of %q", a.Verb(), a.kubeletNode())
-		case a.InjectOOM != nil && ((a.InjectOOM.Pod == "") != (a.InjectOOM.Namespace == "") || (a.InjectOOM.Pod == "" && a.InjectOOM.Container != "")):
-			t.Fatalf("bad injectOOM %+v", a.InjectOOM)
-		case a.TakePort != nil && (!slices.Contains(kubeletServers, a.TakePort.Server) || a.TakePort.For < 0):
-			t.Fatalf("bad takePort %+v", a.TakePort)
+		case *HangHandler:
+			if !informers[v.Informer] || v.Handler < 1 {
+				t.Fatalf("hangHandler of unknown informer or handler %+v", v)
+			}
+		case *KillLeader:
+			if sp.ControllerManager == nil || !sp.ControllerManager.LeaderElect {
+				t.Fatal("killLeader without a leader")
+			}
+		case *StopKubelet:
+			if !kubelet(v.Node) {
+				t.Fatalf("stopKubelet of %q", v.Node)
+			}
+		case *StartKubelet:
+			if !kubelet(v.Node) {
+				t.Fatalf("startKubelet of %q", v.Node)
+			}
+		case *SetImageFSUsage:
+			if !kubelet(v.Node) || v.Percent < 0 || v.Percent > 100 {
+				t.Fatalf("bad setImageFSUsage %+v", v)
+			}
+		case *InjectOOM:
+			if !kubelet(v.Node) || (v.Pod == "") != (v.Namespace == "") || (v.Pod == "" && v.Container != "") {
+				t.Fatalf("bad injectOOM %+v", v)
+			}
+		case *TakePort:
+			if !kubelet(v.Node) || !slices.Contains(kubeletServers, v.Server) || v.For < 0 {
+				t.Fatalf("bad takePort %+v", v)
+			}
 		}
 	}
 	// What was accepted can be written out and read back.

@@ -103,11 +103,14 @@ func Marshal(s *Scenario) ([]byte, error) {
 	if len(sp.Actions) > 0 {
 		var acts []yaml.MapSlice
 		for _, a := range sp.Actions {
-			v, err := actionArgs(a)
+			if a.Verb == nil {
+				return nil, fmt.Errorf("action at %s has no verb", a.At)
+			}
+			v, err := a.Verb.args()
 			if err != nil {
 				return nil, err
 			}
-			acts = append(acts, yaml.MapSlice{{Key: "at", Value: a.At.String()}, {Key: a.Verb(), Value: v}})
+			acts = append(acts, yaml.MapSlice{{Key: "at", Value: a.At.String()}, {Key: a.Verb.Name(), Value: v}})
 		}
 		spec = append(spec, yaml.MapItem{Key: "actions", Value: acts})
 	}
@@ -122,56 +125,6 @@ func Marshal(s *Scenario) ([]byte, error) {
 		return nil, fmt.Errorf("failed to encode scenario %s: %w", s.Metadata.Name, err)
 	}
 	return out, nil
-}
-
-func actionArgs(a Action) (any, error) {
-	switch {
-	case a.Create != nil:
-		return objectMap(a.Create.Object)
-	case a.Update != nil:
-		return objectMap(a.Update.Object)
-	case a.Delete != nil:
-		m := yaml.MapSlice{
-			{Key: "apiVersion", Value: a.Delete.Resource.GVK.GroupVersion().String()},
-			{Key: "kind", Value: a.Delete.Resource.GVK.Kind},
-		}
-		if a.Delete.Namespace != "" {
-			m = append(m, yaml.MapItem{Key: "namespace", Value: a.Delete.Namespace})
-		}
-		return append(m, yaml.MapItem{Key: "name", Value: a.Delete.Name}), nil
-	case a.BreakWatches != nil:
-		return yaml.MapSlice{{Key: "resource", Value: a.BreakWatches.Resource.String()}}, nil
-	case a.RestartAPIServer != nil:
-		return map[string]any{}, nil
-	case a.AddHandler != nil:
-		return yaml.MapSlice{{Key: "informer", Value: a.AddHandler.Informer}}, nil
-	case a.HangHandler != nil:
-		return yaml.MapSlice{{Key: "informer", Value: a.HangHandler.Informer}, {Key: "handler", Value: a.HangHandler.Handler}}, nil
-	case a.KillLeader != nil:
-		return map[string]any{}, nil
-	case a.StopKubelet != nil:
-		return yaml.MapSlice{{Key: "node", Value: a.StopKubelet.Node}}, nil
-	case a.StartKubelet != nil:
-		return yaml.MapSlice{{Key: "node", Value: a.StartKubelet.Node}}, nil
-	case a.SetImageFSUsage != nil:
-		return yaml.MapSlice{{Key: "node", Value: a.SetImageFSUsage.Node}, {Key: "percent", Value: a.SetImageFSUsage.Percent}}, nil
-	case a.InjectOOM != nil:
-		m := yaml.MapSlice{{Key: "node", Value: a.InjectOOM.Node}}
-		if a.InjectOOM.Pod != "" {
-			m = append(m, yaml.MapItem{Key: "pod", Value: a.InjectOOM.Namespace + "/" + a.InjectOOM.Pod})
-		}
-		if a.InjectOOM.Container != "" {
-			m = append(m, yaml.MapItem{Key: "container", Value: a.InjectOOM.Container})
-		}
-		return m, nil
-	case a.TakePort != nil:
-		return yaml.MapSlice{
-			{Key: "node", Value: a.TakePort.Node},
-			{Key: "server", Value: a.TakePort.Server},
-			{Key: "for", Value: a.TakePort.For.String()},
-		}, nil
-	}
-	return nil, fmt.Errorf("action at %s has no verb", a.At)
 }
 
 // objectMap returns an object as the JSON-shaped map kubectl would show, without the nulls

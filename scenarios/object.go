@@ -86,12 +86,12 @@ func (d *decoder) object(n ast.Node, path string) (*Object, bool) {
 func (d *decoder) objectKind(w *jsonWriter, m *ast.MappingNode, path string) (Resource, bool) {
 	av, avOK := w.vals["apiVersion"]
 	kind, kindOK := w.vals["kind"]
-	f := &fields{node: m, path: path}
+	f := &fields{d: d, node: m, path: path}
 	if !avOK && w.keys["apiVersion"] == nil {
-		d.required(f, "apiVersion", "an API version such as v1 or apps/v1")
+		f.missing("apiVersion", "an API version such as v1 or apps/v1")
 	}
 	if !kindOK && w.keys["kind"] == nil {
-		d.required(f, "kind", "a kind such as Pod or Deployment")
+		f.missing("kind", "a kind such as Pod or Deployment")
 	}
 	if !avOK || !kindOK {
 		return Resource{}, false
@@ -154,6 +154,14 @@ func (d *decoder) kindResource(avNode ast.Node, avPath string, kindNode ast.Node
 		} else {
 			d.errorf(avNode, avPath, "unknown apiVersion %s; expected an API version such as v1, apps/v1 or batch/v1", quote(av))
 		}
+	}
+	return Resource{}, false
+}
+
+// requiredResource decodes a mapping's required resource field (informers, breakWatches).
+func (d *decoder) requiredResource(f *fields) (Resource, bool) {
+	if fl, ok := f.need("resource", "a resource name such as pods"); ok {
+		return d.resource(fl.val, fl.path)
 	}
 	return Resource{}, false
 }

@@ -3,36 +3,28 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
-	"k8s.io/apimachinery/pkg/util/validation"
 )
 
-// The fields each mapping of a scenario file may have, in the order the documentation lists them.
+// The fields each mapping of a scenario file may have, in the order the documentation lists
+// them. A verb's fields are in its file (verb_*.go).
 var (
-	topFields             = []string{"apiVersion", "kind", "metadata", "spec"}
-	metadataFields        = []string{"name", "description", "watchFor", "zh"}
-	textFields            = []string{"description", "watchFor"}
-	specFields            = []string{"duration", "speed", "seed", "era", "eras", "apiServer", "controllerManager", "kubelets", "informers", "objects", "actions"}
-	apiServerFields       = []string{"runtimeConfig"}
-	controllerMgrFields   = []string{"replicas", "leaderElect", "controllers", "flags"}
-	kubeletsFields        = []string{"count", "manifestDir", "manifestURL"}
-	informerFields        = []string{"name", "resource", "namespace", "handlers", "resync"}
-	actionFields          = append([]string{"at"}, verbs...)
-	deleteFields          = []string{"apiVersion", "kind", "namespace", "name"}
-	breakWatchesFields    = []string{"resource"}
-	addHandlerFields      = []string{"informer"}
-	hangHandlerFields     = []string{"informer", "handler"}
-	stopKubeletFields     = []string{"node"}
-	startKubeletFields    = []string{"node"}
-	setImageFSUsageFields = []string{"node", "percent"}
-	injectOOMFields       = []string{"node", "pod", "container"}
-	takePortFields        = []string{"node", "server", "for"}
+	topFields           = []string{"apiVersion", "kind", "metadata", "spec"}
+	metadataFields      = []string{"name", "description", "watchFor", "zh"}
+	textFields          = []string{"description", "watchFor"}
+	specFields          = []string{"duration", "speed", "seed", "era", "eras", "apiServer", "controllerManager", "kubelets", "informers", "objects", "actions"}
+	apiServerFields     = []string{"runtimeConfig"}
+	controllerMgrFields = []string{"replicas", "leaderElect", "controllers", "flags"}
+	kubeletsFields      = []string{"count", "manifestDir", "manifestURL"}
+	informerFields      = []string{"name", "resource", "namespace", "handlers", "resync"}
 )
 
 // LoadFile reads and parses the scenario file at path.
@@ -115,29 +107,13 @@ func (d *decoder) scenario(root ast.Node) *Scenario {
 	if !ok {
 		return s
 	}
-	if fl, ok := f.get("apiVersion"); ok {
-		if v, ok := str(fl.val); !ok || v != APIVersion {
-			d.expected(fl.val, fl.path, quote(APIVersion))
-		}
-	} else if !f.has("apiVersion") {
-		d.required(f, "apiVersion", quote(APIVersion))
-	}
-	if fl, ok := f.get("kind"); ok {
-		if v, ok := str(fl.val); !ok || v != Kind {
-			d.expected(fl.val, fl.path, quote(Kind))
-		}
-	} else if !f.has("kind") {
-		d.required(f, "kind", quote(Kind))
-	}
-	if fl, ok := f.get("metadata"); ok {
+	f.required("apiVersion", quote(APIVersion)).str(is(APIVersion))
+	f.required("kind", quote(Kind)).str(is(Kind))
+	if fl, ok := f.need("metadata", "a mapping with the scenario's name and description"); ok {
 		s.Metadata = d.metadata(fl)
-	} else if !f.has("metadata") {
-		d.required(f, "metadata", "a mapping with the scenario's name and description")
 	}
-	if fl, ok := f.get("spec"); ok {
+	if fl, ok := f.need("spec", "a mapping with at least duration"); ok {
 		s.Spec = d.spec(fl)
-	} else if !f.has("spec") {
-		d.required(f, "spec", "a mapping with at least duration")
 	}
 	return s
 }
@@ -148,16 +124,7 @@ func (d *decoder) metadata(fl *field) Metadata {
 	if !ok {
 		return m
 	}
-	const nameWant = "a name of lower-case letters, digits and '-', at most 63 characters, such as informer-basics"
-	if fl, ok := f.get("name"); ok {
-		v, ok := str(fl.val)
-		if !ok || len(validation.IsDNS1123Label(v)) > 0 {
-			d.expected(fl.val, fl.path, nameWant)
-		}
-		m.Name = v
-	} else if !f.has("name") {
-		d.required(f, "name", nameWant)
-	}
+	m.Name, _ = f.required("name", "a name of lower-case letters, digits and '-', at most 63 characters, such as informer-basics").str(isDNSLabel)
 	t := d.text(f)
 	m.Description, m.WatchFor = t.Description, t.WatchFor
 	if fl, ok := f.get("zh"); ok {
@@ -171,13 +138,7 @@ func (d *decoder) metadata(fl *field) Metadata {
 // text decodes description and watchFor of metadata or metadata.zh.
 func (d *decoder) text(f *fields) Text {
 	var t Text
-	if fl, ok := f.get("description"); ok {
-		v, ok := str(fl.val)
-		if !ok {
-			d.expected(fl.val, fl.path, "a string")
-		}
-		t.Description = v
-	}
+	t.Description, _ = f.optional("description", "a string").str(nil)
 	if fl, ok := f.get("watchFor"); ok {
 		const want = "a list of sentences, each a thing to look at in the recording"
 		items, _ := d.sequence(fl.val, fl.path, want)
@@ -201,31 +162,17 @@ func (d *decoder) spec(fl *field) Spec {
 	if !ok {
 		return sp
 	}
-	durationOK := false
-	const durationWant = "a duration > 0 and ≤ 24h, such as 30s or 10m"
-	if fl, ok := f.get("duration"); ok {
-		v, ok := duration(fl.val)
-		if !ok || v <= 0 || v > MaxDuration {
-			d.badDuration(fl.val, fl.path, durationWant)
-		} else {
-			sp.Duration, durationOK = v, true
-		}
-	} else if !f.has("duration") {
-		d.required(f, "duration", durationWant)
+	// duration > 0: the shortest duration is 1ns.
+	dur, durationOK := f.required("duration", "a duration > 0 and ≤ 24h, such as 30s or 10m").duration(time.Nanosecond, MaxDuration)
+	if durationOK {
+		sp.Duration = dur
 	}
-	if fl, ok := f.get("speed"); ok {
-		v, ok := number(fl.val)
-		if !ok || v <= 0 || v > MaxSpeed {
-			d.expected(fl.val, fl.path, fmt.Sprintf("a number > 0 and ≤ %d (simulated seconds per real second)", MaxSpeed))
-		} else {
-			sp.Speed = v
-		}
+	// speed > 0: the smallest float64 above 0 is math.SmallestNonzeroFloat64.
+	speedWant := fmt.Sprintf("a number > 0 and ≤ %d (simulated seconds per real second)", MaxSpeed)
+	if v, ok := f.optional("speed", speedWant).number(math.SmallestNonzeroFloat64, MaxSpeed); ok {
+		sp.Speed = v
 	}
-	if fl, ok := f.get("seed"); ok {
-		v, ok := integer(fl.val)
-		if !ok {
-			d.expected(fl.val, fl.path, "an integer")
-		}
+	if v, ok := f.optional("seed", "an integer").integer(math.MinInt64, math.MaxInt64); ok {
 		sp.Seed = v
 	}
 	if fl, ok := f.get("era"); ok {

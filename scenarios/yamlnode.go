@@ -166,6 +166,7 @@ type field struct {
 
 // fields holds the known keys of one mapping.
 type fields struct {
+	d     *decoder // reports what the typed reads find wrong
 	node  ast.Node
 	path  string
 	m     map[string]*field
@@ -201,7 +202,7 @@ func index(path string, i int) string {
 // mapping checks that n is a mapping whose keys are all in known, each once. A null value is
 // taken as an empty mapping, as Kubernetes does. It returns false when n is not a mapping.
 func (d *decoder) mapping(n ast.Node, path, what string, known []string) (*fields, bool) {
-	f := &fields{node: n, path: path, m: map[string]*field{}}
+	f := &fields{d: d, node: n, path: path, m: map[string]*field{}}
 	switch v := n.(type) {
 	case *ast.NullNode:
 		return f, true
@@ -262,11 +263,6 @@ func (d *decoder) mappingValue(f *fields, mv *ast.MappingValueNode, known []stri
 	val, _ := d.value(mv.Value, path)
 	f.m[name] = &field{key: mv.Key, val: val, path: path}
 	f.order = append(f.order, name)
-}
-
-// required reports a missing field, at the mapping that lacks it.
-func (d *decoder) required(f *fields, name, what string) {
-	d.errorf(f.node, join(f.path, name), "required field is missing; expected %s", what)
 }
 
 // sequence returns the items of a list (null is an empty list), or false when n is not one.

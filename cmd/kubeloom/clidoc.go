@@ -6,75 +6,26 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 )
 
-// cliIntro is the text above the generated CLI reference, per language.
-// The commands' own help is English only: the reference quotes it as the
-// program prints it.
-var cliIntro = map[string]string{
-	"en": `# Command-line reference
-
-<!-- Generated from the cobra command tree (cmd/kubeloom). Do not edit: change the commands, then run ` + "`make docs`" + `. -->
-
-Every command and flag of ` + "`kubeloom`" + `, as ` + "`bin/kubeloom help COMMAND`" + ` prints it. 中文：[zh/cli.md](zh/cli.md).
-
-The examples paste as they are from the repository's root after ` + "`make build`" + `; most read
-the recording this command makes:
-
-` + "```sh" + `
-bin/kubeloom run informer-basics --out recordings/informer-basics.jsonl
-` + "```" + `
-`,
-	"zh": `# 命令行参考
-
-<!-- 由 cobra 命令树（cmd/kubeloom）生成。请勿手改：修改命令后运行 ` + "`make docs`" + `。 -->
-
-` + "`kubeloom`" + ` 的每个命令和参数。命令的帮助文字只有英文（即程序本身打印的内容），这里原样引用；
-每个命令的用途见下表。English: [../cli.md](../cli.md).
-
-` + "`make build`" + ` 之后，示例可在仓库根目录原样粘贴运行；多数示例读取下面这条命令生成的记录：
-
-` + "```sh" + `
-bin/kubeloom run informer-basics --out recordings/informer-basics.jsonl
-` + "```" + `
-`,
-}
-
-// cliPurposeZH is the one-line purpose of each command in Chinese, for the
-// table at the top of docs/zh/cli.md.
-var cliPurposeZH = map[string]string{
-	"kubeloom run":                "运行一个场景并记录其 span",
-	"kubeloom replay":             "在终端中把记录画成时间线",
-	"kubeloom step":               "逐步讲解记录（课堂用），中英文",
-	"kubeloom export":             "导出为自包含的 HTML 时间线、Jaeger JSON 或 Chrome/Perfetto 格式",
-	"kubeloom push":               "通过 OTLP 把记录重新发送到采集器或 Jaeger",
-	"kubeloom scenarios":          "列出、显示、校验场景",
-	"kubeloom scenarios list":     "列出内置场景",
-	"kubeloom scenarios show":     "显示场景：描述、看点和 YAML",
-	"kubeloom scenarios validate": "像 run 一样校验场景文件",
-	"kubeloom goroutines":         "列出协程目录",
-	"kubeloom version":            "打印版本",
-}
-
-// writeCLIReference writes the reference of root and its subcommands.
+// writeCLIReference writes the reference of root and its subcommands in
+// lang: docs.yaml's intro and a table of what each command does (its
+// cli.purposes), then every command's help as the program prints it,
+// which is English in every language.
 func writeCLIReference(w io.Writer, root *cobra.Command, lang string) error {
+	l := locale.Get(lang)
 	var b strings.Builder
-	b.WriteString(cliIntro[lang])
+	b.WriteString(l.Format("docs.cli.intro", locale.Args{"languages": otherLanguages(lang, "cli.md")}))
 	cmds := visibleCommands(root)
-	if lang == "zh" {
-		b.WriteString("\n| 命令 | 用途 |\n|---|---|\n")
-	} else {
-		b.WriteString("\n| command | what it does |\n|---|---|\n")
-	}
+	fmt.Fprintf(&b, "\n| %s | %s |\n|---|---|\n", l.Text("docs.cli.command"), l.Text("docs.cli.purpose"))
 	for _, c := range cmds {
-		purpose := c.Short
-		if lang == "zh" {
-			purpose = cliPurposeZH[c.CommandPath()]
-			if purpose == "" {
-				return fmt.Errorf("no Chinese purpose for %q in cliPurposeZH", c.CommandPath())
-			}
+		key := purposeKey(c)
+		if !l.Has(key) {
+			return fmt.Errorf("no purpose of %q in sim/catalog/locale/%s/docs.yaml: add it to cli.purposes in every language", c.CommandPath(), lang)
 		}
-		fmt.Fprintf(&b, "| [`%s`](#%s) | %s |\n", c.CommandPath(), anchor(c.CommandPath()), purpose)
+		fmt.Fprintf(&b, "| [`%s`](#%s) | %s |\n", c.CommandPath(), anchor(c.CommandPath()), l.Text(key))
 	}
 	for _, c := range cmds {
 		fmt.Fprintf(&b, "\n## %s\n\n", c.CommandPath())
@@ -102,6 +53,10 @@ func writeCLIReference(w io.Writer, root *cobra.Command, lang string) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// purposeKey is the message of what c does, in docs.yaml. English's are
+// the commands' own Short help (a test keeps them equal).
+func purposeKey(c *cobra.Command) string { return "docs.cli.purposes." + c.CommandPath() }
 
 // visibleCommands lists root and every available subcommand, depth first,
 // without help and completion.

@@ -23,12 +23,18 @@ var exportFormats = map[string]string{
 	"chrome": ".chrome.json",
 }
 
+// exportOptions are what `kubeloom export` is told: its argument and
+// flags, and the streams it reports on (and writes to with -o -).
 type exportOptions struct {
+	io streams
+
 	file, format, out string
 }
 
-func newExportCmd(s streams) *cobra.Command {
-	o := &exportOptions{}
+// newExportCmd builds `kubeloom export`; runF, if not nil, is called with
+// the parsed options instead of runExport (tests of the flags).
+func newExportCmd(d deps, runF func(*exportOptions) error) *cobra.Command {
+	o := &exportOptions{io: d.streams}
 	cmd := &cobra.Command{
 		Use:   "export FILE --format html|jaeger|chrome [-o OUT]",
 		Short: "Write a recording as a self-contained HTML timeline, Jaeger JSON or a Chrome/Perfetto trace",
@@ -53,7 +59,13 @@ Lines of the recording that cannot be read are reported; the rest is exported.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
-			return runExport(s, o)
+			if _, ok := exportFormats[o.format]; !ok {
+				return fmt.Errorf("--format %q: expected html, jaeger or chrome", o.format)
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return runExport(o)
 		},
 	}
 	f := cmd.Flags()
@@ -62,11 +74,10 @@ Lines of the recording that cannot be read are reported; the rest is exported.`,
 	return cmd
 }
 
-func runExport(s streams, o *exportOptions) error {
-	suffix, ok := exportFormats[o.format]
-	if !ok {
-		return fmt.Errorf("--format %q: expected html, jaeger or chrome", o.format)
-	}
+// runExport writes the recording in the format asked, beside it or where
+// -o says.
+func runExport(o *exportOptions) error {
+	suffix := exportFormats[o.format]
 	spans, done, readErr := readRecording(o.file, traces.ReadOptions{})
 	defer done()
 	if len(spans) == 0 {
@@ -76,7 +87,7 @@ func runExport(s streams, o *exportOptions) error {
 		return fmt.Errorf("%s: no spans in the recording", o.file)
 	}
 	if readErr != nil {
-		fmt.Fprintf(s.err, "warning: some lines of %s could not be read; exporting the rest:\n%v\n", o.file, readErr)
+		fmt.Fprintf(o.io.err, "warning: some lines of %s could not be read; exporting the rest:\n%v\n", o.file, readErr)
 	}
 	n := len(spans)
 	var write func(w io.Writer) error
@@ -96,7 +107,7 @@ func runExport(s streams, o *exportOptions) error {
 		write = func(w io.Writer) error { return htmlview.Write(w, tl) }
 	}
 	if o.out == "-" {
-		return write(s.out)
+		return write(o.io.out)
 	}
 	out := o.out
 	if out == "" {
@@ -127,6 +138,6 @@ func runExport(s streams, o *exportOptions) error {
 	if err := os.Rename(tmp.Name(), out); err != nil {
 		return fmt.Errorf("failed to write %s: %w", out, err)
 	}
-	fmt.Fprintf(s.out, "wrote %s (%s, %d spans)\n", out, o.format, n)
+	fmt.Fprintf(o.io.out, "wrote %s (%s, %d spans)\n", out, o.format, n)
 	return nil
 }

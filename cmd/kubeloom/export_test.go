@@ -45,3 +45,31 @@ func TestExportFormats(t *testing.T) {
 		t.Errorf("a bad format: %v", err)
 	}
 }
+
+func TestNewExportCmd(t *testing.T) {
+	checkFlags(t, newExportCmd, deps{}, []flagCase[exportOptions]{{
+		name: "html beside the recording",
+		args: []string{"run.jsonl", "--format", "html"},
+		want: exportOptions{file: "run.jsonl", format: "html"},
+	}, {
+		name: "to stdout",
+		args: []string{"run.jsonl", "--format", "chrome", "-o", "-"},
+		want: exportOptions{file: "run.jsonl", format: "chrome", out: "-"},
+	}, {
+		name: "jaeger to a file",
+		args: []string{"run.jsonl", "--format", "jaeger", "--out", "trace.json"},
+		want: exportOptions{file: "run.jsonl", format: "jaeger", out: "trace.json"},
+	}, {
+		name: "no format",
+		args: []string{"run.jsonl"},
+		err:  `--format "": expected html, jaeger or chrome`,
+	}, {
+		name: "unknown format",
+		args: []string{"run.jsonl", "--format", "svg"},
+		err:  `--format "svg": expected html, jaeger or chrome`,
+	}, {
+		name: "no file",
+		args: []string{"--format", "html"},
+		err:  "accepts 1 arg(s), received 0",
+	}})
+}

@@ -2,43 +2,58 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"os"
+	"path"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 )
-
-var updateDocs = flag.Bool("update", false, "rewrite the generated docs (docs/cli.md, docs/goroutines.md and their docs/zh/ versions)")
 
 // docsProg is how the docs spell kubeloom: as it runs from the repository's
 // root after make build.
 const docsProg = "bin/kubeloom"
 
-// generatedDocs are the docs written from the code, by language.
-var generatedDocs = []struct {
+// docsDeps are the commands' dependencies as the docs show them: only the
+// spelling matters.
+var docsDeps = deps{streams: streams{prog: docsProg}}
+
+// generatedDoc is a doc written from the code.
+type generatedDoc struct {
 	path  string
 	write func(*bytes.Buffer) error
-}{
-	{"../../docs/cli.md", func(b *bytes.Buffer) error { return writeCLIReference(b, newRootCmd(streams{prog: docsProg}), "en") }},
-	{"../../docs/zh/cli.md", func(b *bytes.Buffer) error { return writeCLIReference(b, newRootCmd(streams{prog: docsProg}), "zh") }},
-	{"../../docs/goroutines.md", func(b *bytes.Buffer) error { return writeCatalogMarkdown(b, "en") }},
-	{"../../docs/zh/goroutines.md", func(b *bytes.Buffer) error { return writeCatalogMarkdown(b, "zh") }},
+}
+
+// generatedDocs are the docs written from the code: the CLI reference and
+// the catalog, in every language (locale.Codes), English's in docs/ and
+// every other one's in docs/<code>/.
+func generatedDocs() []generatedDoc {
+	var out []generatedDoc
+	for _, lang := range locale.Codes() {
+		out = append(out,
+			generatedDoc{"../../docs/" + docsPage(lang, "cli.md"), func(b *bytes.Buffer) error {
+				return writeCLIReference(b, newRootCmd(docsDeps), lang)
+			}},
+			generatedDoc{"../../docs/" + docsPage(lang, "goroutines.md"), func(b *bytes.Buffer) error { return writeCatalogMarkdown(b, lang) }})
+	}
+	return out
 }
 
 // TestGeneratedDocsAreUpToDate fails when a generated page differs from
 // what the code generates now; `make docs` rewrites them.
 func TestGeneratedDocsAreUpToDate(t *testing.T) {
-	for _, d := range generatedDocs {
+	for _, d := range generatedDocs() {
 		var b bytes.Buffer
 		if err := d.write(&b); err != nil {
 			t.Fatalf("%s: %v", d.path, err)
 		}
-		if *updateDocs {
+		if *update {
 			if err := os.MkdirAll(filepath.Dir(d.path), 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -61,7 +76,7 @@ func TestGeneratedDocsAreUpToDate(t *testing.T) {
 // `kubeloom goroutines --format markdown` prints, and every catalog entry
 // is on them with its story in the page's language.
 func TestGoroutinesMarkdownIsTheCommand(t *testing.T) {
-	for _, lang := range []string{"en", "zh"} {
+	for _, lang := range locale.Codes() {
 		out, _, err := execute(t, "goroutines", "--format", "markdown", "--lang", lang)
 		if err != nil {
 			t.Fatal(err)
@@ -74,17 +89,17 @@ func TestGoroutinesMarkdownIsTheCommand(t *testing.T) {
 			t.Errorf("--lang %s: the command's output differs from the generated page", lang)
 		}
 		for _, e := range catalog.All() {
-			story := e.Summary
-			if lang == "zh" {
-				story = e.SummaryZH
-			}
-			if !strings.Contains(out, "### "+e.Name+"\n") || !strings.Contains(out, story) {
+			if !strings.Contains(out, "### "+e.Name+"\n") || !strings.Contains(out, e.Story(lang).Summary) {
 				t.Errorf("--lang %s: %s or its story is missing", lang, e.Name)
 			}
-			// The English page renders the article's Chinese; the
-			// Chinese page quotes it alone.
-			if en := e.QuoteInEnglish(); en != "" && strings.Contains(out, oneLine(en)) != (lang == "en") {
-				t.Errorf("--lang %s: %s: the English rendering of its quote shown %v, want %v", lang, e.Name, lang != "en", lang == "en")
+			// A page renders the article's Chinese in its language;
+			// the Chinese page quotes it alone.
+			if lang == locale.Articles {
+				if en := e.Story(locale.Reference).Rendering; en != "" && strings.Contains(out, oneLine(en)) {
+					t.Errorf("--lang %s: %s: the page shows the English rendering of the article's words", lang, e.Name)
+				}
+			} else if r := e.Story(lang).Rendering; r != "" && !strings.Contains(out, oneLine(r)) {
+				t.Errorf("--lang %s: %s: the page lacks the rendering of the article's words", lang, e.Name)
 			}
 		}
 	}
@@ -97,7 +112,7 @@ func TestGoroutinesMarkdownIsTheCommand(t *testing.T) {
 // in the reference.
 func TestCLIReferenceCoversEveryFlag(t *testing.T) {
 	var b bytes.Buffer
-	root := newRootCmd(streams{})
+	root := newRootCmd(deps{})
 	if err := writeCLIReference(&b, root, "en"); err != nil {
 		t.Fatal(err)
 	}
@@ -111,6 +126,53 @@ func TestCLIReferenceCoversEveryFlag(t *testing.T) {
 				t.Errorf("%s --%s is missing", c.CommandPath(), f.Name)
 			}
 		})
+	}
+}
+
+// TestCLIPurposes: every command has a purpose in docs.yaml, and English's
+// are the commands' own Short help (the table of docs/cli.md says the
+// same as the sections under it); a purpose of a command that is not one
+// is stale.
+func TestCLIPurposes(t *testing.T) {
+	root := newRootCmd(deps{})
+	en := locale.Get(locale.Reference)
+	commands := map[string]bool{}
+	for _, c := range visibleCommands(root) {
+		commands[c.CommandPath()] = true
+		if got := en.Text(purposeKey(c)); got != c.Short {
+			t.Errorf("%s: docs.yaml's purpose of %s is %q, its Short %q: make them the same", en.Where("docs", "cli", "purposes"), c.CommandPath(), got, c.Short)
+		}
+	}
+	for _, path := range en.Keys("docs", "cli", "purposes") {
+		if !commands[path] {
+			t.Errorf("%s: a purpose of %q, which is no command: remove it from every language", en.Where("docs", "cli", "purposes", path), path)
+		}
+	}
+}
+
+// The reference pages of each language link to the others': each link,
+// followed from where the page is, lands on another language's page.
+func TestGeneratedDocsLinkTheOtherLanguages(t *testing.T) {
+	target := regexp.MustCompile(`\]\(([^)]+)\)`)
+	for _, lang := range locale.Codes() {
+		for _, page := range []string{"cli.md", "goroutines.md"} {
+			from := path.Dir(path.Join("docs", docsPage(lang, page)))
+			var got, want []string
+			for _, m := range target.FindAllStringSubmatch(otherLanguages(lang, page), -1) {
+				got = append(got, path.Join(from, m[1]))
+			}
+			for _, other := range locale.Codes() {
+				if other != lang {
+					want = append(want, path.Join("docs", docsPage(other, page)))
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s's %s links %v, want %v", lang, page, got, want)
+			}
+		}
+	}
+	if got := otherLanguages("zh", "cli.md"); !strings.HasPrefix(got, "English: [../cli.md](../cli.md)") {
+		t.Errorf("docs/zh/cli.md links English as %q", got)
 	}
 }
 

@@ -7,11 +7,20 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 )
 
-func newGoroutinesCmd(s streams) *cobra.Command {
-	var long bool
-	var format, lang string
+// goroutinesOptions are what `kubeloom goroutines` is told.
+type goroutinesOptions struct {
+	io           streams
+	long         bool
+	format, lang string
+}
+
+// newGoroutinesCmd builds `kubeloom goroutines`; runF, if not nil, is
+// called with the parsed options instead of runGoroutines.
+func newGoroutinesCmd(d deps, runF func(*goroutinesOptions) error) *cobra.Command {
+	o := &goroutinesOptions{io: d.streams}
 	cmd := &cobra.Command{
 		Use:   "goroutines",
 		Short: "List the goroutine catalog as this kubeloom knows it",
@@ -26,52 +35,65 @@ docs/zh/goroutines.md).`,
   kubeloom goroutines --format markdown --lang zh > goroutines.zh.md`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkLang(lang); err != nil {
-				return err
+			if runF != nil {
+				return runF(o)
 			}
-			switch format {
-			case "text":
-			case "markdown":
-				return writeCatalogMarkdown(s.out, lang)
-			default:
-				return fmt.Errorf("--format %q: expected text or markdown", format)
-			}
-			if long {
-				for _, e := range catalog.All() {
-					fmt.Fprintf(s.out, "%s  (%s, %s)\n", e.Name, e.Kind, period(e))
-					fmt.Fprintf(s.out, "  started by  %s\n  in          %s\n", e.Function, e.File)
-					if e.PeriodFrom != "" {
-						fmt.Fprintf(s.out, "  period      %s\n", e.PeriodFrom)
-					}
-					if e.Article != "" {
-						fmt.Fprintf(s.out, "  article     %s\n", e.Article)
-					}
-					fmt.Fprintf(s.out, "  %s\n  %s\n", e.Summary, e.SummaryZH)
-					if e.Quote != "" {
-						fmt.Fprintf(s.out, "  「%s」\n", e.Quote)
-					}
-					if en := e.QuoteInEnglish(); en != "" {
-						fmt.Fprintf(s.out, "  (rendered in English: %s)\n", en)
-					}
-					if e.Now != "" {
-						fmt.Fprintf(s.out, "  today: %s\n", e.Now)
-					}
-					fmt.Fprintln(s.out)
-				}
-				return nil
-			}
-			tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tKIND\tPERIOD\tKUBERNETES SOURCE")
-			for _, e := range catalog.All() {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.Name, e.Kind, period(e), e.File)
-			}
-			return tw.Flush()
+			return runGoroutines(o)
 		},
 	}
-	cmd.Flags().BoolVarP(&long, "long", "l", false, "also print what each goroutine does (English and 中文), the article's words and today's differences")
-	cmd.Flags().StringVar(&format, "format", "text", "text, or markdown: the whole catalog as a reference page")
-	cmd.Flags().StringVar(&lang, "lang", "en", "language of --format markdown: en or zh (中文)")
+	cmd.Flags().BoolVarP(&o.long, "long", "l", false, "also print what each goroutine does (English and 中文), the article's words and today's differences")
+	cmd.Flags().StringVar(&o.format, "format", "text", "text, or markdown: the whole catalog as a reference page")
+	cmd.Flags().StringVar(&o.lang, "lang", locale.Reference, "language of --format markdown: "+locale.Choices())
 	return cmd
+}
+
+// runGoroutines prints the catalog: a table, every entry at length, or
+// the reference page in markdown.
+func runGoroutines(o *goroutinesOptions) error {
+	if err := checkLang(o.lang); err != nil {
+		return err
+	}
+	switch o.format {
+	case "text":
+	case "markdown":
+		return writeCatalogMarkdown(o.io.out, o.lang)
+	default:
+		return fmt.Errorf("--format %q: expected text or markdown", o.format)
+	}
+	if o.long {
+		for _, e := range catalog.All() {
+			fmt.Fprintf(o.io.out, "%s  (%s, %s)\n", e.Name, e.Kind, period(e))
+			fmt.Fprintf(o.io.out, "  started by  %s\n  in          %s\n", e.Function, e.File)
+			if e.PeriodFrom != "" {
+				fmt.Fprintf(o.io.out, "  period      %s\n", e.PeriodFrom)
+			}
+			if e.Article != "" {
+				fmt.Fprintf(o.io.out, "  article     %s\n", e.Article)
+			}
+			// What it does in every language; the rest in English.
+			for _, code := range locale.Codes() {
+				fmt.Fprintf(o.io.out, "  %s\n", e.Story(code).Summary)
+			}
+			st := e.Story(locale.Reference)
+			if st.Quote != "" {
+				fmt.Fprintf(o.io.out, "  「%s」\n", st.Quote)
+			}
+			if st.Rendering != "" {
+				fmt.Fprintf(o.io.out, "  (rendered in English: %s)\n", st.Rendering)
+			}
+			if st.Now != "" {
+				fmt.Fprintf(o.io.out, "  today: %s\n", st.Now)
+			}
+			fmt.Fprintln(o.io.out)
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(o.io.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tKIND\tPERIOD\tKUBERNETES SOURCE")
+	for _, e := range catalog.All() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.Name, e.Kind, period(e), e.File)
+	}
+	return tw.Flush()
 }
 
 func period(e catalog.Entry) string {

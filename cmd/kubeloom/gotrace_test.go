@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"k8s.io/utils/clock"
 )
 
 // TestGoTraceNamesRegionsAfterGoroutines runs a scenario with --go-trace
@@ -20,8 +22,8 @@ func TestGoTraceNamesRegionsAfterGoroutines(t *testing.T) {
 	}
 	dir := t.TempDir()
 	file := filepath.Join(dir, "run.trace")
-	err := runRun(context.Background(), streams{out: &bytes.Buffer{}, err: &bytes.Buffer{}},
-		&runOptions{scenario: "informer-basics", out: filepath.Join(dir, "run.jsonl"), quiet: true, goTrace: file, speed: 200, duration: 10 * time.Second})
+	err := runRun(context.Background(),
+		&runOptions{io: streams{out: &bytes.Buffer{}, err: &bytes.Buffer{}}, clock: clock.RealClock{}, scenario: "informer-basics", out: filepath.Join(dir, "run.jsonl"), quiet: true, goTrace: file, speed: 200, duration: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

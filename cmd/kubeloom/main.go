@@ -17,7 +17,7 @@ func main() {
 	defer stop()
 	quietOTel()
 	s := streams{in: os.Stdin, out: os.Stdout, err: os.Stderr, prog: programName(os.Args[0])}
-	cmd := newRootCmd(s)
+	cmd := newRootCmd(deps{streams: s})
 	err := cmd.ExecuteContext(ctx)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "kubeloom:", s.spell(err.Error()))

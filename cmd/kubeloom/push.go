@@ -16,15 +16,22 @@ import (
 	"github.com/kubeloom/kubeloom/traces/push"
 )
 
+// pushOptions are what `kubeloom push` is told: its argument and flags,
+// and the streams it reports on.
 type pushOptions struct {
+	io streams
+
 	file          string
 	endpoint      string
 	timeout       time.Duration
 	simulatedTime bool
 }
 
-func newPushCmd(s streams) *cobra.Command {
-	o := &pushOptions{}
+// newPushCmd builds `kubeloom push`; runF, if not nil, is called with the
+// parsed options instead of runPush (tests of the flags).
+func newPushCmd(d deps, runF func(context.Context, *pushOptions) error) *cobra.Command {
+	d = d.withDefaults()
+	o := &pushOptions{io: d.streams}
 	cmd := &cobra.Command{
 		Use:   "push FILE",
 		Short: "Send a recording to Jaeger or an OpenTelemetry collector over OTLP",
@@ -47,10 +54,16 @@ A recording with unreadable lines is not pushed: the error names them.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
-			if !cmd.Flags().Changed("otlp-endpoint") && otlp.EnvEndpointURL() != "" {
+			if !cmd.Flags().Changed("otlp-endpoint") && d.otlpEnv() != "" {
 				o.endpoint = otlp.EnvEndpoint
 			}
-			return runPush(cmd.Context(), s, o)
+			if o.endpoint == "" {
+				return errors.New("no OTLP endpoint: give --otlp-endpoint http://127.0.0.1:4318 (or grpc://127.0.0.1:4317), or set OTEL_EXPORTER_OTLP_ENDPOINT; `make jaeger` starts a Jaeger there")
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return runPush(cmd.Context(), o)
 		},
 	}
 	f := cmd.Flags()
@@ -60,10 +73,9 @@ A recording with unreadable lines is not pushed: the error names them.`,
 	return cmd
 }
 
-func runPush(ctx context.Context, s streams, o *pushOptions) error {
-	if o.endpoint == "" {
-		return errors.New("no OTLP endpoint: give --otlp-endpoint http://127.0.0.1:4318 (or grpc://127.0.0.1:4317), or set OTEL_EXPORTER_OTLP_ENDPOINT; `make jaeger` starts a Jaeger there")
-	}
+// runPush sends the recording's spans to the endpoint and says what it
+// sent.
+func runPush(ctx context.Context, o *pushOptions) error {
 	spans, done, err := readRecording(o.file, traces.ReadOptions{})
 	defer done()
 	if err != nil {
@@ -85,9 +97,9 @@ func runPush(ctx context.Context, s streams, o *pushOptions) error {
 		return err
 	}
 	sum := summarizePush(spans)
-	fmt.Fprintf(s.out, "pushed %d spans (%d traces) from %s to %s\n", len(spans), sum.traces, o.file, otlp.Describe(o.endpoint))
-	fmt.Fprintf(s.out, "  services: %s\n", strings.Join(sum.services, ", "))
-	fmt.Fprintf(s.out, "  spans start between %s and %s (%s): search that range\n",
+	fmt.Fprintf(o.io.out, "pushed %d spans (%d traces) from %s to %s\n", len(spans), sum.traces, o.file, otlp.Describe(o.endpoint))
+	fmt.Fprintf(o.io.out, "  services: %s\n", strings.Join(sum.services, ", "))
+	fmt.Fprintf(o.io.out, "  spans start between %s and %s (%s): search that range\n",
 		sum.first.Add(shift).Local().Format(time.DateTime), sum.last.Add(shift).Local().Format(time.DateTime), clockName)
 	return nil
 }

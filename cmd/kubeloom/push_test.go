@@ -17,6 +17,8 @@ import (
 
 	collectortrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/kubeloom/kubeloom/traces/push"
 )
 
 // executePush runs `kubeloom push` (not yet in the root command's list
@@ -24,7 +26,7 @@ import (
 func executePush(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	cmd := newPushCmd(streams{in: strings.NewReader(""), out: &out, err: &errOut})
+	cmd := newPushCmd(deps{streams: streams{in: strings.NewReader(""), out: &out, err: &errOut}}, nil)
 	cmd.SetArgs(args)
 	cmd.SetOut(&out)
 	cmd.SetErr(&errOut)
@@ -219,4 +221,36 @@ func TestPushErrors(t *testing.T) {
 	if n := received(); n != 0 {
 		t.Errorf("the receiver got %d spans of failed pushes, want 0", n)
 	}
+}
+
+func TestNewPushCmd(t *testing.T) {
+	newCmd := withoutContext(newPushCmd)
+	noEnv := deps{otlpEnv: func() string { return "" }}
+	checkFlags(t, newCmd, noEnv, []flagCase[pushOptions]{{
+		name: "endpoint",
+		args: []string{"run.jsonl", "--otlp-endpoint", "http://127.0.0.1:4318"},
+		want: pushOptions{file: "run.jsonl", endpoint: "http://127.0.0.1:4318", timeout: push.DefaultTimeout},
+	}, {
+		name: "every flag",
+		args: []string{"run.jsonl", "--otlp-endpoint", "grpc://127.0.0.1:4317", "--timeout", "3s", "--simulated-time"},
+		want: pushOptions{file: "run.jsonl", endpoint: "grpc://127.0.0.1:4317", timeout: 3 * time.Second, simulatedTime: true},
+	}, {
+		name: "no endpoint",
+		args: []string{"run.jsonl"},
+		err:  "no OTLP endpoint: give --otlp-endpoint http://127.0.0.1:4318 (or grpc://127.0.0.1:4317), or set OTEL_EXPORTER_OTLP_ENDPOINT; `make jaeger` starts a Jaeger there",
+	}, {
+		name: "no file",
+		args: []string{"--otlp-endpoint", "http://127.0.0.1:4318"},
+		err:  "accepts 1 arg(s), received 0",
+	}})
+	env := deps{otlpEnv: func() string { return "http://127.0.0.1:4318" }}
+	checkFlags(t, newCmd, env, []flagCase[pushOptions]{{
+		name: "endpoint from the environment",
+		args: []string{"run.jsonl"},
+		want: pushOptions{file: "run.jsonl", endpoint: "env", timeout: push.DefaultTimeout},
+	}, {
+		name: "the flag wins",
+		args: []string{"run.jsonl", "--otlp-endpoint", "grpc://127.0.0.1:4317"},
+		want: pushOptions{file: "run.jsonl", endpoint: "grpc://127.0.0.1:4317", timeout: push.DefaultTimeout},
+	}})
 }

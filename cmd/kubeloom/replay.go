@@ -11,7 +11,11 @@ import (
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
+// replayOptions are what `kubeloom replay` is told: its argument and
+// flags, and the streams it shows the recording on.
 type replayOptions struct {
+	io streams
+
 	file       string
 	width      int
 	from, to   time.Duration
@@ -23,8 +27,10 @@ type replayOptions struct {
 	expand     []string
 }
 
-func newReplayCmd(s streams) *cobra.Command {
-	o := &replayOptions{}
+// newReplayCmd builds `kubeloom replay`; runF, if not nil, is called with
+// the parsed options instead of runReplay (tests of the flags).
+func newReplayCmd(d deps, runF func(*replayOptions) error) *cobra.Command {
+	o := &replayOptions{io: d.streams}
 	cmd := &cobra.Command{
 		Use:   "replay FILE",
 		Short: "Show a recording as a terminal timeline, one lane per goroutine",
@@ -63,7 +69,15 @@ non-empty value (https://no-color.org) or --color says otherwise.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
-			return runReplay(s, o)
+			// The patterns are checked before reading what may be a
+			// large file.
+			if err := o.filter().Validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return runReplay(o)
 		},
 	}
 	f := cmd.Flags()
@@ -79,11 +93,14 @@ non-empty value (https://no-color.org) or --color says otherwise.`,
 	return cmd
 }
 
-func runReplay(s streams, o *replayOptions) error {
-	filter := timeline.Filter{Instances: o.instances, Goroutines: o.goroutines}
-	if err := filter.Validate(); err != nil {
-		return err // before reading what may be a large file
-	}
+// filter is the lanes --instance and --goroutine keep.
+func (o *replayOptions) filter() timeline.Filter {
+	return timeline.Filter{Instances: o.instances, Goroutines: o.goroutines}
+}
+
+// runReplay reads the recording and draws its timeline, or its summary
+// table, on the output.
+func runReplay(o *replayOptions) error {
 	// The summary of the whole recording only counts the marks: it is made
 	// from an outline, which has none, of spans read with only what an
 	// outline needs.
@@ -102,7 +119,7 @@ func runReplay(s streams, o *replayOptions) error {
 	}
 	if readErr != nil {
 		// Show what could be read, and say what could not.
-		fmt.Fprintf(s.err, "warning: some lines of %s could not be read:\n%v\n", o.file, readErr)
+		fmt.Fprintf(o.io.err, "warning: some lines of %s could not be read:\n%v\n", o.file, readErr)
 	}
 	var tl *timeline.Timeline
 	if outline {
@@ -112,12 +129,12 @@ func runReplay(s streams, o *replayOptions) error {
 	}
 	opt := termview.Options{
 		Width: o.width, From: o.from, To: o.to, ASCII: o.ascii,
-		Filter: filter,
-		Color:  termview.UseColor(o.color, s.out),
-		Expand: o.expand, MaxLanes: termview.TerminalLanes(s.out),
+		Filter: o.filter(),
+		Color:  termview.UseColor(o.color, o.io.out),
+		Expand: o.expand, MaxLanes: termview.TerminalLanes(o.io.out),
 	}
 	if o.summary {
-		return termview.Summary(s.out, tl, opt)
+		return termview.Summary(o.io.out, tl, opt)
 	}
-	return termview.Render(s.out, tl, opt)
+	return termview.Render(o.io.out, tl, opt)
 }

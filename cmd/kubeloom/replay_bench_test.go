@@ -99,7 +99,7 @@ func BenchmarkExportHTML1M(b *testing.B) {
 	for b.Loop() {
 		var stdout, stderr strings.Builder
 		s := streams{in: strings.NewReader(""), out: &stdout, err: &stderr}
-		if err := runExport(s, &exportOptions{file: path, format: "html", out: out}); err != nil {
+		if err := runExport(&exportOptions{io: s, file: path, format: "html", out: out}); err != nil {
 			b.Fatalf("%v\n%s", err, stderr.String())
 		}
 		if want := fmt.Sprintf("(html, %d spans)", n); !strings.Contains(stdout.String(), want) {

@@ -22,7 +22,7 @@ func TestReplayColorOnATerminal(t *testing.T) {
 			t.Setenv("NO_COLOR", tc.noColor)
 			t.Setenv("TERM", "xterm")
 			out := onTerminal(t, func(tty *os.File) error {
-				return runReplay(streams{out: tty, err: io.Discard}, &replayOptions{file: file, width: 80})
+				return runReplay(&replayOptions{io: streams{out: tty, err: io.Discard}, file: file, width: 80})
 			})
 			if !strings.Contains(out, "pleg-relist") {
 				t.Fatalf("no timeline on the terminal:\n%s", out)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
+	"github.com/kubeloom/kubeloom/traces/termview"
 	tt "github.com/kubeloom/kubeloom/traces/timeline/timelinetest"
 )
 
@@ -229,4 +231,34 @@ func TestReplayColorFlag(t *testing.T) {
 			t.Errorf("%v: colour %v, want %v", tc.args, got, tc.color)
 		}
 	}
+}
+
+func TestNewReplayCmd(t *testing.T) {
+	checkFlags(t, newReplayCmd, deps{}, []flagCase[replayOptions]{{
+		name: "defaults",
+		args: []string{"run.jsonl"},
+		want: replayOptions{file: "run.jsonl"},
+	}, {
+		name: "every flag",
+		args: []string{"run.jsonl", "--width", "160", "--from", "18s", "--to", "1m", "--ascii", "--instance", "node-1,kubelet node-2", "--instance", "cm-*",
+			"--goroutine", "pleg*", "--expand", "replicaset", "--expand", "all", "--summary", "--color", "always"},
+		want: replayOptions{file: "run.jsonl", width: 160, from: 18 * time.Second, to: time.Minute, ascii: true,
+			instances: []string{"node-1", "kubelet node-2", "cm-*"}, goroutines: []string{"pleg*"}, expand: []string{"replicaset", "all"},
+			summary: true, color: termview.ColorAlways},
+	}, {
+		name: "no file",
+		err:  "accepts 1 arg(s), received 0",
+	}, {
+		name: "bad pattern",
+		args: []string{"run.jsonl", "--goroutine", "[pleg"},
+		err:  "--goroutine \"[pleg\": syntax error in pattern: see `go doc path.Match` for the syntax (*, ?, [a-z], \\ to escape)",
+	}, {
+		name: "bad colour",
+		args: []string{"run.jsonl", "--color", "sometimes"},
+		err:  `invalid argument "sometimes" for "--color" flag: "sometimes" is not a colour mode: use auto, always or never`,
+	}, {
+		name: "bad width",
+		args: []string{"run.jsonl", "--width", "wide"},
+		err:  `invalid argument "wide" for "--width" flag: strconv.ParseInt: parsing "wide": invalid syntax`,
+	}})
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	rtrace "runtime/trace"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+	"k8s.io/utils/clock"
 
 	"github.com/kubeloom/kubeloom/scenarios"
 	"github.com/kubeloom/kubeloom/sim/engine"
@@ -23,14 +23,20 @@ import (
 	"github.com/kubeloom/kubeloom/traces/otlp"
 )
 
+// runOptions are what `kubeloom run` is told: its argument and flags, and
+// the dependencies its run function uses.
 type runOptions struct {
+	io streams
+	network
+	clock clock.PassiveClock
+
 	scenario      string
 	out           string
 	compress      bool
 	speed         float64
 	duration      time.Duration
 	seed          int64
-	era           string
+	era           eraFlag
 	stdout        bool
 	otlpEndpoint  string
 	otlpTimeout   time.Duration
@@ -38,15 +44,13 @@ type runOptions struct {
 	allIterations bool
 	quiet         bool
 	strict        bool
-
-	// Tests run scenarios inside synctest bubbles, their servers on an
-	// in-memory network (memnet): nil is the real one.
-	listen func(network, address string) (net.Listener, error)
-	dial   func(ctx context.Context, network, address string) (net.Conn, error)
 }
 
-func newRunCmd(s streams) *cobra.Command {
-	o := &runOptions{listen: s.listen, dial: s.dial}
+// newRunCmd builds `kubeloom run`; runF, if not nil, is called with the
+// parsed options instead of runRun (tests of the flags).
+func newRunCmd(d deps, runF func(context.Context, *runOptions) error) *cobra.Command {
+	d = d.withDefaults()
+	o := &runOptions{io: d.streams, network: d.network, clock: d.clock}
 	cmd := &cobra.Command{
 		Use:   "run SCENARIO|FILE.yaml",
 		Short: "Run a scenario and record its spans",
@@ -81,10 +85,16 @@ make loops late): set GOGC or GOMEMLIMIT to choose otherwise.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.scenario = args[0]
-			if !cmd.Flags().Changed("otlp-endpoint") && otlp.EnvEndpointURL() != "" {
+			if !cmd.Flags().Changed("otlp-endpoint") && d.otlpEnv() != "" {
 				o.otlpEndpoint = otlp.EnvEndpoint
 			}
-			return runRun(cmd.Context(), s, o)
+			if err := o.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return runRun(cmd.Context(), o)
 		},
 	}
 	f := cmd.Flags()
@@ -93,7 +103,7 @@ make loops late): set GOGC or GOMEMLIMIT to choose otherwise.`,
 	f.Float64Var(&o.speed, "speed", 0, "simulated seconds per real second (default: the scenario's spec.speed)")
 	f.DurationVar(&o.duration, "duration", 0, "simulated time to run (default: the scenario's spec.duration)")
 	f.Int64Var(&o.seed, "seed", 0, "random seed of loop jitter (default: the scenario's spec.seed)")
-	f.StringVar(&o.era, "era", "", "run in this era only: classic (the v1.5 code the articles read) or modern (today's client-go) (default: the scenario's spec.era or spec.eras)")
+	f.Var(&o.era, "era", "run in this era only: classic (the v1.5 code the articles read) or modern (today's client-go) (default: the scenario's spec.era or spec.eras)")
 	f.BoolVar(&o.stdout, "stdout", false, "also print every span to stdout (OpenTelemetry stdouttrace format)")
 	f.StringVar(&o.otlpEndpoint, "otlp-endpoint", "", "also push spans over OTLP: http://127.0.0.1:4318 (HTTP) or grpc://127.0.0.1:4317 (gRPC)")
 	f.DurationVar(&o.otlpTimeout, "otlp-timeout", 5*time.Second, "give up on an OTLP export, and on the final flush, after this long (0: 5s)")
@@ -104,23 +114,28 @@ make loops late): set GOGC or GOMEMLIMIT to choose otherwise.`,
 	return cmd
 }
 
-func runRun(ctx context.Context, s streams, o *runOptions) error {
-	sc, err := scenarios.Resolve(o.scenario)
-	if err != nil {
-		return err
-	}
+// validate checks what the flags say on their own, before the run
+// function reads a scenario or creates a file.
+func (o *runOptions) validate() error {
 	if o.speed < 0 || o.duration < 0 {
 		return errors.New("--speed and --duration must not be negative")
 	}
 	if o.otlpTimeout < 0 {
 		return errors.New("--otlp-timeout must not be negative")
 	}
+	return nil
+}
+
+// runRun runs the scenario, writes the recording and prints the summary
+// (progress and summary on the error stream, --stdout's spans on the
+// output).
+func runRun(ctx context.Context, o *runOptions) error {
+	sc, err := scenarios.Resolve(o.scenario)
+	if err != nil {
+		return err
+	}
 	if o.era != "" {
-		era, err := scenarios.ParseEra(o.era)
-		if err != nil {
-			return fmt.Errorf("--era: %w", err)
-		}
-		sc.Spec.Era, sc.Spec.Eras = era, nil
+		sc.Spec.Era, sc.Spec.Eras = scenarios.Era(o.era), nil
 	}
 	if err := engine.Check(sc); err != nil {
 		return err
@@ -135,7 +150,7 @@ func runRun(ctx context.Context, s streams, o *runOptions) error {
 	}
 	out := o.out
 	if out == "" {
-		out = filepath.Join("recordings", fmt.Sprintf("%s-%s.jsonl", sc.Metadata.Name, time.Now().Format("20060102-150405")))
+		out = filepath.Join("recordings", fmt.Sprintf("%s-%s.jsonl", sc.Metadata.Name, o.clock.Now().Format("20060102-150405")))
 	}
 	if o.compress && !strings.HasSuffix(out, traces.CompressedExt) {
 		out += traces.CompressedExt
@@ -164,13 +179,13 @@ func runRun(ctx context.Context, s streams, o *runOptions) error {
 	opts := engine.Options{
 		Scenario: sc, Recording: file, Speed: o.speed, Duration: o.duration, Seed: o.seed,
 		AllIterations: o.allIterations, OTLPEndpoint: o.otlpEndpoint, OTLPTimeout: o.otlpTimeout,
-		WallStart: time.Now(), Listen: o.listen, Dial: o.dial,
+		WallStart: o.clock.Now(), Listen: o.listen, Dial: o.dial,
 	}
 	if o.stdout {
-		opts.Stdout = s.out
+		opts.Stdout = o.io.out
 	}
-	progress := s.err
-	live := isTerminal(s.err)
+	progress := o.io.err
+	live := isTerminal(o.io.err)
 	var mu sync.Mutex // servers report from their own goroutines
 	if !o.quiet {
 		show := progressPrinter(progress, live)
@@ -196,9 +211,9 @@ func runRun(ctx context.Context, s streams, o *runOptions) error {
 		}
 		fmt.Fprintf(progress, "  %s serves http://%s  (%s)\n", instance, addr, strings.Join(paths, " "))
 	}
-	fmt.Fprintf(s.err, "running %s (%s, era %s) for %s of simulated time at speed %gx\n",
+	fmt.Fprintf(o.io.err, "running %s (%s, era %s) for %s of simulated time at speed %gx\n",
 		sc.Metadata.Name, sc.Source, eraList(sc.Spec.RunEras()), cmp.Or(o.duration, sc.Spec.Duration), cmp.Or(o.speed, sc.Spec.Speed))
-	start := time.Now()
+	start := o.clock.Now()
 	defer engine.TuneGC()()
 	sum, err := engine.Run(ctx, opts)
 	if !o.quiet && live {
@@ -208,7 +223,7 @@ func runRun(ctx context.Context, s streams, o *runOptions) error {
 		err = fmt.Errorf("failed to write the recording: %w", cerr)
 	}
 	if sum != nil {
-		printSummary(s, sum, out, time.Since(start))
+		printSummary(o.io, sum, out, o.clock.Since(start))
 		if n := len(sum.Failures); n > 0 && o.strict && err == nil {
 			err = fmt.Errorf("--strict: %d of the scenario's actions failed (see the warnings above)", n)
 		}
@@ -285,4 +300,22 @@ func eraList(eras []scenarios.Era) string {
 		names[i] = string(e)
 	}
 	return strings.Join(names, " and ")
+}
+
+// eraFlag is --era: empty (the scenario's own eras) or an era, checked as
+// the command line is parsed.
+type eraFlag scenarios.Era
+
+func (e *eraFlag) String() string { return string(*e) }
+
+// Type is what the help shows after --era.
+func (e *eraFlag) Type() string { return "string" }
+
+func (e *eraFlag) Set(v string) error {
+	era, err := scenarios.ParseEra(v)
+	if err != nil {
+		return err
+	}
+	*e = eraFlag(era)
+	return nil
 }

@@ -8,40 +8,73 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeloom/kubeloom/scenarios"
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 	"github.com/kubeloom/kubeloom/sim/engine"
 	"github.com/kubeloom/kubeloom/traces/stepview"
 )
 
-func newScenariosCmd(s streams) *cobra.Command {
+func newScenariosCmd(d deps) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "scenarios",
 		Short: "List, show and validate scenarios",
 	}
-	var listLang string
+	cmd.AddCommand(newScenariosListCmd(d, nil), newScenariosShowCmd(d, nil), newScenariosValidateCmd(d, nil))
+	return cmd
+}
+
+// scenariosListOptions are what `kubeloom scenarios list` is told.
+type scenariosListOptions struct {
+	io   streams
+	lang string
+}
+
+// newScenariosListCmd builds `kubeloom scenarios list`; runF, if not nil,
+// is called with the parsed options instead of runScenariosList.
+func newScenariosListCmd(d deps, runF func(*scenariosListOptions) error) *cobra.Command {
+	o := &scenariosListOptions{io: d.streams}
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the built-in scenarios",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkLang(listLang); err != nil {
-				return err
+			if runF != nil {
+				return runF(o)
 			}
-			tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tDESCRIPTION")
-			for _, b := range scenarios.Builtins() {
-				d := b.Description
-				if sc, err := scenarios.Builtin(b.Name); err == nil {
-					d = sc.Metadata.Text(listLang).Description
-				}
-				fmt.Fprintf(tw, "%s\t%s\n", b.Name, d)
-			}
-			return tw.Flush()
+			return runScenariosList(o)
 		},
 	}
-	list.Flags().StringVar(&listLang, "lang", "en", "language of the descriptions: en or zh (中文)")
-	cmd.AddCommand(list)
+	list.Flags().StringVar(&o.lang, "lang", locale.Reference, "language of the descriptions: "+locale.Choices())
+	return list
+}
 
-	var showLang string
+// runScenariosList prints a table of the built-ins and their descriptions.
+func runScenariosList(o *scenariosListOptions) error {
+	if err := checkLang(o.lang); err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(o.io.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tDESCRIPTION")
+	for _, b := range scenarios.Builtins() {
+		d := b.Description
+		if sc, err := scenarios.Builtin(b.Name); err == nil {
+			d = sc.Metadata.Text(o.lang).Description
+		}
+		fmt.Fprintf(tw, "%s\t%s\n", b.Name, d)
+	}
+	return tw.Flush()
+}
+
+// scenariosShowOptions are what `kubeloom scenarios show` is told.
+type scenariosShowOptions struct {
+	io   streams
+	name string // a built-in's name or a file
+	lang string
+}
+
+// newScenariosShowCmd builds `kubeloom scenarios show`; runF, if not nil,
+// is called with the parsed options instead of runScenariosShow.
+func newScenariosShowCmd(d deps, runF func(*scenariosShowOptions) error) *cobra.Command {
+	o := &scenariosShowOptions{io: d.streams}
 	show := &cobra.Command{
 		Use:   "show NAME|FILE",
 		Short: "Print a scenario: its description, what to watch for, and its YAML as written (a built-in's source, with its comments)",
@@ -53,57 +86,88 @@ for a built-in, its source with its comments, which is the file run would run.`,
   kubeloom scenarios show goroutine-leak > my-scenario.yaml && kubeloom scenarios show my-scenario.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkLang(showLang); err != nil {
-				return err
+			o.name = args[0]
+			if runF != nil {
+				return runF(o)
 			}
-			sc, err := scenarios.Resolve(args[0])
-			if err != nil {
-				return err
-			}
-			src, err := scenarios.ResolveSource(args[0])
-			if err != nil {
-				return err
-			}
-			writeScenarioHeader(s.out, s.name(), sc, args[0], showLang)
-			_, err = s.out.Write(src)
-			return err
+			return runScenariosShow(o)
 		},
 	}
-	show.Flags().StringVar(&showLang, "lang", "en", "language of the description and what to watch for: en or zh (中文)")
-	cmd.AddCommand(show)
-	cmd.AddCommand(&cobra.Command{
+	show.Flags().StringVar(&o.lang, "lang", locale.Reference, "language of the description and what to watch for: "+locale.Choices())
+	return show
+}
+
+// runScenariosShow prints the scenario's header and its YAML as written.
+func runScenariosShow(o *scenariosShowOptions) error {
+	if err := checkLang(o.lang); err != nil {
+		return err
+	}
+	sc, err := scenarios.Resolve(o.name)
+	if err != nil {
+		return err
+	}
+	src, err := scenarios.ResolveSource(o.name)
+	if err != nil {
+		return err
+	}
+	writeScenarioHeader(o.io.out, o.io.name(), sc, o.name, o.lang)
+	_, err = o.io.out.Write(src)
+	return err
+}
+
+// scenariosValidateOptions are what `kubeloom scenarios validate` is told.
+type scenariosValidateOptions struct {
+	io    streams
+	files []string
+}
+
+// newScenariosValidateCmd builds `kubeloom scenarios validate`; runF, if
+// not nil, is called with the parsed options instead of
+// runScenariosValidate.
+func newScenariosValidateCmd(d deps, runF func(*scenariosValidateOptions) error) *cobra.Command {
+	o := &scenariosValidateOptions{io: d.streams}
+	return &cobra.Command{
 		Use:   "validate FILE...",
 		Short: "Check scenario files as run would; errors name file:line:column",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			bad := 0
-			for _, f := range args {
-				sc, err := scenarios.LoadFile(f)
-				if err == nil {
-					// What run would refuse too: flags the era's binary
-					// does not take, parts not simulated yet.
-					err = engine.Check(sc)
-				}
-				if err != nil {
-					fmt.Fprintln(s.out, err)
-					bad++
-					continue
-				}
-				fmt.Fprintf(s.out, "%s: ok\n", f)
+			o.files = args
+			if runF != nil {
+				return runF(o)
 			}
-			if bad > 0 {
-				return fmt.Errorf("%d of %d scenario files are invalid", bad, len(args))
-			}
-			return nil
+			return runScenariosValidate(o)
 		},
-	})
-	return cmd
+	}
 }
 
-// checkLang accepts the languages of the docs and the catalog.
+// runScenariosValidate checks each file, says ok or what is wrong, and
+// fails when one is invalid.
+func runScenariosValidate(o *scenariosValidateOptions) error {
+	bad := 0
+	for _, f := range o.files {
+		sc, err := scenarios.LoadFile(f)
+		if err == nil {
+			// What run would refuse too: flags the era's binary
+			// does not take, parts not simulated yet.
+			err = engine.Check(sc)
+		}
+		if err != nil {
+			fmt.Fprintln(o.io.out, err)
+			bad++
+			continue
+		}
+		fmt.Fprintf(o.io.out, "%s: ok\n", f)
+	}
+	if bad > 0 {
+		return fmt.Errorf("%d of %d scenario files are invalid", bad, len(o.files))
+	}
+	return nil
+}
+
+// checkLang accepts the languages of sim/catalog/locale, a folder each.
 func checkLang(lang string) error {
-	if lang != "en" && lang != "zh" {
-		return fmt.Errorf("--lang %q: expected en (English) or zh (中文)", lang)
+	if _, err := locale.Check(lang); err != nil || lang == "" {
+		return fmt.Errorf("--lang %q: expected %s", lang, locale.Choices())
 	}
 	return nil
 }
@@ -114,10 +178,8 @@ func checkLang(lang string) error {
 // scenario file.
 func writeScenarioHeader(w io.Writer, prog string, sc *scenarios.Scenario, arg, lang string) {
 	t := sc.Metadata.Text(lang)
-	heading := map[string][3]string{
-		"en": {"What to watch for", "Run it", "then look at the recording"},
-		"zh": {"看点", "运行", "然后查看记录"},
-	}[lang]
+	l := locale.Get(lang)
+	heading := [3]string{l.Text("cli.scenarios.watchFor"), l.Text("cli.scenarios.run"), l.Text("cli.scenarios.then")}
 	title := sc.Metadata.Name
 	if t.Description != "" {
 		title += " — " + t.Description
@@ -140,7 +202,7 @@ func writeScenarioHeader(w io.Writer, prog string, sc *scenarios.Scenario, arg, 
 	out := "recordings/" + sc.Metadata.Name + ".jsonl"
 	fmt.Fprintf(w, "#\n# %s:\n#   %s run %s --out %s\n", heading[1], prog, arg, out)
 	step := prog + " step " + out
-	if lang != "en" {
+	if lang != locale.Reference {
 		step += " --lang " + lang
 	}
 	fmt.Fprintf(w, "# %s:\n#   %s replay %s\n#   %s\n#\n", heading[2], prog, out, step)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -9,20 +10,27 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/stepview"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
+// stepOptions are what `kubeloom step` is told: its argument and flags,
+// and the streams it steps on.
 type stepOptions struct {
+	io streams
+
 	file     string
 	lang     string
 	plain    bool
 	from, to time.Duration
 }
 
-func newStepCmd(s streams) *cobra.Command {
-	o := &stepOptions{}
+// newStepCmd builds `kubeloom step`; runF, if not nil, is called with the
+// parsed options instead of runStep (tests of the flags).
+func newStepCmd(d deps, runF func(context.Context, *stepOptions) error) *cobra.Command {
+	o := &stepOptions{io: d.streams}
 	cmd := &cobra.Command{
 		Use:   "step FILE",
 		Short: "Step through a recording, one goroutine event at a time, with the narrative",
@@ -52,20 +60,25 @@ characters, or rely on its font fallback). See docs/step.md.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
-			return runStep(cmd, s, o)
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return runStep(cmd.Context(), o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.lang, "lang", stepview.English, "language of the narrative: en (English) or zh (中文); l switches it while stepping")
+	f.StringVar(&o.lang, "lang", locale.Reference, "language of the narrative: "+locale.Choices()+"; l switches it while stepping")
 	f.BoolVar(&o.plain, "plain", false, "print every step as text instead of stepping interactively")
 	f.DurationVar(&o.from, "from", 0, "first step to show, in simulated time since the start")
 	f.DurationVar(&o.to, "to", 0, "last step to show (default: the end of the recording)")
 	return cmd
 }
 
-func runStep(cmd *cobra.Command, s streams, o *stepOptions) error {
-	if o.lang != stepview.English && o.lang != stepview.Chinese {
-		return fmt.Errorf("--lang %q: expected en (English) or zh (中文)", o.lang)
+// runStep steps through the recording on a terminal, or prints every step
+// as text.
+func runStep(ctx context.Context, o *stepOptions) error {
+	if err := checkLang(o.lang); err != nil {
+		return err
 	}
 	spans, done, readErr := readRecording(o.file, traces.ReadOptions{})
 	defer done()
@@ -77,17 +90,17 @@ func runStep(cmd *cobra.Command, s streams, o *stepOptions) error {
 	}
 	if readErr != nil {
 		// Step through what could be read, and say what could not.
-		fmt.Fprintf(s.err, "warning: some lines of %s could not be read:\n%v\n", o.file, readErr)
+		fmt.Fprintf(o.io.err, "warning: some lines of %s could not be read:\n%v\n", o.file, readErr)
 	}
 	tl := timeline.Build(spans)
-	if o.plain || !readsTerminal(s.in) || !isTerminal(s.out) {
-		return stepview.Plain(s.out, tl, o.lang, o.from, o.to)
+	if o.plain || !readsTerminal(o.io.in) || !isTerminal(o.io.out) {
+		return stepview.Plain(o.io.out, tl, o.lang, o.from, o.to)
 	}
 	m, err := stepview.New(tl, stepview.Options{Lang: o.lang, From: o.from, To: o.to, Spans: spans})
 	if err != nil {
 		return err
 	}
-	return stepview.Run(cmd.Context(), m, s.in, s.out)
+	return stepview.Run(ctx, m, o.io.in, o.io.out)
 }
 
 // readsTerminal says whether r is a terminal (isTerminal, in run.go, asks

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"testing/synctest"
+	"time"
 )
 
 // executeStep runs `kubeloom step` with args and returns stdout, stderr and
@@ -16,7 +17,7 @@ import (
 func executeStep(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	cmd := newStepCmd(streams{in: strings.NewReader(""), out: &out, err: &errOut})
+	cmd := newStepCmd(deps{streams: streams{in: strings.NewReader(""), out: &out, err: &errOut}}, nil)
 	cmd.SetArgs(args)
 	cmd.SetOut(&errOut)
 	cmd.SetErr(&errOut)
@@ -96,7 +97,7 @@ func TestStepErrors(t *testing.T) {
 		want string
 	}{
 		{nil, "accepts 1 arg(s), received 0"},
-		{[]string{good, "--lang", "fr"}, `--lang "fr": expected en (English) or zh (中文)`},
+		{[]string{good, "--lang", "qaa"}, `--lang "qaa": expected en (English)`},
 		{[]string{good, "--from", "soon"}, `invalid argument "soon" for "--from"`},
 		{[]string{good, "--from", "-1s"}, "cannot be negative"},
 		{[]string{good, "--from", "20s", "--to", "10s"}, "--to must be after --from"},
@@ -113,4 +114,23 @@ func TestStepErrors(t *testing.T) {
 	if out, _, err := executeStep(t, good); err != nil || !strings.Contains(out, "call · run") {
 		t.Errorf("step of a one-span recording: %v\n%s", err, out)
 	}
+}
+
+func TestNewStepCmd(t *testing.T) {
+	checkFlags(t, withoutContext(newStepCmd), deps{}, []flagCase[stepOptions]{{
+		name: "defaults",
+		args: []string{"run.jsonl"},
+		want: stepOptions{file: "run.jsonl", lang: "en"},
+	}, {
+		name: "every flag",
+		args: []string{"run.jsonl", "--lang", "zh", "--plain", "--from", "20s", "--to", "25s"},
+		want: stepOptions{file: "run.jsonl", lang: "zh", plain: true, from: 20 * time.Second, to: 25 * time.Second},
+	}, {
+		name: "no file",
+		err:  "accepts 1 arg(s), received 0",
+	}, {
+		name: "from not a duration",
+		args: []string{"run.jsonl", "--from", "soon"},
+		err:  `invalid argument "soon" for "--from" flag: time: invalid duration "soon"`,
+	}})
 }

@@ -7,13 +7,9 @@ import (
 
 // Entry describes one goroutine of the catalog (the reference catalog the
 // project was built from, kept outside the repository; docs/goroutines.md
-// is this package's own rendering of it).
-//
-// QuoteEN is there for readers without Chinese, and it is kubeloom's, not
-// the article's: Quote's Chinese translated, its code (identifiers,
-// comments in English, even the line breaks the article lost) kept as it
-// is, its passages (joined by "；" in Quote) joined by " … ". A view in
-// English shows it beside Quote, never instead of it.
+// is this package's own rendering of it): the facts, which are the same
+// in every language. What it tells of the goroutine is its Story, in the
+// language folders of sim/catalog/locale.
 type Entry struct {
 	Name      string        // stable catalog name, e.g. "informer/listener-pop"
 	Component string        // "informer", "kube-controller-manager", "kubelet"
@@ -25,12 +21,6 @@ type Entry struct {
 	Function   string // Kubernetes function that starts it (v1.5 era)
 	File       string // Kubernetes file of that function
 	Article    string // article file and section, "" if the articles do not name it
-	Summary    string // what one iteration does, in English
-	SummaryZH  string // the same in Chinese
-	Quote      string // the article's sentence, verbatim (Chinese)
-	QuoteEN    string // kubeloom's plain English rendering of Quote, not the article's text
-	Now        string // how today's Kubernetes differs
-	NowZH      string // Now in Chinese
 }
 
 var entries = map[string]Entry{}

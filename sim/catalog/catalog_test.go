@@ -3,7 +3,8 @@ package catalog
 import (
 	"strings"
 	"testing"
-	"unicode"
+
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 )
 
 func TestEveryEntryExplainsItself(t *testing.T) {
@@ -20,12 +21,6 @@ func TestEveryEntryExplainsItself(t *testing.T) {
 		}
 		if e.Function == "" || !strings.HasPrefix(e.File, "pkg/") && !strings.HasPrefix(e.File, "cmd/") && !strings.HasPrefix(e.File, "plugin/") {
 			t.Errorf("%s: needs the Kubernetes function and file (got %q, %q)", e.Name, e.Function, e.File)
-		}
-		if e.Summary == "" || e.SummaryZH == "" {
-			t.Errorf("%s: needs a summary in English and Chinese", e.Name)
-		}
-		if e.Now != "" && !strings.ContainsFunc(e.NowZH, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
-			t.Errorf("%s: Now needs a Chinese NowZH (got %q)", e.Name, e.NowZH)
 		}
 		// wait.Until(f, 0, stop) and wait.Forever(f, 0) are back-to-back
 		// calls, so an until or forever loop may have period 0; a jittered
@@ -67,14 +62,14 @@ func TestKubeletEntriesFollowTheArticle(t *testing.T) {
 		}
 	}
 	for _, name := range named {
-		if e, _ := Lookup(name); e.Article == "" || e.Quote == "" {
+		if e, _ := Lookup(name); e.Article == "" || e.Story(locale.Articles).Quote == "" {
 			t.Errorf("%s: the article names it, so it needs Article and Quote", name)
 		}
 	}
 	// Not in the article's v1.3 (image-cache came in 1.4) or not shown by it.
 	for _, name := range []string{"kubelet/image-cache", "kubelet/kill-pod",
 		"kubelet/event-broadcast-loop", "kubelet/event-log-watcher", "kubelet/event-sink-watcher"} {
-		if e, _ := Lookup(name); e.Article != "" || e.Quote != "" {
+		if e, _ := Lookup(name); e.Article != "" || e.Story(locale.Articles).Quote != "" {
 			t.Errorf("%s: the article does not name it, so Article and Quote stay empty", name)
 		}
 	}

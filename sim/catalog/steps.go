@@ -6,17 +6,14 @@ import "slices"
 // goroutine of its own), such as NewKubeletServer or StartControllers. The
 // goroutine catalog explains goroutines; the steps between them are what
 // the articles walk through first, and the step-through and the HTML page
-// tell them the same way.
+// tell them the same way. Like an Entry, a Step holds the facts; its Story
+// is in sim/catalog/locale.
 type Step struct {
 	Component string // the instance's service.name: "kube-controller-manager", "kubelet", "kubeloom"
 	Name      string // the span's name, e.g. "NewKubeletServer"
 	Function  string // the Kubernetes function it stands for (v1.5 era)
 	File      string // the Kubernetes file of that function
 	Article   string // article file and section, "" if the articles do not name it
-	Summary   string // what the step does, in English
-	SummaryZH string // the same in Chinese
-	Quote     string // the article's sentence, verbatim (Chinese); "" if none
-	QuoteEN   string // kubeloom's English rendering of Quote, as Entry.QuoteEN
 }
 
 var (

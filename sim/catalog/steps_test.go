@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 )
 
 // ArticlesEnv is the one switch through which a test reads a path outside
@@ -54,13 +56,7 @@ func TestEveryStepExplainsItself(t *testing.T) {
 		if s.Function == "" {
 			t.Errorf("%s: needs the function it stands for", id)
 		}
-		if s.Summary == "" {
-			t.Errorf("%s: needs an English summary", id)
-		}
-		if !strings.ContainsFunc(s.SummaryZH, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
-			t.Errorf("%s: needs a Chinese SummaryZH (got %q)", id, s.SummaryZH)
-		}
-		if s.Quote != "" && s.Article == "" {
+		if s.Story(locale.Articles).Quote != "" && s.Article == "" {
 			t.Errorf("%s: a quote needs the article section it comes from", id)
 		}
 		if s.Article != "" && !strings.HasPrefix(s.Article, articleCM) && !strings.HasPrefix(s.Article, articleKubelet) {
@@ -72,9 +68,9 @@ func TestEveryStepExplainsItself(t *testing.T) {
 	}
 }
 
-// A Quote is the article's own text: one passage, or several joined by
-// "；", each found verbatim in one of the articles once white space is
-// ignored.
+// A quote is the article's own text (the quote of the articles' language,
+// locale.Articles): one passage, or several joined by "；", each found
+// verbatim in one of the articles once white space is ignored.
 func TestStepQuotesAreVerbatim(t *testing.T) {
 	dir := articlesDir(t)
 	var articles []string
@@ -95,10 +91,11 @@ func TestStepQuotesAreVerbatim(t *testing.T) {
 		return false
 	}
 	for _, s := range Steps() {
-		if s.Quote == "" || found(s.Quote) {
+		quote := s.Story(locale.Articles).Quote
+		if quote == "" || found(quote) {
 			continue
 		}
-		for _, part := range strings.Split(s.Quote, "；") {
+		for _, part := range strings.Split(quote, "；") {
 			if !found(part) {
 				t.Errorf("%s %s: %q is not in the articles", s.Component, s.Name, part)
 			}

@@ -338,6 +338,10 @@ func TestCMLeaderFailover(t *testing.T) {
 func TestCMInRealTime(t *testing.T) {
 	sc := builtin(t, "cm-startup")
 	ask := newAsker(1)
+	// The servers answer as soon as Run starts them, long before leader
+	// election lets StartControllers run (later still on a loaded
+	// machine): ask /metrics until the shared informers run.
+	ask.until = map[string]string{"/metrics": `kubeloom_goroutines{goroutine="informer/run"}`}
 	spans := runAsking(t, sc, ask)
 	got := ask.answers("cm-0 ")
 	if got["/healthz"] != "200 ok" {
@@ -374,6 +378,9 @@ type asker struct {
 	got     map[string]string // "instance path" → "status body" or "error: …"
 	servers int               // how many servers to ask before done
 	done    chan struct{}     // closed once they have all answered
+	// until holds the paths asked again, every 10ms of real time, until
+	// their answer contains the string, or the server is gone.
+	until map[string]string
 }
 
 func newAsker(servers int) *asker {
@@ -426,20 +433,31 @@ func (a *asker) serving(instance, addr string, paths []string) {
 			}
 		}()
 		for _, path := range paths {
-			body := ""
-			resp, err := http.Get("http://" + addr + path)
-			if err != nil {
-				body = "error: " + err.Error()
-			} else {
-				b, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				body = fmt.Sprintf("%d %s", resp.StatusCode, b)
+			body := get("http://" + addr + path)
+			if want, ok := a.until[path]; ok {
+				poll := time.NewTicker(10 * time.Millisecond)
+				for !strings.Contains(body, want) && !strings.HasPrefix(body, "error: ") {
+					<-poll.C
+					body = get("http://" + addr + path)
+				}
+				poll.Stop()
 			}
 			a.mu.Lock()
 			a.got[instance+" "+path] = body
 			a.mu.Unlock()
 		}
 	}()
+}
+
+// get returns "status body" of a GET of url, or "error: …".
+func get(url string) string {
+	resp, err := http.Get(url)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return fmt.Sprintf("%d %s", resp.StatusCode, b)
 }
 
 // answers waits for every question and returns the answers whose key

@@ -50,8 +50,8 @@ func (d *driver) start(ctx context.Context) error {
 // not stop the run: its span records the error, with status Error, and
 // apply returns it for the run's warnings and summary.
 func (d *driver) apply(a scenarios.Action) error {
-	ctx, sp := goroutine.Start(d.ctx, "action/"+a.Verb(), trace.WithAttributes(
-		attribute.String(catalog.AttrAction, a.Verb()),
+	ctx, sp := goroutine.Start(d.ctx, "action/"+a.Verb.Name(), trace.WithAttributes(
+		attribute.String(catalog.AttrAction, a.Verb.Name()),
 		attribute.Float64(catalog.AttrActionAt, a.At.Seconds())))
 	defer sp.End()
 	err := d.w.apply(ctx, sp, a)

@@ -280,7 +280,7 @@ func checkStartupStories(t *testing.T, spans []traces.Span) {
 		if s.Kind != timeline.StepCall || s.Lane.Goroutine != timeline.MainLane {
 			continue
 		}
-		if !s.HasStartup || s.Startup.Summary == "" || s.Startup.SummaryZH == "" {
+		if !s.HasStartup || s.Startup.Story("en").Summary == "" || s.Startup.Story("zh").Summary == "" {
 			missing[s.Instance.Service+" "+s.Mark.Name] = true
 		}
 	}

@@ -34,7 +34,7 @@ func (p *player) play(ctx context.Context, actions []scenarios.Action) int {
 		}
 		for _, w := range p.worlds {
 			if err := w.driver.apply(a); err != nil {
-				f := ActionFailure{At: a.At, Verb: a.Verb(), Pos: a.Pos, Err: err}
+				f := ActionFailure{At: a.At, Verb: a.Verb.Name(), Pos: a.Pos, Err: err}
 				if len(p.worlds) > 1 {
 					f.Era = w.era
 				}
@@ -45,7 +45,7 @@ func (p *player) play(ctx context.Context, actions []scenarios.Action) int {
 			}
 		}
 		n++
-		p.last = a.Verb() + " at " + a.At.String()
+		p.last = a.Verb.Name() + " at " + a.At.String()
 		p.report()
 	}
 	p.waitUntil(ctx, p.duration)

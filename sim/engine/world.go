@@ -56,130 +56,155 @@ func (w *world) close() {
 // writes (through ctx, see cluster.WithCause) and, for actions that act
 // without writing, the span that reacts first.
 func (w *world) apply(ctx context.Context, sp goroutine.Span, a scenarios.Action) error {
-	ctx = cluster.WithCause(ctx, sp.SpanContext())
-	switch {
-	case a.Create != nil:
-		sp.SetAttributes(attribute.String(catalog.AttrObjectKey, a.Create.Ref().Key()))
-		_, err := w.cluster.Create(ctx, a.Create.Resource.GVR, a.Create.Object.DeepCopyObject())
-		return err
-	case a.Update != nil:
-		sp.SetAttributes(attribute.String(catalog.AttrObjectKey, a.Update.Ref().Key()))
-		_, err := w.cluster.Update(ctx, a.Update.Resource.GVR, a.Update.Object.DeepCopyObject())
-		return err
-	case a.Delete != nil:
-		sp.SetAttributes(attribute.String(catalog.AttrObjectKey, a.Delete.Key()))
-		return w.cluster.Delete(ctx, a.Delete.Resource.GVR, a.Delete.Namespace, a.Delete.Name)
-	case a.BreakWatches != nil:
-		n := w.cluster.BreakWatches(ctx, a.BreakWatches.Resource.GVR)
-		sp.SetAttributes(attribute.String(catalog.AttrResource, a.BreakWatches.Resource.Name), attribute.Int("watches.broken", n))
-		return nil
-	case a.RestartAPIServer != nil:
-		broken := w.cluster.BreakAllWatches(ctx)
-		resources, n := slices.Sorted(maps.Keys(broken)), 0
-		for _, k := range broken {
-			n += k
-		}
-		sp.SetAttributes(attribute.StringSlice("k8s.resources", resources), attribute.Int("watches.broken", n))
-		return nil
-	case a.AddHandler != nil:
-		// The handler's goroutines belong to the informers' instance.
-		in := w.informers
-		hctx, hsp := goroutine.Start(in.ctx, "action/addHandler", trace.WithLinks(goroutine.Cause(sp.SpanContext(), a.AddHandler.Informer)))
-		defer hsp.End()
-		in.addHandler(hctx, in.byName[a.AddHandler.Informer])
-		return nil
-	case a.HangHandler != nil:
-		name, err := w.informers.hang(a.HangHandler.Informer, a.HangHandler.Handler)
-		if err != nil {
-			return err
-		}
-		sp.SetAttributes(attribute.String(catalog.AttrInformer, a.HangHandler.Informer), attribute.String(catalog.AttrHandler, name))
-		return nil
-	case a.KillLeader != nil:
-		return w.killLeader(ctx, sp)
-	case a.StopKubelet != nil:
-		n, err := w.node(a.StopKubelet.Node)
-		if err != nil {
-			return err
-		}
-		// The process ends with the action as its cause: its main span,
-		// recording why it ended, links to the action.
-		return n.stop(goroutine.CausedBy(errStopped, sp.SpanContext(), n.name), w.clk, 10*time.Second)
-	case a.StartKubelet != nil:
-		n, err := w.node(a.StartKubelet.Node)
-		if err != nil {
-			return err
-		}
-		return n.start(w.runCtx, w.o, w.clk, sp.SpanContext())
-	case a.SetImageFSUsage != nil:
-		n, err := w.node(a.SetImageFSUsage.Node)
-		if err != nil {
-			return err
-		}
-		fs, err := n.runtime.SetImageFSUsage(a.SetImageFSUsage.Percent, sp.SpanContext())
-		sp.SetAttributes(attribute.Int64("kubelet.imagefs.capacity_bytes", fs.Capacity), attribute.Int64("kubelet.imagefs.usage_bytes", fs.Usage),
-			attribute.Int64("kubelet.imagefs.images_bytes", fs.ImagesBytes))
-		return err
-	case a.InjectOOM != nil:
-		return w.injectOOM(sp, a.InjectOOM)
-	case a.TakePort != nil:
-		n, err := w.node(a.TakePort.Node)
-		if err != nil {
-			return err
-		}
-		addr, err := n.takePort(a.TakePort.Server, a.TakePort.For, w.o.Listen, w.clk, sp.SpanContext())
-		sp.SetAttributes(attribute.String("server.address", addr), attribute.String("kubelet.server", a.TakePort.Server),
-			attribute.Float64("kubeloom.held_s", a.TakePort.For.Seconds()))
-		return err
-	}
-	return fmt.Errorf("%s: %s is not supported by this kubeloom", a.Pos, a.Verb())
+	return a.Verb.Apply(cluster.WithCause(ctx, sp.SpanContext()), &acting{w: w, sp: sp})
 }
 
-// injectOOM makes the kernel's OOM killer fire on a node: on a pod's
-// container, or (without a pod) on a process outside any pod.
-func (w *world) injectOOM(sp goroutine.Span, a *scenarios.InjectOOM) error {
-	n, err := w.node(a.Node)
-	if err != nil {
-		return err
-	}
-	uid := ""
-	if a.Pod != "" {
-		for _, c := range n.runtime.ListContainers(false) {
-			if c.PodNamespace == a.Namespace && (c.PodName == a.Pod || c.PodName == a.Pod+"-"+a.Node) {
-				uid = c.PodUID
-			}
-		}
-		if uid == "" {
-			return fmt.Errorf("no pod %s/%s runs on %s", a.Namespace, a.Pod, a.Node)
-		}
-	}
-	// The OOM watcher's iteration and the PLEG relist that sees the
-	// container die link to the action.
-	ev, err := n.runtime.InjectOOM(uid, a.Container, sp.SpanContext())
-	if err != nil {
-		return err
-	}
-	sp.SetAttributes(attribute.String("kubelet.oom.container", ev.ContainerName), attribute.String("process.executable.name", ev.ProcessName),
-		attribute.Bool("kubelet.oom.heard", n.oomEvent(ev)))
+// acting is the world as one action acts on it: scenarios.World, with the
+// action's span, on which each capability records what it did.
+type acting struct {
+	w  *world
+	sp goroutine.Span
+}
+
+var _ scenarios.World = (*acting)(nil)
+
+func (a *acting) Create(ctx context.Context, o scenarios.Object) error {
+	a.sp.SetAttributes(attribute.String(catalog.AttrObjectKey, o.Ref().Key()))
+	_, err := a.w.cluster.Create(ctx, o.Resource.GVR, o.Object.DeepCopyObject())
+	return err
+}
+
+func (a *acting) Update(ctx context.Context, o scenarios.Object) error {
+	a.sp.SetAttributes(attribute.String(catalog.AttrObjectKey, o.Ref().Key()))
+	_, err := a.w.cluster.Update(ctx, o.Resource.GVR, o.Object.DeepCopyObject())
+	return err
+}
+
+func (a *acting) Delete(ctx context.Context, ref scenarios.ObjectRef) error {
+	a.sp.SetAttributes(attribute.String(catalog.AttrObjectKey, ref.Key()))
+	return a.w.cluster.Delete(ctx, ref.Resource.GVR, ref.Namespace, ref.Name)
+}
+
+func (a *acting) BreakWatches(ctx context.Context, r scenarios.Resource) error {
+	n := a.w.cluster.BreakWatches(ctx, r.GVR)
+	a.sp.SetAttributes(attribute.String(catalog.AttrResource, r.Name), attribute.Int("watches.broken", n))
 	return nil
 }
 
-// killLeader reads the leader election lock, as `kubectl get` would, and
-// kills the replica that holds it.
-func (w *world) killLeader(ctx context.Context, sp goroutine.Span) error {
-	holder, err := w.leader(ctx)
+func (a *acting) BreakAllWatches(ctx context.Context) error {
+	broken := a.w.cluster.BreakAllWatches(ctx)
+	resources, n := slices.Sorted(maps.Keys(broken)), 0
+	for _, k := range broken {
+		n += k
+	}
+	a.sp.SetAttributes(attribute.StringSlice("k8s.resources", resources), attribute.Int("watches.broken", n))
+	return nil
+}
+
+func (a *acting) AddHandler(_ context.Context, informer string) error {
+	// The handler's goroutines belong to the informers' instance.
+	in := a.w.informers
+	hctx, hsp := goroutine.Start(in.ctx, "action/addHandler", trace.WithLinks(goroutine.Cause(a.sp.SpanContext(), informer)))
+	defer hsp.End()
+	in.addHandler(hctx, in.byName[informer])
+	return nil
+}
+
+func (a *acting) HangHandler(_ context.Context, informer string, n int) error {
+	name, err := a.w.informers.hang(informer, n)
 	if err != nil {
 		return err
 	}
-	sp.SetAttributes(attribute.String("leaderelection.holder", holder))
-	for _, c := range w.cms {
+	a.sp.SetAttributes(attribute.String(catalog.AttrInformer, informer), attribute.String(catalog.AttrHandler, name))
+	return nil
+}
+
+// KillLeader reads the leader election lock, as `kubectl get` would, and
+// kills the replica that holds it.
+func (a *acting) KillLeader(ctx context.Context) error {
+	holder, err := a.w.leader(ctx)
+	if err != nil {
+		return err
+	}
+	a.sp.SetAttributes(attribute.String("leaderelection.holder", holder))
+	for _, c := range a.w.cms {
 		if c.holds(holder) {
-			sp.SetAttributes(attribute.String("kubeloom.killed", c.rt.Instance()))
-			c.kill(sp.SpanContext())
+			a.sp.SetAttributes(attribute.String("kubeloom.killed", c.rt.Instance()))
+			c.kill(a.sp.SpanContext())
 			return nil
 		}
 	}
 	return fmt.Errorf("the lock is held by %q, which is no replica of this scenario", holder)
+}
+
+func (a *acting) StopKubelet(_ context.Context, node string) error {
+	n, err := a.w.node(node)
+	if err != nil {
+		return err
+	}
+	// The process ends with the action as its cause: its main span,
+	// recording why it ended, links to the action.
+	return n.stop(goroutine.CausedBy(errStopped, a.sp.SpanContext(), n.name), a.w.clk, 10*time.Second)
+}
+
+func (a *acting) StartKubelet(_ context.Context, node string) error {
+	n, err := a.w.node(node)
+	if err != nil {
+		return err
+	}
+	// The new process belongs to the run, not to the action.
+	return n.start(a.w.runCtx, a.w.o, a.w.clk, a.sp.SpanContext())
+}
+
+func (a *acting) SetImageFSUsage(_ context.Context, node string, percent int) error {
+	n, err := a.w.node(node)
+	if err != nil {
+		return err
+	}
+	fs, err := n.runtime.SetImageFSUsage(percent, a.sp.SpanContext())
+	a.sp.SetAttributes(attribute.Int64("kubelet.imagefs.capacity_bytes", fs.Capacity), attribute.Int64("kubelet.imagefs.usage_bytes", fs.Usage),
+		attribute.Int64("kubelet.imagefs.images_bytes", fs.ImagesBytes))
+	return err
+}
+
+// InjectOOM makes the kernel's OOM killer fire on a node: on a pod's
+// container, or (without a pod) on a process outside any pod.
+func (a *acting) InjectOOM(_ context.Context, node, namespace, pod, container string) error {
+	n, err := a.w.node(node)
+	if err != nil {
+		return err
+	}
+	uid := ""
+	if pod != "" {
+		for _, c := range n.runtime.ListContainers(false) {
+			if c.PodNamespace == namespace && (c.PodName == pod || c.PodName == pod+"-"+node) {
+				uid = c.PodUID
+			}
+		}
+		if uid == "" {
+			return fmt.Errorf("no pod %s/%s runs on %s", namespace, pod, node)
+		}
+	}
+	// The OOM watcher's iteration and the PLEG relist that sees the
+	// container die link to the action.
+	ev, err := n.runtime.InjectOOM(uid, container, a.sp.SpanContext())
+	if err != nil {
+		return err
+	}
+	a.sp.SetAttributes(attribute.String("kubelet.oom.container", ev.ContainerName), attribute.String("process.executable.name", ev.ProcessName),
+		attribute.Bool("kubelet.oom.heard", n.oomEvent(ev)))
+	return nil
+}
+
+func (a *acting) TakePort(_ context.Context, node, server string, hold time.Duration) error {
+	n, err := a.w.node(node)
+	if err != nil {
+		return err
+	}
+	addr, err := n.takePort(server, hold, a.w.o.Listen, a.w.clk, a.sp.SpanContext())
+	a.sp.SetAttributes(attribute.String("server.address", addr), attribute.String("kubelet.server", server),
+		attribute.Float64("kubeloom.held_s", hold.Seconds()))
+	return err
 }
 
 // leader is the holder identity of kube-system/kube-controller-manager.

@@ -2,6 +2,7 @@ package htmlview
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"image/color"
@@ -9,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +20,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/kubeloom/kubeloom/internal/browsertest"
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
@@ -109,6 +112,46 @@ func state(tb testing.TB, b *browsertest.Browser) pageState {
 		Lang: k.lang, Narrative: k.narrative(), Details: k.details(), View: {T0: v.t0, Scale: v.scale, ScrollY: v.scrollY} }; })()`)
 }
 
+// placeholder finds the names of a message's arguments.
+var placeholder = regexp.MustCompile(`\{\s*([A-Za-z0-9_]+)`)
+
+// checkMessages: the page's script formats every word of every language as
+// locale does in Go, whatever the numbers (plural forms included).
+func checkMessages(t *testing.T, b *browsertest.Browser) {
+	type msgCase struct {
+		Lang, Key string
+		Args      map[string]any
+	}
+	var cases []msgCase
+	var want []string
+	for _, code := range locale.Codes() {
+		l := locale.Get(code)
+		for key, text := range l.Messages("page") {
+			for _, n := range []int{0, 1, 2, 5, 21} {
+				args := map[string]any{}
+				for _, m := range placeholder.FindAllStringSubmatch(text, -1) {
+					args[m[1]] = n
+				}
+				cases = append(cases, msgCase{code, key, args})
+				want = append(want, l.Format("page."+key, args))
+			}
+		}
+	}
+	js, err := json.Marshal(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := eval[[]string](t, b, fmt.Sprintf("%s.map((c) => kubeloom.msg(c.Key, c.Args, c.Lang))", js))
+	if len(got) != len(want) {
+		t.Fatalf("the page formatted %d messages of %d", len(got), len(want))
+	}
+	for i, c := range cases {
+		if got[i] != want[i] || strings.Contains(got[i], "[page.") {
+			t.Errorf("%s page.%s with %v: the page writes %q, Go %q", c.Lang, c.Key, c.Args, got[i], want[i])
+		}
+	}
+}
+
 // TestBrowser loads the page of a real recording (the informer lesson, a
 // recording small enough to open with its groups open) in Chromium and
 // uses it as a reader would: every lane drawn, the arrow keys walking the
@@ -133,6 +176,8 @@ func TestBrowser(t *testing.T) {
 	if s.Steps != len(steps) || s.Step != -1 {
 		t.Errorf("page has %d steps and starts at %d, want %d and -1", s.Steps, s.Step, len(steps))
 	}
+
+	checkMessages(t, b)
 
 	// → walks the steps; the narrative follows.
 	before := s.Narrative
@@ -161,7 +206,7 @@ func TestBrowser(t *testing.T) {
 	// whose quote has Chinese to render.
 	known := -1
 	for i, st := range steps {
-		if st.HasEntry && st.Entry.QuoteInEnglish() != "" && st.Kind == timeline.StepCall && tl.Offset(st.At) >= 5*time.Second {
+		if st.HasEntry && st.Entry.Story("en").Rendering != "" && st.Kind == timeline.StepCall && tl.Offset(st.At) >= 5*time.Second {
 			known = i
 			break
 		}
@@ -172,25 +217,42 @@ func TestBrowser(t *testing.T) {
 	eval[any](t, b, fmt.Sprintf("kubeloom.go(%d)", known))
 	en := state(t, b)
 	entry := steps[known].Entry
-	for _, want := range []string{entry.Summary, entry.Quote, entry.QuoteInEnglish(), entry.Function, entry.File} {
+	enStory, zhStory := entry.Story("en"), entry.Story("zh")
+	for _, want := range []string{enStory.Summary, enStory.Quote, enStory.Rendering, entry.Function, entry.File} {
 		if !strings.Contains(en.Narrative, want) {
 			t.Errorf("the narrative of step %d (%s) lacks %q:\n%s", known, steps[known].Lane.Label, want, en.Narrative)
 		}
 	}
 	// The original first, then kubeloom's rendering, marked as such.
-	if i, j := strings.Index(en.Narrative, entry.Quote), strings.Index(en.Narrative, entry.QuoteInEnglish()); i < 0 || i > j || !strings.Contains(en.Narrative[i:j], "rendering") {
+	if i, j := strings.Index(en.Narrative, enStory.Quote), strings.Index(en.Narrative, enStory.Rendering); i < 0 || i > j || !strings.Contains(en.Narrative[i:j], "rendering") {
 		t.Errorf("the narrative of step %d does not show the article's words and then, marked, their English rendering:\n%s", known, en.Narrative)
 	}
-	if err := chromedp.Do(b.Ctx, chromedp.Click(chromedp.CSS("#lang"))); err != nil {
-		t.Fatal(err)
+	// The language button goes through the languages in turn, to Chinese
+	// among them.
+	for range locale.Codes() {
+		if err := chromedp.Do(b.Ctx, chromedp.Click(chromedp.CSS("#lang"))); err != nil {
+			t.Fatal(err)
+		}
+		if state(t, b).Lang == "zh" {
+			break
+		}
 	}
 	zh := state(t, b)
-	if zh.Lang != "zh" || !strings.Contains(zh.Narrative, entry.SummaryZH) || !strings.Contains(zh.Narrative, entry.NowZH) || strings.Contains(zh.Narrative, entry.Summary) ||
-		!strings.Contains(zh.Narrative, entry.Quote) || strings.Contains(zh.Narrative, entry.QuoteInEnglish()) {
+	if zh.Lang != "zh" || !strings.Contains(zh.Narrative, zhStory.Summary) || !strings.Contains(zh.Narrative, zhStory.Now) || strings.Contains(zh.Narrative, enStory.Summary) ||
+		!strings.Contains(zh.Narrative, zhStory.Quote) || strings.Contains(zh.Narrative, enStory.Rendering) {
 		t.Errorf("after the language toggle (lang %q) the narrative is not the Chinese one:\n%s", zh.Lang, zh.Narrative)
+	}
+	// The button goes through every language and back to English.
+	for state(t, b).Lang != locale.Codes()[len(locale.Codes())-1] {
+		if err := chromedp.Do(b.Ctx, chromedp.Click(chromedp.CSS("#lang"))); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := chromedp.Do(b.Ctx, chromedp.Click(chromedp.CSS("#lang"))); err != nil {
 		t.Fatal(err)
+	}
+	if l := state(t, b).Lang; l != "en" {
+		t.Errorf("the language button after the last language leads to %q, not English", l)
 	}
 
 	// Hover over the step's mark: its details.
@@ -410,7 +472,7 @@ func TestBrowserEdgeCases(t *testing.T) {
 	}
 	// Zoomed in, so that the marks of one iteration (0.5s) lie apart.
 	eval[any](t, b, "kubeloom.zoom(64)")
-	for _, lang := range []string{"en", "zh"} {
+	for _, lang := range locale.Codes() {
 		eval[any](t, b, fmt.Sprintf("kubeloom.setLang(%q)", lang))
 		for i, st := range steps {
 			pos := eval[struct{ X, Y float64 }](t, b, fmt.Sprintf("kubeloom.locate(%d)", i))
@@ -431,10 +493,7 @@ func TestBrowserEdgeCases(t *testing.T) {
 			switch {
 			case st.HasStartup:
 				// A startup step tells its own story.
-				want := st.Startup.Summary
-				if lang == "zh" {
-					want = st.Startup.SummaryZH
-				}
+				want := st.Startup.Story(lang).Summary
 				if !strings.Contains(s.Narrative, want) {
 					t.Errorf("%s step %d, the startup step %s: the narrative lacks its story: %q", lang, i, st.Name(), s.Narrative)
 				}

@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
@@ -20,8 +21,9 @@ import (
 // formatVersion is the version of the page's data; the script checks it.
 // Version 2: lanes in display order with their groups, short labels, the
 // causal links between marks (flows) and the article quotes' English
-// renderings.
-const formatVersion = 2
+// renderings. Version 3: the page's languages with their words (langs),
+// and the catalog's stories by language.
+const formatVersion = 3
 
 // The data embedded in the page is shaped for a browser that has to parse
 // and draw 100,000 spans in well under two seconds: marks are flat arrays of
@@ -68,6 +70,12 @@ type data struct {
 	Orphans  int    `json:"orphans"`
 	Links    int    `json:"links"`
 
+	// Langs are the languages of sim/catalog/locale, English first: the
+	// language button goes through them in turn. Articles is the
+	// language of the article quotes, which need no rendering in it.
+	Langs    []pageLang `json:"langs"`
+	Articles string     `json:"articles"`
+
 	Strings []string          `json:"strings"`
 	Values  []json.RawMessage `json:"values"`
 	// Attrs are attribute sets: key (string index), value (value index)
@@ -92,6 +100,47 @@ type data struct {
 	Strides map[string]int `json:"strides"`
 }
 
+// pageLang is a language of the page: its name (the language button
+// offers it by it), its BCP 47 tag (the page's lang attribute and plural
+// rules) and its words, sim/catalog/locale/<code>/page.yaml as written:
+// the script formats them as locale does in Go.
+type pageLang struct {
+	Code string            `json:"code"`
+	Name string            `json:"name"`
+	Tag  string            `json:"tag"`
+	Text map[string]string `json:"text"`
+}
+
+// pageLangs are the page's languages.
+func pageLangs() []pageLang {
+	var out []pageLang
+	for _, code := range locale.Codes() {
+		l := locale.Get(code)
+		out = append(out, pageLang{Code: code, Name: l.Name, Tag: l.Tag, Text: l.Messages("page")})
+	}
+	return out
+}
+
+// story is catalog.Story in one language, without the quote, which is the
+// same in all of them.
+type story struct {
+	Summary   string `json:"summary"`
+	Rendering string `json:"rendering,omitempty"` // "" when there is nothing to render
+	Now       string `json:"now,omitempty"`
+}
+
+// stories returns the story of every language, by code, and the quote.
+func stories(of func(lang string) catalog.Story) (map[string]story, string) {
+	out := map[string]story{}
+	quote := ""
+	for _, code := range locale.Codes() {
+		st := of(code)
+		out[code] = story{Summary: st.Summary, Rendering: st.Rendering, Now: st.Now}
+		quote = st.Quote
+	}
+	return out, quote
+}
+
 // entry is a catalog entry of a goroutine that has a lane.
 type entry struct {
 	Name      string  `json:"name"`
@@ -101,25 +150,20 @@ type entry struct {
 	Function  string  `json:"function"`
 	File      string  `json:"file"`
 	Article   string  `json:"article"`
-	Summary   string  `json:"summary"`
-	SummaryZH string  `json:"summaryZH"`
-	Quote     string  `json:"quote"`
-	QuoteEN   string  `json:"quoteEN"` // catalog.Entry.QuoteInEnglish: "" when there is nothing to render
-	Now       string  `json:"now"`
-	NowZH     string  `json:"nowZH"`
+	// Quote is the article's words, verbatim, in every language.
+	Quote string           `json:"quote"`
+	Story map[string]story `json:"story"` // by language code
 }
 
 // startupStep is the catalog's story of a startup step.
 type startupStep struct {
-	Component string `json:"component"`
-	Name      string `json:"name"`
-	Function  string `json:"function"`
-	File      string `json:"file"`
-	Article   string `json:"article"`
-	Summary   string `json:"summary"`
-	SummaryZH string `json:"summaryZH"`
-	Quote     string `json:"quote"`
-	QuoteEN   string `json:"quoteEN"`
+	Component string           `json:"component"`
+	Name      string           `json:"name"`
+	Function  string           `json:"function"`
+	File      string           `json:"file"`
+	Article   string           `json:"article"`
+	Quote     string           `json:"quote"`
+	Story     map[string]story `json:"story"`
 }
 
 type instance struct {
@@ -185,6 +229,8 @@ func encode(tl *timeline.Timeline) *data {
 			Spans:    tl.Spans,
 			Orphans:  tl.Orphans,
 			Links:    tl.Links,
+			Langs:    pageLangs(),
+			Articles: locale.Articles,
 			Strings:  []string{},
 			Values:   []json.RawMessage{},
 			Attrs:    [][]int{{}},
@@ -468,10 +514,10 @@ func (e *encoder) entry(goroutine string) int {
 	}
 	i := len(e.d.Entries)
 	e.entries[goroutine] = i
+	byLang, quote := stories(c.Story)
 	e.d.Entries = append(e.d.Entries, entry{
 		Name: c.Name, Component: c.Component, Kind: c.Kind, Period: c.Period.Seconds(),
-		Function: c.Function, File: c.File, Article: c.Article,
-		Summary: c.Summary, SummaryZH: c.SummaryZH, Quote: c.Quote, QuoteEN: c.QuoteInEnglish(), Now: c.Now, NowZH: c.NowZH,
+		Function: c.Function, File: c.File, Article: c.Article, Quote: quote, Story: byLang,
 	})
 	return i
 }
@@ -484,9 +530,10 @@ func (e *encoder) startup(st catalog.Step) int {
 	}
 	i := len(e.d.Startup)
 	e.startups[key] = i
+	byLang, quote := stories(st.Story)
 	e.d.Startup = append(e.d.Startup, startupStep{
 		Component: st.Component, Name: st.Name, Function: st.Function, File: st.File, Article: st.Article,
-		Summary: st.Summary, SummaryZH: st.SummaryZH, Quote: st.Quote, QuoteEN: st.QuoteInEnglish(),
+		Quote: quote, Story: byLang,
 	})
 	return i
 }

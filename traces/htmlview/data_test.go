@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
@@ -181,9 +182,15 @@ func checkData(t *testing.T, tl *timeline.Timeline, d *data) {
 			checkAttrs(where, dl.Attrs, l.Attributes)
 			if e, ok := catalog.Lookup(l.Goroutine); ok {
 				if dl.Entry < 0 || dl.Entry >= len(d.Entries) || d.Entries[dl.Entry].Name != e.Name ||
-					d.Entries[dl.Entry].Summary != e.Summary || d.Entries[dl.Entry].SummaryZH != e.SummaryZH ||
-					d.Entries[dl.Entry].Quote != e.Quote || d.Entries[dl.Entry].QuoteEN != e.QuoteInEnglish() {
+					d.Entries[dl.Entry].Quote != e.Story("en").Quote {
 					t.Errorf("%s: entry %d, want the catalog's %s", where, dl.Entry, e.Name)
+				} else {
+					for _, lang := range locale.Codes() {
+						st := e.Story(lang)
+						if got, want := d.Entries[dl.Entry].Story[lang], (story{st.Summary, st.Rendering, st.Now}); got != want {
+							t.Errorf("%s: the %s story of %s is %+v, want %+v", where, lang, e.Name, got, want)
+						}
+					}
 				}
 			} else if dl.Entry != -1 {
 				t.Errorf("%s: entry %d, want -1 (not in the catalog)", where, dl.Entry)
@@ -473,3 +480,31 @@ func TestWriteErrors(t *testing.T) {
 type failingWriter struct{ err error }
 
 func (w failingWriter) Write([]byte) (int, error) { return 0, w.err }
+
+// The page carries every language with its words, which the script
+// formats: the script itself holds none.
+func TestPageCarriesItsLanguages(t *testing.T) {
+	d := encode(timeline.Build(nil))
+	codes := locale.Codes()
+	if len(d.Langs) != len(codes) || d.Articles != locale.Articles {
+		t.Fatalf("the page has %d languages (articles %q), want %v (%q)", len(d.Langs), d.Articles, codes, locale.Articles)
+	}
+	for i, pl := range d.Langs {
+		l := locale.Get(codes[i])
+		if pl.Code != l.Code || pl.Name != l.Name || pl.Tag != l.Tag || !maps.Equal(pl.Text, l.Messages("page")) {
+			t.Errorf("language %d is %s %q %q with %d words, want %s %q %q and page.yaml's %d", i, pl.Code, pl.Name, pl.Tag, len(pl.Text), l.Code, l.Name, l.Tag, len(l.Messages("page")))
+		}
+		// As a string of the script or a text of the HTML, not in a
+		// comment; a phrase, not a word that names things in code too.
+		for key, text := range pl.Text {
+			if !strings.Contains(text, " ") {
+				continue
+			}
+			for _, quoted := range []string{"'" + text, `"` + text, "`" + text, ">" + text + "<"} {
+				if strings.Contains(timelineJS, quoted) || strings.Contains(pageHTML, quoted) {
+					t.Errorf("the page's script or HTML writes %s's page.%s itself: %q", pl.Code, key, text)
+				}
+			}
+		}
+	}
+}

@@ -57,8 +57,9 @@ func mustSplit(s string, markers ...string) []string {
 // overview strip to drag, work drawn apart from waiting; the details of a
 // span on hover or click and arrows to its causes and effects; and the
 // step-through of timeline.Steps (buttons, ← and →) with each step's
-// narrative from the goroutine catalog, in English or Chinese. The URL
-// fragment keeps the step, the window and the open groups.
+// narrative from the goroutine catalog, in any language of
+// sim/catalog/locale. The URL fragment keeps the step, the window, the
+// open groups and the language.
 //
 // The page needs nothing but a browser: no server, no network. It exposes
 // window.kubeloom for tests and scripts (see assets/timeline.js).

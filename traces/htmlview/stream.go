@@ -29,6 +29,8 @@ func writeData(w *bufio.Writer, d *data) error {
 	field(`,"spans":`, d.Spans)
 	field(`,"orphans":`, d.Orphans)
 	field(`,"links":`, d.Links)
+	field(`,"langs":`, d.Langs)
+	field(`,"articles":`, d.Articles)
 	field(`,"strings":`, d.Strings)
 	field(`,"values":`, d.Values)
 	field(`,"attrs":`, d.Attrs)

@@ -2,21 +2,23 @@ package stepview
 
 import (
 	"errors"
-	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
 // Options configure a Model.
 type Options struct {
-	// Lang is the language of the narrative: English ("en", the default)
-	// or Chinese ("zh"). The l key switches between them.
+	// Lang is the language of the narrative, a code of locale.Codes:
+	// English ("en", the default), Chinese ("zh"), …. The l key goes
+	// through them in turn.
 	Lang string
 	// From and To limit the steps to a window of simulated time, as
 	// offsets from the start of the recording; To 0 means the end.
@@ -92,7 +94,7 @@ func (m Model) Step() timeline.Step { return m.d.steps[m.cur] }
 // Index returns the index of the current step in timeline.Steps of the timeline.
 func (m Model) Index() int { return m.cur }
 
-// Lang returns the language of the narrative, "en" or "zh".
+// Lang returns the language of the narrative, a code of locale.Codes.
 func (m Model) Lang() string { return m.lang }
 
 // Status returns the message of the last key (a search that found nothing,
@@ -130,7 +132,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // key handles a key outside a prompt.
 func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
-	w := dict[m.lang]
+	w := wordsOf(m.lang)
 	m.status = ""
 	switch k.String() {
 	case "q", "ctrl+c":
@@ -139,13 +141,13 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.cur < m.hi {
 			m.goTo(m.cur + 1)
 		} else {
-			m.status = w.last
+			m.status = w.t("last")
 		}
 	case "p", "left", "backspace":
 		if m.cur > m.lo {
 			m.goTo(m.cur - 1)
 		} else {
-			m.status = w.first
+			m.status = w.t("first")
 		}
 	case "home":
 		m.goTo(m.lo)
@@ -162,12 +164,8 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case "f":
 		m.followKey()
 	case "l":
-		if m.lang == English {
-			m.lang = Chinese
-		} else {
-			m.lang = English
-		}
-		m.status = dict[m.lang].language
+		m.lang = locale.Get(m.lang).Next().Code
+		m.status = wordsOf(m.lang).t("language")
 	}
 	return m, nil
 }
@@ -205,7 +203,7 @@ func (m *Model) goTo(i int) {
 }
 
 func (m *Model) jump(in string) {
-	w := dict[m.lang]
+	w := wordsOf(m.lang)
 	off, err := parseOffset(in)
 	if err != nil {
 		m.status = err.Error()
@@ -214,12 +212,12 @@ func (m *Model) jump(in string) {
 	i, ok := m.d.at(off, m.lo, m.hi)
 	m.goTo(i)
 	if !ok {
-		m.status = fmt.Sprintf(w.pastEnd, formatOffset(off), formatOffset(m.d.tl.Offset(m.d.steps[m.hi].At)))
+		m.status = w.f("pastEnd", locale.Args{"at": formatOffset(off), "last": formatOffset(m.d.tl.Offset(m.d.steps[m.hi].At))})
 	}
 }
 
 func (m *Model) searchFor(in string) {
-	w := dict[m.lang]
+	w := wordsOf(m.lang)
 	if in == "" {
 		in = m.lastSearch
 	}
@@ -232,27 +230,27 @@ func (m *Model) searchFor(in string) {
 	i, wrapped, ok := m.d.search(match, m.cur, m.lo, m.hi)
 	switch {
 	case !ok:
-		m.status = fmt.Sprintf(w.noMatch, in)
+		m.status = w.f("noMatch", locale.Args{"pattern": strconv.Quote(in)})
 	case wrapped:
-		m.status = fmt.Sprintf(w.wrapped, in)
+		m.status = w.f("wrapped", locale.Args{"pattern": in})
 	}
 	m.goTo(i)
 }
 
 func (m *Model) followKey() {
-	w := dict[m.lang]
+	w := wordsOf(m.lang)
 	i, key, found, can := m.d.follow(m.cur, m.hi)
 	what := key
 	if what == "" {
-		what = fmt.Sprintf(w.link, m.d.steps[m.cur].Name())
+		what = w.f("link", locale.Args{"step": m.d.steps[m.cur].Name()})
 	}
 	switch {
 	case found:
-		m.status = fmt.Sprintf(w.followed, what, m.d.steps[i].Name(), m.d.steps[i].Lane.Label)
+		m.status = w.f("followed", locale.Args{"what": what, "step": m.d.steps[i].Name(), "lane": m.d.steps[i].Lane.Label})
 		m.goTo(i)
 	case can:
-		m.status = fmt.Sprintf(w.followEnd, what)
+		m.status = w.f("followEnd", locale.Args{"what": what})
 	default:
-		m.status = w.noFollow
+		m.status = w.t("noFollow")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 	"github.com/kubeloom/kubeloom/traces/stepview"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 	tt "github.com/kubeloom/kubeloom/traces/timeline/timelinetest"
@@ -51,48 +52,58 @@ func TestNextAndPrevious(t *testing.T) {
 func TestViewTellsTheStoryInEitherLanguage(t *testing.T) {
 	m := goTo(t, newModel(t, stepview.Options{}), named(timeline.StepIteration, "OnAdd"))
 	e, _ := catalog.Lookup("informer/listener-run")
+	en, zh := e.Story("en"), e.Story("zh")
 	v := view(m)
 	for _, want := range []string{
 		"iteration · OnAdd #1", "+1.34s", "informers classic · informers › informer/listener-run",
 		"object default/web-0",
-		"What it does", e.Summary,
-		"The article says", "「" + e.Quote + "」", "(rendered in English: " + e.QuoteEN + ")", "— " + e.Article,
+		"What it does", en.Summary,
+		"The article says", "「" + en.Quote + "」", "(rendered in English: " + en.Rendering + ")", "— " + e.Article,
 		"Kubernetes source", e.Function, e.File,
-		"Then vs now", e.Now,
-		"l 中文",
+		"Then vs now", en.Now,
+		"l " + locale.Get("en").Next().Name,
 	} {
 		if !strings.Contains(v, want) {
 			t.Errorf("view lacks %q:\n%s", want, v)
 		}
 	}
-	if strings.Contains(v, e.SummaryZH) {
+	if en.Rendering == "" || strings.Contains(v, zh.Summary) {
 		t.Error("the English view shows the Chinese narrative")
 	}
 
-	m, _ = press(t, m, "l")
-	v = view(m)
-	if m.Lang() != stepview.Chinese {
-		t.Fatalf("after l the language is %q", m.Lang())
+	// l goes through the languages in turn, to Chinese among them.
+	for range locale.Codes() {
+		if m, _ = press(t, m, "l"); m.Lang() == "zh" {
+			break
+		}
 	}
-	for _, want := range []string{"迭代 · OnAdd #1", "它做什么", e.SummaryZH, "文章原文", "「" + e.Quote + "」", "Kubernetes 源码", e.File, "当年与现在", "语言：中文"} {
+	v = view(m)
+	if m.Lang() != "zh" {
+		t.Fatalf("l never switches to Chinese: the language is %q", m.Lang())
+	}
+	for _, want := range []string{"迭代 · OnAdd #1", "它做什么", zh.Summary, "文章原文", "「" + zh.Quote + "」", "Kubernetes 源码", e.File, "当年与现在", "语言：中文"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("Chinese view lacks %q:\n%s", want, v)
 		}
 	}
-	if strings.Contains(v, e.Summary) {
+	if strings.Contains(v, en.Summary) {
 		t.Error("the Chinese view shows the English narrative")
 	}
 	// The article is Chinese: in Chinese its sentence stands alone.
-	if strings.Contains(v, e.QuoteEN) || strings.Contains(v, "rendered in English") {
+	if strings.Contains(v, en.Rendering) || strings.Contains(v, "rendered in English") {
 		t.Errorf("the Chinese view shows the English rendering of the quote:\n%s", v)
 	}
-	if m, _ = press(t, m, "l"); m.Lang() != stepview.English || !strings.Contains(view(m), e.Summary) {
-		t.Error("a second l does not return to English")
+	// l goes through every language and back to English.
+	for m.Lang() != locale.Codes()[len(locale.Codes())-1] {
+		m, _ = press(t, m, "l")
+	}
+	m, _ = press(t, m, "l")
+	if m.Lang() != "en" || !strings.Contains(view(m), en.Summary) {
+		t.Errorf("l after the last language is %q, not English", m.Lang())
 	}
 
-	zh := newModel(t, stepview.Options{Lang: "zh"})
-	if zh.Lang() != stepview.Chinese || !strings.Contains(view(zh), "第 1 步，共") {
-		t.Errorf("Options.Lang zh: %q\n%s", zh.Lang(), view(zh))
+	if zhm := newModel(t, stepview.Options{Lang: "zh"}); zhm.Lang() != "zh" || !strings.Contains(view(zhm), "第 1 步，共") {
+		t.Errorf("Options.Lang zh: %q\n%s", zhm.Lang(), view(zhm))
 	}
 }
 
@@ -317,7 +328,7 @@ func TestNewErrors(t *testing.T) {
 		o    stepview.Options
 		want string
 	}{
-		{stepview.Options{Lang: "fr"}, `unknown language "fr": expected en (English) or zh (中文)`},
+		{stepview.Options{Lang: "qaa"}, `unknown language "qaa": expected en (English)`},
 		{stepview.Options{From: -time.Second}, "cannot be negative"},
 		{stepview.Options{From: 10 * time.Second, To: 5 * time.Second}, "--to must be after --from"},
 		{stepview.Options{From: time.Hour}, "no step between 1h0m0s and 0s: the recording runs from 0s to 3m0s"},

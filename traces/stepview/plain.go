@@ -6,12 +6,13 @@ import (
 	"io"
 	"time"
 
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
 // Plain writes the steps of tl between from and to (offsets from the start
 // of the recording; to 0 means the end) as text, one block per step in
-// lang ("en" or "zh"), blocks separated by a blank line: the step's place
+// lang (a code of locale.Codes: "en", "zh"), blocks separated by a blank line: the step's place
 // and time, what happened, and the catalog's narrative, the article's
 // words, the Kubernetes source and what changed since. It is the story the
 // interactive view tells, for slides and for output that is no terminal.
@@ -33,7 +34,8 @@ func Plain(w io.Writer, tl *timeline.Timeline, lang string, from, to time.Durati
 	if name == "" {
 		name = "recording"
 	}
-	fmt.Fprintf(bw, "kubeloom step · %s · %s\n", name, dict[lang].summary(len(d.steps), tl.LaneCount(), tl.Duration()))
+	summary := wordsOf(lang).f("summary", locale.Args{"steps": len(d.steps), "lanes": tl.LaneCount(), "duration": formatOffset(tl.Duration())})
+	fmt.Fprintf(bw, "kubeloom step · %s · %s\n", name, summary)
 	for i := lo; i <= hi; i++ {
 		st := d.tell(i, lang)
 		bw.WriteString("\n" + rule(st.header) + "\n")

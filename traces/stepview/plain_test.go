@@ -100,7 +100,7 @@ func TestPlainShape(t *testing.T) {
 		if !strings.Contains(block, "\nWhat it does\n  ") {
 			t.Errorf("block %d has no narrative:\n%s", i+1, block)
 		}
-		if s.HasEntry && !strings.Contains(block, "\n  "+s.Entry.Summary+"\n") {
+		if s.HasEntry && !strings.Contains(block, "\n  "+s.Entry.Story("en").Summary+"\n") {
 			t.Errorf("block %d lacks the catalog's summary of %s", i+1, s.Lane.Goroutine)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
@@ -28,23 +29,23 @@ type section struct {
 
 // tell builds the story of step i of d in lang.
 func (d *data) tell(i int, lang string) story {
-	w := dict[lang]
+	w := wordsOf(lang)
 	s := d.steps[i]
 	var st story
 	where := s.Instance.Name() + " · " + groupPath(s.Lane)
 	st.where = fmt.Sprintf("+%s · %s", formatOffset(d.tl.Offset(s.At)), where)
-	st.header = w.step(i+1, len(d.steps)) + " · " + st.where
+	st.header = w.f("step", locale.Args{"i": i + 1, "n": len(d.steps)}) + " · " + st.where
 
-	st.title = w.kinds[s.Kind] + " · " + s.Name()
+	st.title = w.t("kinds."+string(s.Kind)) + " · " + s.Name()
 	if s.Mark != nil && s.Kind == timeline.StepIteration && s.Mark.Iteration > 0 {
 		st.title += fmt.Sprintf(" #%d", s.Mark.Iteration)
 	}
 	attrs := d.attrs(i)
 	if key := attrs.String(catalog.AttrObjectKey); key != "" {
-		st.facts = append(st.facts, w.object+" "+key)
+		st.facts = append(st.facts, w.t("object")+" "+key)
 	}
 	if t := attrs.String(catalog.AttrEventType); t != "" && s.Kind == timeline.StepEvent {
-		st.facts = append(st.facts, w.evType+" "+t)
+		st.facts = append(st.facts, w.t("type")+" "+t)
 	}
 	if s.Mark != nil {
 		if other := otherAttributes(attrs); other != "" {
@@ -55,74 +56,64 @@ func (d *data) tell(i int, lang string) story {
 	case s.Kind == timeline.StepStarted:
 		kind := s.Lane.Kind
 		if s.Lane.Period > 0 {
-			kind += " " + w.period + " " + formatOffset(s.Lane.Period)
+			kind += " " + w.t("period") + " " + formatOffset(s.Lane.Period)
 		}
 		if kind != "" {
 			st.facts = append(st.facts, kind)
 		}
 	case s.Kind == timeline.StepStopped:
-		st.facts = append(st.facts, w.lived+" "+formatTook(s.Lane.End.Sub(s.Lane.Start)))
+		st.facts = append(st.facts, w.t("lived")+" "+formatTook(s.Lane.End.Sub(s.Lane.Start)))
 	case s.Mark != nil && s.Mark.End.After(s.Mark.Start):
-		st.facts = append(st.facts, w.took+" "+formatTook(s.Mark.End.Sub(s.Mark.Start)))
+		st.facts = append(st.facts, w.t("took")+" "+formatTook(s.Mark.End.Sub(s.Mark.Start)))
 	}
 	if s.Mark != nil && s.Mark.Skipped > 0 {
-		st.facts = append(st.facts, fmt.Sprintf("%d %s", s.Mark.Skipped, w.skipped))
+		st.facts = append(st.facts, w.f("skipped", locale.Args{"n": s.Mark.Skipped}))
 	}
-	st.facts = append(st.facts, w.goroutines(d.counts(i)))
+	running, stopped := d.counts(i)
+	st.facts = append(st.facts, w.f("goroutines", locale.Args{"running": running, "stopped": stopped}))
 
 	switch {
 	case s.HasEntry:
-		e := s.Entry
-		summary := e.Summary
-		if lang == Chinese && e.SummaryZH != "" {
-			summary = e.SummaryZH
-		}
-		st.sections = append(st.sections, section{w.what, []string{summary}})
-		if e.Quote != "" || e.Article != "" {
-			st.sections = append(st.sections, section{w.article, w.quote(e.Quote, e.QuoteInEnglish(), e.Article)})
+		e, story := s.Entry, s.Entry.Story(lang)
+		st.sections = append(st.sections, section{w.t("what"), []string{story.Summary}})
+		if story.Quote != "" || e.Article != "" {
+			st.sections = append(st.sections, section{w.t("article"), w.quote(story, e.Article)})
 		} else {
-			st.sections = append(st.sections, section{w.article, []string{w.noArticle}})
+			st.sections = append(st.sections, section{w.t("article"), []string{w.t("noArticle")}})
 		}
 		if src := nonEmpty(e.Function, e.File); len(src) > 0 {
-			st.sections = append(st.sections, section{w.source, src})
+			st.sections = append(st.sections, section{w.t("source"), src})
 		}
-		if now := e.Now; now != "" {
-			if lang == Chinese && e.NowZH != "" {
-				now = e.NowZH
-			}
-			st.sections = append(st.sections, section{w.now, []string{now}})
+		if story.Now != "" {
+			st.sections = append(st.sections, section{w.t("now"), []string{story.Now}})
 		}
 	case s.HasStartup:
-		e := s.Startup
-		summary := e.Summary
-		if lang == Chinese && e.SummaryZH != "" {
-			summary = e.SummaryZH
-		}
-		st.sections = append(st.sections, section{w.what, []string{summary}})
-		if e.Quote != "" {
-			st.sections = append(st.sections, section{w.article, w.quote(e.Quote, e.QuoteInEnglish(), e.Article)})
+		e, story := s.Startup, s.Startup.Story(lang)
+		st.sections = append(st.sections, section{w.t("what"), []string{story.Summary}})
+		if story.Quote != "" {
+			st.sections = append(st.sections, section{w.t("article"), w.quote(story, e.Article)})
 		}
 		if src := nonEmpty(e.Function, e.File); len(src) > 0 {
-			st.sections = append(st.sections, section{w.source, src})
+			st.sections = append(st.sections, section{w.t("source"), src})
 		}
 	case s.Lane.Goroutine == timeline.MainLane:
-		st.sections = append(st.sections, section{w.what, []string{w.mainLane}})
+		st.sections = append(st.sections, section{w.t("what"), []string{w.t("mainLane")}})
 	default:
-		st.sections = append(st.sections, section{w.what, []string{fmt.Sprintf(w.unknown, s.Lane.Goroutine)}})
+		st.sections = append(st.sections, section{w.t("what"), []string{w.f("unknown", locale.Args{"goroutine": s.Lane.Goroutine})}})
 	}
 	return st
 }
 
 // quote is the article section of a story: the article's sentence as it
-// is, always, since it is the article's word; in English, under it, the
-// catalog's English rendering (QuoteInEnglish: none for a quote that is
-// only code), labelled as such; then where it comes from.
-func (w words) quote(quote, inEnglish, article string) []string {
+// is, always, since it is the article's word; under it, in a language
+// other than the article's, kubeloom's rendering of it (none for a quote
+// that is only code), labelled as such; then where it comes from.
+func (w words) quote(story catalog.Story, article string) []string {
 	var lines []string
-	if quote != "" {
-		lines = append(lines, "「"+quote+"」")
-		if w.rendered != "" && inEnglish != "" {
-			lines = append(lines, fmt.Sprintf(w.rendered, inEnglish))
+	if story.Quote != "" {
+		lines = append(lines, "「"+story.Quote+"」")
+		if story.Rendering != "" {
+			lines = append(lines, w.f("rendered", locale.Args{"text": story.Rendering}))
 		}
 	}
 	if article != "" {

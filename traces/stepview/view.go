@@ -6,6 +6,8 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 )
 
 // defaultWidth is the width drawn before the terminal reports its size.
@@ -34,16 +36,12 @@ func newStyles(r *lipgloss.Renderer) *styles {
 // View draws the title line, the goroutine tree beside the current step's
 // story, and a line for messages and prompts above the keys' help.
 func (m Model) View() string {
-	w := dict[m.lang]
+	w := wordsOf(m.lang)
 	width, treeW, storyW, body := m.layout()
 
-	lang := "EN"
-	if m.lang == Chinese {
-		lang = "中文"
-	}
 	s := m.Step()
-	title := fmt.Sprintf("kubeloom step · %s · %s · +%s / %s · %s", m.d.tl.Scenario, w.step(m.cur+1, len(m.d.steps)),
-		formatOffset(m.d.tl.Offset(s.At)), formatOffset(m.d.tl.Duration()), lang)
+	title := fmt.Sprintf("kubeloom step · %s · %s · +%s / %s · %s", m.d.tl.Scenario, w.f("step", locale.Args{"i": m.cur + 1, "n": len(m.d.steps)}),
+		formatOffset(m.d.tl.Offset(s.At)), formatOffset(m.d.tl.Duration()), w.l.Short)
 
 	tree := m.treeLines(treeW, body)
 	story := m.storyLines(storyW)
@@ -70,13 +68,14 @@ func (m Model) View() string {
 	}
 	switch m.prompt {
 	case jumpPrompt:
-		b.WriteString(w.jumpPrompt + m.input + "█\n")
+		b.WriteString(promptLine(w.t("jumpPrompt")+m.input+"█", width) + "\n")
 	case searchPrompt:
-		b.WriteString(w.searchPrompt + m.input + "█\n")
+		b.WriteString(promptLine(w.t("searchPrompt")+m.input+"█", width) + "\n")
 	default:
 		b.WriteString(m.st.status.Render(ansi.Truncate(m.status, width, "…")) + "\n")
 	}
-	b.WriteString(m.st.dim.Render(ansi.Truncate(w.help, width, "…")))
+	help := w.f("help", locale.Args{"next": w.l.Next().Name})
+	b.WriteString(m.st.dim.Render(ansi.Truncate(help, width, "…")))
 	return b.String()
 }
 
@@ -87,9 +86,14 @@ func (m Model) layout() (width, treeW, storyW, body int) {
 	if width <= 0 {
 		width = defaultWidth
 	}
-	// As wide as the longest line of the tree, up to half the screen.
+	// As wide as the longest line of the tree, up to half the screen; on
+	// a narrow screen the story keeps 20 cells while the tree keeps 10.
 	treeW = min(max(m.d.treeWidth(), 24), width/2)
-	storyW = max(width-treeW-3, 20)
+	storyW = width - treeW - 3
+	if storyW < 20 {
+		treeW = max(width-3-20, min(10, treeW))
+		storyW = max(width-treeW-3, 1)
+	}
 	if m.height > 0 {
 		body = max(m.height-3, 3)
 	}
@@ -141,7 +145,7 @@ func (m Model) treeLines(width, rows int) []string {
 			lines = append(lines, style.Render(ansi.Truncate(text, width, "…")))
 		}
 	}
-	lines = append(lines, "", m.st.dim.Render(ansi.Truncate(dict[m.lang].legend, width, "…")))
+	lines = append(lines, "", m.st.dim.Render(ansi.Truncate(wordsOf(m.lang).t("legend"), width, "…")))
 	if rows <= 0 || len(lines) <= rows {
 		return lines
 	}
@@ -180,7 +184,7 @@ func (m Model) storyLines(width int) []string {
 	return lines
 }
 
-// truncateMiddle shortens s to width columns by cutting out its middle,
+// truncateMiddle shortens s to width cells by cutting out its middle,
 // which keeps both the goroutine's name and the qualifiers that tell
 // lanes of the same name apart ("informer/listener-run…handler-2").
 func truncateMiddle(s string, width int) string {
@@ -192,7 +196,33 @@ func truncateMiddle(s string, width int) string {
 	}
 	tail := (width - 1) / 2
 	head := width - 1 - tail
-	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, ansi.StringWidth(s)-tail, "")
+	return ansi.Truncate(s, head, "") + "…" + lastCells(s, tail)
+}
+
+// promptLine fits a prompt and what has been typed to the width: when it
+// is too long, its start gives way to the end, where the typing is.
+func promptLine(s string, width int) string {
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	return "…" + lastCells(s, width-1)
+}
+
+// lastCells is the end of s at most n cells wide, cut between characters
+// (ansi.TruncateLeft keeps a wide one the cut goes through).
+func lastCells(s string, n int) string {
+	var starts, widths []int
+	for i, state := 0, -1; i < len(s); {
+		var c string
+		c, _, _, state = ansi.FirstGraphemeCluster(s[i:], state)
+		starts, widths = append(starts, i), append(widths, ansi.StringWidth(c))
+		i += len(c)
+	}
+	from, w := len(s), 0
+	for k := len(starts) - 1; k >= 0 && w+widths[k] <= n; k-- {
+		from, w = starts[k], w+widths[k]
+	}
+	return s[from:]
 }
 
 // treeWidth returns the columns the widest line of the tree needs.

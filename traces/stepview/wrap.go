@@ -3,15 +3,19 @@ package stepview
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Wrap breaks plain text (no escape sequences) into lines of at most width
-// columns. English breaks at spaces; Chinese, which has none, may break
-// between any two characters, except before closing punctuation and after
-// opening punctuation. A word
-// wider than a line is cut.
+// Wrap breaks plain text (no escape sequences) into lines at most width
+// cells wide, measured as every view measures text (x/ansi: a Chinese
+// character or an emoji takes two cells, a combining mark none). English
+// breaks at spaces; Chinese, which has none, may break between any two
+// characters, except before closing punctuation and after opening
+// punctuation. A word wider than a line is cut, between characters: a
+// character is a grapheme cluster (a letter and its accents, an emoji
+// sequence), never split.
 func Wrap(s string, width int) []string {
 	width = max(width, 1)
 	var (
@@ -38,6 +42,9 @@ func Wrap(s string, width int) []string {
 		}
 		for w > width { // a word that fits no line
 			cut := ansi.Truncate(tok, width, "")
+			if cut == "" { // a character wider than the line
+				cut, _, _, _ = ansi.FirstGraphemeCluster(tok, -1)
+			}
 			lines = append(lines, cut)
 			tok = tok[len(cut):]
 			w = ansi.StringWidth(tok)
@@ -53,49 +60,53 @@ func Wrap(s string, width int) []string {
 
 // tokens splits s into the units wrap keeps together: single spaces, wide
 // (CJK) characters with any closing punctuation after them, and runs of
-// other characters.
+// other characters. It reads s by grapheme clusters, so that an accent or
+// a joined emoji stays with its character.
 func tokens(s string) []string {
 	var out []string
-	var cur []rune
+	var cur strings.Builder
+	lastWide := false // cur ends with a wide character
 	emit := func() {
-		if len(cur) > 0 {
-			out = append(out, string(cur))
-			cur = cur[:0]
+		if cur.Len() > 0 {
+			out = append(out, cur.String())
+			cur.Reset()
 		}
 	}
 	opened := false // cur ends with opening punctuation: the next character joins it
-	for _, r := range s {
+	for state := -1; s != ""; {
+		var c string
+		c, s, _, state = ansi.FirstGraphemeCluster(s, state)
+		r, _ := utf8.DecodeRuneInString(c)
+		wide := ansi.StringWidth(c) > 1
 		switch {
 		case unicode.IsSpace(r):
 			emit()
 			out = append(out, " ")
 		case closing(r):
-			cur = append(cur, r) // stays with what it closes
+			cur.WriteString(c) // stays with what it closes
 		case opening(r):
 			if !opened {
 				emit()
 			}
-			cur = append(cur, r) // stays with what it opens
-			opened = true
+			cur.WriteString(c) // stays with what it opens
+			opened, lastWide = true, false
 			continue
-		case wide(r):
+		case wide:
 			if !opened {
 				emit()
 			}
-			cur = append(cur, r)
+			cur.WriteString(c)
 		default:
-			if !opened && len(cur) > 0 && wide(cur[len(cur)-1]) {
+			if !opened && lastWide {
 				emit()
 			}
-			cur = append(cur, r)
+			cur.WriteString(c)
 		}
-		opened = false
+		opened, lastWide = false, wide
 	}
 	emit()
 	return out
 }
-
-func wide(r rune) bool { return ansi.StringWidth(string(r)) > 1 }
 
 // opening is punctuation that must not end a line.
 func opening(r rune) bool {

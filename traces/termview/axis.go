@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // tickSteps are the axis steps to choose from, finest first.
@@ -50,7 +52,7 @@ func ticks(from, to time.Duration, width int, ascii bool) []tick {
 		ok := true
 		for i := 1; i < len(ts); i++ {
 			// The tick itself, its label and one rule character.
-			if ts[i].col-ts[i-1].col < len(ts[i-1].label)+2 {
+			if ts[i].col-ts[i-1].col < ansi.StringWidth(ts[i-1].label)+2 {
 				ok = false
 				break
 			}
@@ -77,13 +79,14 @@ func col(t, from, to time.Duration, width int) int {
 	return int(q*int64(width) + r*int64(width)/int64(span))
 }
 
-// rule draws the axis: rule characters with a tick and its label at each tick.
+// rule draws the axis: rule characters with a tick and its label at each
+// tick. A label's characters (digits, units, "µ") are one cell each.
 func rule(ts []tick, width int, g glyphs) string {
 	cells := []rune(strings.Repeat(string(g.rule), width))
 	for _, tk := range ts {
 		cells[tk.col] = g.tick
 		label := []rune(tk.label)
-		if tk.col+1+len(label) > width {
+		if tk.col+1+ansi.StringWidth(tk.label) > width {
 			continue // a label is shown whole or not at all
 		}
 		copy(cells[tk.col+1:], label)

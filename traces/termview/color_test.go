@@ -55,9 +55,12 @@ func TestColorModeFlag(t *testing.T) {
 func TestPaintCells(t *testing.T) {
 	cells := []rune("├──│•→ ")
 	ranks := []int{rankCap, rankLine, rankLine, rankIteration, rankEvent, rankCap, 0}
-	got := paintCells(cells, ranks, '→')
+	got := newPalette(true).paintCells(cells, ranks, '→')
 	want := "├\x1b[2m──\x1b[0m\x1b[32m│\x1b[0m\x1b[1;33m•\x1b[0m\x1b[1;31m→\x1b[0m "
 	if got != want {
 		t.Errorf("paintCells = %q, want %q", got, want)
+	}
+	if got := newPalette(false).paintCells(cells, ranks, '→'); got != string(cells) {
+		t.Errorf("paintCells without colour = %q, want %q", got, string(cells))
 	}
 }

@@ -233,3 +233,22 @@ func long() []traces.Span {
 	r.Span(tt.Root, "action/stopKubelet", 180, 180, catalog.AttrNode, "node-2")
 	return r.Spans()
 }
+
+// wide is a kubelet, its node named in Chinese, whose pods' names take
+// more cells than runes (Chinese, an emoji) or fewer (an accent written
+// as a combining mark): every lane runs to the end of the recording, so
+// every lane row ends in the last column.
+func wide() []traces.Span {
+	r := tt.New("网站-入门").Instance("kubelet", "节点-1")
+	run := r.Span(tt.Root, "run", 0, 30)
+	ml := goroutine(r, run, "kubelet/main-loop", catalog.KindUntil, 0.1, 30, 0)
+	for i, key := range []string{"default/网站-0", "default/网站-1", "default/web-2", "default/cafe\u0301-3", "default/🙂-4"} {
+		at := 1 + 2*float64(i)
+		w := goroutine(r, ml, "kubelet/pod-worker", catalog.KindGo, at, 30, 0, catalog.AttrObjectKey, key)
+		it := r.Iteration(w, "kubelet/pod-worker", "syncPod", 1, at, at+0.5, catalog.AttrObjectKey, key)
+		r.Span(it, "pods.UpdateStatus", at+0.4, at+0.5, catalog.AttrObjectKey, key)
+	}
+	g := goroutine(r, run, "kubelet/pleg-relist", catalog.KindUntil, 0.2, 30, 1)
+	loop(r, g, "kubelet/pleg-relist", "relist", 0.2, 30, 1, 0.01)
+	return r.Spans()
+}

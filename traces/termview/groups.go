@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
@@ -31,8 +32,8 @@ type row struct {
 }
 
 // siblings are the labels of rows side by side in one group, fitted to a
-// width together so that they stay distinct (timeline.FitEach), each
-// leaving room for its glyph and count.
+// width together so that they stay distinct (fitEach), each leaving room
+// for its glyph and count.
 type siblings struct {
 	labels, fitted []string
 	extra          []int // each row's glyph and count
@@ -45,7 +46,7 @@ func (s *siblings) fit(r row, width int, ellipsis string) string {
 		for i, e := range s.extra {
 			widths[i] = max(width-e, 1)
 		}
-		s.fitted, s.width = timeline.FitEach(s.labels, widths, ellipsis), width
+		s.fitted, s.width = fitEach(s.labels, widths, ellipsis), width
 	}
 	return r.before + s.fitted[r.index] + r.after
 }
@@ -89,7 +90,7 @@ func (v *view) rows(in *timeline.Instance, fold bool) []row {
 		}
 		x.peers, x.index = sib, len(sib.labels)
 		sib.labels = append(sib.labels, x.label)
-		sib.extra = append(sib.extra, utf8.RuneCountInString(x.before+x.after))
+		sib.extra = append(sib.extra, ansi.StringWidth(x.before+x.after))
 	}
 	return r.out
 }
@@ -191,7 +192,7 @@ func (v *view) folds(shown int) bool {
 }
 
 // foldedNote says how to unfold what is folded.
-func (v *view) foldedNote(rows []row) []line {
+func (v *view) foldedNote(rows []row) []string {
 	n, example := 0, ""
 	for _, r := range rows {
 		if r.folded {
@@ -205,10 +206,10 @@ func (v *view) foldedNote(rows []row) []line {
 		return nil
 	}
 	verb := map[bool]string{true: "is folded", false: "are folded"}[n == 1]
-	return wrap("", []line{
-		{text: fmt.Sprintf("%s %s:", plural(n, "group"), verb)},
-		{text: "--expand NAME unfolds one (e.g. --expand " + quoteIfNeeded(example) + "),"},
-		{text: "--expand all every lane"},
+	return wrap("", []string{
+		fmt.Sprintf("%s %s:", plural(n, "group"), verb),
+		"--expand NAME unfolds one (e.g. --expand " + quoteIfNeeded(example) + "),",
+		"--expand all every lane",
 	}, v.width)
 }
 

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
-	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces/termview"
@@ -95,8 +96,8 @@ func TestSummaryFitsTheWidth(t *testing.T) {
 			if strings.HasPrefix(line, "INSTANCE") {
 				lo, hi = strings.Index(line, "GOROUTINE"), strings.Index(line, "KIND")
 			}
-			if n := utf8.RuneCountInString(line); n > w {
-				t.Errorf("width %d: a line of %d runes: %q", w, n, line)
+			if n := ansi.StringWidth(line); n > w {
+				t.Errorf("width %d: a line of %d cells: %q", w, n, line)
 			}
 			if strings.HasPrefix(line, "cm-0") {
 				label := strings.TrimSpace(string([]rune(line)[lo:hi]))

@@ -7,7 +7,8 @@ import (
 	"io"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
@@ -29,7 +30,8 @@ type Options struct {
 	// lists the instances.
 	Filter timeline.Filter
 	// Color draws lane labels, periods and marks with ANSI colours (the
-	// caller decides, see UseColor). Widths ignore the escape sequences.
+	// caller decides, see UseColor): lipgloss styles of the 16 ANSI
+	// colours. Widths ignore the escape sequences.
 	Color bool
 	// MaxLanes is how many lanes show before the timeline folds each group
 	// (a controller, the shared informers, a kubelet manager...) into one
@@ -55,8 +57,9 @@ const (
 // Render writes tl to w as a text timeline: a title line, an axis of
 // simulated time, one heading per instance with one row per lane, and a
 // legend. Lanes outside the window or the filter are left out. Every line
-// has at most Width runes (escape sequences aside) and the output depends
-// only on tl and opt.
+// is at most Width cells wide (escape sequences aside; a wide character
+// such as 中 takes two cells: docs/design.md, "Terminal text: one width
+// rule") and the output depends only on tl and opt.
 func Render(w io.Writer, tl *timeline.Timeline, opt Options) error {
 	v, err := newView(w, tl, opt)
 	if err != nil {
@@ -65,16 +68,16 @@ func Render(w io.Writer, tl *timeline.Timeline, opt Options) error {
 	if tl.Outline {
 		return errors.New("termview: an outline has no marks to draw: build the timeline with timeline.Build")
 	}
-	var lines []line
+	var lines []string
 	if len(tl.Instances) == 0 {
-		lines = append(plainLines(v.title(0)), line{text: "no spans to show: the recording is empty"})
+		lines = v.fitLines(append(v.title(0), "no spans to show: the recording is empty"))
 	} else {
 		if err := v.setWindow(opt.From, opt.To); err != nil {
 			return err
 		}
 		lines = v.render()
 	}
-	return v.write(w, lines)
+	return write(w, lines)
 }
 
 // newView checks the options that every rendering shares.
@@ -97,7 +100,7 @@ func newView(w io.Writer, tl *timeline.Timeline, opt Options) (*view, error) {
 			return nil, err
 		}
 	}
-	v := &view{tl: tl, width: width, ascii: opt.ASCII, g: unicodeGlyphs, filter: opt.Filter, color: opt.Color,
+	v := &view{tl: tl, width: width, ascii: opt.ASCII, g: unicodeGlyphs, filter: opt.Filter, p: newPalette(opt.Color),
 		expand: opt.Expand, maxLanes: opt.MaxLanes}
 	if opt.ASCII {
 		v.g = asciiGlyphs
@@ -108,38 +111,33 @@ func newView(w io.Writer, tl *timeline.Timeline, opt Options) (*view, error) {
 	return v, nil
 }
 
-// A line of output, and the same line with colours (if it has any).
-type line struct {
-	text, styled string
-}
-
-func plainLines(texts []string) []line {
-	lines := make([]line, len(texts))
-	for i, t := range texts {
-		lines[i].text = t
-	}
-	return lines
-}
-
-// write writes lines cut to the width, coloured if asked.
-func (v *view) write(w io.Writer, lines []line) error {
+// write writes lines, one a line.
+func write(w io.Writer, lines []string) error {
 	bw := bufio.NewWriter(w)
 	for _, l := range lines {
-		out := fit(l.text, v.width, v.g.ellipsis)
-		if v.color && l.styled != "" && out == l.text {
-			out = l.styled
-		}
-		bw.WriteString(out)
+		bw.WriteString(l)
 		bw.WriteByte('\n')
 	}
 	return bw.Flush()
 }
 
+// fit cuts a line to the width, the cut marked with an ellipsis (x/ansi
+// cuts between escape sequences, so a cut line keeps its colours).
+func (v *view) fit(line string) string { return ansi.Truncate(line, v.width, v.g.ellipsis) }
+
+// fitLines fits each of lines to the width.
+func (v *view) fitLines(lines []string) []string {
+	for i, l := range lines {
+		lines[i] = v.fit(l)
+	}
+	return lines
+}
+
 type view struct {
 	tl       *timeline.Timeline
 	g        glyphs
+	p        *palette
 	ascii    bool
-	color    bool
 	filter   timeline.Filter
 	width    int
 	from, to time.Duration
@@ -214,7 +212,7 @@ func (v *view) setWindow(from, to time.Duration) error {
 	return nil
 }
 
-func (v *view) render() []line {
+func (v *view) render() []string {
 	type section struct {
 		in   *timeline.Instance
 		rows []row
@@ -240,7 +238,7 @@ func (v *view) render() []line {
 		secs = append(secs, section{in: in, rows: rows})
 		all = append(all, rows...)
 		for _, r := range rows {
-			longest = max(longest, 2*r.depth+utf8.RuneCountInString(r.before+r.label+r.after))
+			longest = max(longest, 2*r.depth+ansi.StringWidth(r.before+r.label+r.after))
 		}
 	}
 
@@ -249,7 +247,7 @@ func (v *view) render() []line {
 	if periods && v.width >= periodMin {
 		for _, r := range all {
 			if p := rowPeriod(r); p > 0 {
-				v.periodW = max(v.periodW, len(formatDuration(p, v.ascii)))
+				v.periodW = max(v.periodW, ansi.StringWidth(formatDuration(p, v.ascii)))
 			}
 		}
 	}
@@ -262,16 +260,16 @@ func (v *view) render() []line {
 		v.barW = minBar
 	}
 
-	lines := plainLines(v.title(shown))
-	axis := v.axis()
-	axis.styled = paint(axis.text, styleDim)
+	// Every line is fitted to the width; a row fits itself, knowing its
+	// width (measuring every row again costs as much as drawing it).
+	lines := v.fitLines(v.title(shown))
+	axis := v.fit(v.p.dim.paint(v.axis()))
 	lines = append(lines, axis)
 	for i, s := range secs {
 		if i > 0 {
-			lines = append(lines, line{})
+			lines = append(lines, "")
 		}
-		name := s.in.Name()
-		lines = append(lines, line{text: name, styled: paint(name, styleBold)})
+		lines = append(lines, v.fit(v.p.bold.paint(s.in.Name())))
 		for _, r := range s.rows {
 			lines = append(lines, v.row(r))
 		}
@@ -280,12 +278,12 @@ func (v *view) render() []line {
 		lines = append(lines, axis)
 	}
 	if n := v.tl.Orphans; n > 0 {
-		lines = append(lines, line{text: fmt.Sprintf("%s not shown: %s parent is missing (the recording was cut short?)",
-			plural(n, "span"), map[bool]string{true: "its", false: "their"}[n == 1])})
+		lines = append(lines, v.fit(fmt.Sprintf("%s not shown: %s parent is missing (the recording was cut short?)",
+			plural(n, "span"), map[bool]string{true: "its", false: "their"}[n == 1])))
 	}
 	note := v.foldedNote(all)
-	lines = append(lines, note...)
-	return append(lines, v.legend(len(note) > 0)...)
+	lines = append(lines, v.fitLines(note)...)
+	return append(lines, v.fitLines(v.legend(len(note) > 0))...)
 }
 
 // LabelColumn is the widest label column of a timeline width columns
@@ -333,59 +331,63 @@ func (v *view) title(shown int) []string {
 }
 
 // axis is the row of tick labels, with "simulated time" in the label column.
-func (v *view) axis() line {
+func (v *view) axis() string {
 	head := indent + v.labelW
 	if v.periodW > 0 {
 		head += v.periodW + 1
 	}
 	text := ""
 	for _, t := range []string{"simulated time", "time"} {
-		if len(t) <= head {
+		if ansi.StringWidth(t) <= head {
 			text = t
 			break
 		}
 	}
-	return line{text: fmt.Sprintf("%*s ", head, text) + rule(ticks(v.from, v.to, v.barW, v.ascii), v.barW, v.g)}
+	return padLeft(text, head) + " " + rule(ticks(v.from, v.to, v.barW, v.ascii), v.barW, v.g)
 }
 
-func (v *view) row(r row) line {
-	var b, c strings.Builder
-	pad := strings.Repeat(" ", indent+2*r.depth)
-	b.WriteString(pad)
-	c.WriteString(pad)
+// row draws a lane, a folded group or a group's heading: indent, label,
+// period, bar; cut to the width if it is wider (only a width too narrow
+// for a group's glyph and count makes it so).
+func (v *view) row(r row) string {
+	var b strings.Builder
+	b.WriteString(spaces(indent + 2*r.depth))
 	label := r.peers.fit(r, v.labelW-2*r.depth, v.g.ellipsis)
-	labelStyle := styleLabel
+	labelStyle := v.p.label
 	switch {
 	case r.group != nil:
-		labelStyle = styleGroup
+		labelStyle = v.p.group
 	case r.lane.Goroutine == timeline.MainLane:
-		labelStyle = styleMain
+		labelStyle = v.p.main
 	}
-	pad = strings.Repeat(" ", v.labelW-2*r.depth-utf8.RuneCountInString(label)+1)
-	b.WriteString(label + pad)
-	c.WriteString(paint(label, labelStyle) + pad)
+	lw := ansi.StringWidth(label)
+	pad := max(v.labelW-2*r.depth-lw+1, 0)
+	b.WriteString(labelStyle.paint(label) + spaces(pad))
+	width := indent + 2*r.depth + lw + pad
 	if v.periodW > 0 {
 		p := ""
 		if d := rowPeriod(r); d > 0 {
 			p = formatDuration(d, v.ascii)
 		}
-		pad = strings.Repeat(" ", v.periodW-utf8.RuneCountInString(p))
-		b.WriteString(pad + p + " ")
-		c.WriteString(pad + paint(p, stylePeriod) + " ")
+		b.WriteString(padLeft(v.p.period.paint(p), v.periodW) + " ")
+		width += v.periodW + 1
 	}
-	if len(r.lanes) == 0 { // an unfolded group's heading
-		return line{text: strings.TrimRight(b.String(), " "), styled: strings.TrimRight(c.String(), " ")}
+	cells, ranks := []rune(nil), []int(nil)
+	if len(r.lanes) > 0 { // not an unfolded group's heading
+		cells, ranks = v.bar(r.lanes)
 	}
-	cells, ranks := v.bar(r.lanes)
-	bar := strings.TrimRight(string(cells), " ")
-	b.WriteString(bar)
-	n := utf8.RuneCountInString(bar)
-	c.WriteString(paintCells(cells[:n], ranks[:n], v.g.open))
-	text := strings.TrimRight(b.String(), " ")
-	if n == 0 {
-		return line{text: text, styled: strings.TrimRight(c.String(), " ")}
+	n := len(cells)
+	for n > 0 && cells[n-1] == ' ' {
+		n--
 	}
-	return line{text: text, styled: c.String()}
+	line := strings.TrimRight(b.String(), " ")
+	if n > 0 {
+		line = b.String() + v.p.paintCells(cells[:n], ranks[:n], v.g.open)
+	}
+	if width+n > v.width {
+		return v.fit(line)
+	}
+	return line
 }
 
 // bar draws the cells of a lane, or of a folded group's lanes one over
@@ -526,97 +528,6 @@ func (v *view) marks(l *timeline.Lane, set func(c int, r rune, k int), counts []
 			}
 		}
 	}
-}
-
-func (v *view) legend(folded bool) []line {
-	g := v.g
-	glyph := func(r rune, st style, text string) line {
-		return line{text: string(r) + " " + text, styled: paint(string(r), st) + " " + text}
-	}
-	items := []line{
-		glyph(g.start, plain, "start"), glyph(g.end, plain, "end"),
-		glyph(g.open, styleOpen, "still running at the end"),
-		glyph(g.short, plain, "lived within one column"),
-		{text: string([]rune{g.iter, ' ', g.few, ' ', g.many}) + " 1, 2-4, 5+ iterations per column",
-			styled: paint(string([]rune{g.iter, ' ', g.few, ' ', g.many}), styleIter) + " 1, 2-4, 5+ iterations per column"},
-		glyph(g.busy, styleIter, "iteration running"),
-		glyph(g.call, styleCall, "call"), glyph(g.event, styleEvent, "event"), glyph(g.action, styleAction, "scenario action"),
-	}
-	if folded {
-		items = append(items, line{text: v.g.folded + " a folded group: its lanes in one row"})
-	}
-	scale := roundDuration((v.to - v.from) / time.Duration(v.barW))
-	approx := v.g.approx + " "
-	if scale*time.Duration(v.barW) == v.to-v.from {
-		approx = "= "
-	}
-	items = append(items, line{text: "1 column " + approx + formatDuration(scale, v.ascii)})
-	if v.periodW > 0 {
-		items = append(items, line{text: "after a label: loop period", styled: "after a label: " + paint("loop period", stylePeriod)})
-	}
-	if v.width < 60 { // too narrow to indent the items after "legend: "
-		return append([]line{{text: "legend:"}}, wrap("  ", items, v.width)...)
-	}
-	return wrap("legend: ", items, v.width)
-}
-
-// wrap lays out items separated by two spaces in lines of at most width
-// runes, the first line starting with lead and the others indented as far.
-func wrap(lead string, items []line, width int) []line {
-	pad := strings.Repeat(" ", utf8.RuneCountInString(lead))
-	var lines []line
-	cur := line{text: lead, styled: lead}
-	n := utf8.RuneCountInString(lead)
-	fresh := true
-	for _, it := range items {
-		k := utf8.RuneCountInString(it.text)
-		if !fresh && n+2+k > width {
-			lines = append(lines, cur)
-			cur, n, fresh = line{text: pad, styled: pad}, len(pad), true
-		}
-		if !fresh {
-			cur.text += "  "
-			cur.styled += "  "
-			n += 2
-		}
-		cur.text += it.text
-		if it.styled != "" {
-			cur.styled += it.styled
-		} else {
-			cur.styled += it.text
-		}
-		n += k
-		fresh = false
-	}
-	return append(lines, cur)
-}
-
-// wrapSep joins fields with sep in lines of at most width runes (unless a
-// field is longer); the continuation lines are indented by two spaces.
-func wrapSep(fields []string, sep string, width int) []string {
-	var lines []string
-	cur := ""
-	for _, f := range fields {
-		switch {
-		case cur == "":
-			cur = f
-		case utf8.RuneCountInString(cur+sep+f) <= width:
-			cur += sep + f
-		default:
-			lines = append(lines, cur)
-			cur = "  " + f
-		}
-	}
-	return append(lines, cur)
-}
-
-// fit cuts s to at most width runes, ending it with ellipsis if cut.
-func fit(s string, width int, ellipsis string) string {
-	if utf8.RuneCountInString(s) <= width {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:width-utf8.RuneCountInString(ellipsis)]) + ellipsis
 }
 
 func plural(n int, noun string) string {

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/termview"
@@ -25,6 +26,7 @@ var fixtures = map[string]func() []traces.Span{
 	"truncated": truncated,
 	"startup":   startup,
 	"long":      long,
+	"wide":      wide,
 }
 
 func render(t *testing.T, fixture string, opt termview.Options) string {
@@ -60,6 +62,9 @@ func TestGolden(t *testing.T) {
 			Filter: timeline.Filter{Instances: []string{"kubelet"}, Goroutines: []string{"*gc", "pleg*", "main"}}}},
 		{"long.filtered.window.w80.txt", "long", termview.Options{Width: 80, From: 2 * time.Minute, To: 6 * time.Minute,
 			Filter: timeline.Filter{Instances: []string{"node-1?"}, Goroutines: []string{"kubelet/image-*"}}}},
+		{"wide.w80.txt", "wide", termview.Options{Width: 80}},
+		{"wide.w40.txt", "wide", termview.Options{Width: 40}},
+		{"wide.w60.color.txt", "wide", termview.Options{Width: 60, Color: true}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
@@ -94,10 +99,10 @@ func TestLinesFitWidth(t *testing.T) {
 				for _, win := range [][2]time.Duration{{0, 0}, {2 * time.Second, 0}, {time.Second, 7 * time.Second}} {
 					out := render(t, name, termview.Options{Width: width, ASCII: ascii, From: win[0], To: win[1]})
 					for i, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-						if n := utf8.RuneCountInString(line); n > width {
-							t.Errorf("%s width %d ascii %v window %v: line %d has %d runes: %q", name, width, ascii, win, i+1, n, line)
+						if n := ansi.StringWidth(line); n > width {
+							t.Errorf("%s width %d ascii %v window %v: line %d is %d cells wide: %q", name, width, ascii, win, i+1, n, line)
 						}
-						if ascii {
+						if ascii && name != "wide" { // --ascii draws glyphs, not names, in ASCII
 							for _, r := range line {
 								if r > 127 {
 									t.Errorf("%s width %d: non-ASCII %q in line %d: %q", name, width, r, i+1, line)
@@ -220,7 +225,7 @@ func TestTerminalWidth(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
-		if utf8.RuneCountInString(line) > 45 {
+		if ansi.StringWidth(line) > 45 {
 			t.Errorf("line wider than $COLUMNS=45: %q", line)
 		}
 	}

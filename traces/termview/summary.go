@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
@@ -136,7 +137,8 @@ var summaryColumns = []struct {
 // takes opt's filter and window as Summarize does. The table fits
 // opt.Width, or the terminal's width, by shortening the instance and
 // goroutine columns; written to a file or pipe without a width it is
-// written whole.
+// written whole. Widths are measured in terminal cells, so that names
+// with wide characters (中文) line up.
 func Summary(w io.Writer, tl *timeline.Timeline, opt Options) error {
 	v, err := newView(w, tl, opt)
 	if err != nil {
@@ -144,7 +146,7 @@ func Summary(w io.Writer, tl *timeline.Timeline, opt Options) error {
 	}
 	v.fitTable = opt.Width > 0 || isTerminal(w)
 	if len(tl.Instances) == 0 {
-		return v.write(w, append(plainLines(v.title(0)), line{text: "no spans to show: the recording is empty"}))
+		return write(w, v.fitLines(append(v.title(0), "no spans to show: the recording is empty")))
 	}
 	if err := v.setWindow(opt.From, opt.To); err != nil {
 		return err
@@ -159,7 +161,7 @@ func Summary(w io.Writer, tl *timeline.Timeline, opt Options) error {
 	header := make([]string, len(summaryColumns))
 	headerStyles := make([]style, len(summaryColumns))
 	for i, c := range summaryColumns {
-		header[i], headerStyles[i] = c.name, styleHeader
+		header[i], headerStyles[i] = c.name, v.p.bold
 	}
 	cells = append(cells, header)
 	styles = append(styles, headerStyles)
@@ -184,13 +186,13 @@ func Summary(w io.Writer, tl *timeline.Timeline, opt Options) error {
 		if l.Open {
 			end = "running"
 		}
-		label := styleLabel
+		label := v.p.label
 		if l.Goroutine == timeline.MainLane {
-			label = styleMain
+			label = v.p.main
 		}
-		endStyle := plain
+		var endStyle style
 		if l.Open {
-			endStyle = styleOpen
+			endStyle = v.p.open
 		}
 		inst := r.Instance.Name()
 		if v.fitTable && uniqueIDs[r.Instance.ID] == 1 {
@@ -201,55 +203,62 @@ func Summary(w io.Writer, tl *timeline.Timeline, opt Options) error {
 			strconv.FormatInt(r.Iterations, 10), strconv.FormatInt(r.Skipped, 10), strconv.Itoa(r.Spans),
 			v.offset(l.Start), end,
 		})
-		periodStyle := stylePeriod
-		if l.Period <= 0 {
-			periodStyle = plain
+		var periodStyle style
+		if l.Period > 0 {
+			periodStyle = v.p.period
 		}
-		styles = append(styles, []style{plain, label, plain, periodStyle, styleIter, plain, plain, plain, endStyle})
+		styles = append(styles, []style{{}, label, {}, periodStyle, v.p.iter, {}, {}, {}, endStyle})
 		iters += r.Iterations
 		skipped += r.Skipped
 		spans += r.Spans
 	}
 	cells = append(cells, []string{"total", plural(len(rows), "lane"), "", "",
 		strconv.FormatInt(iters, 10), strconv.FormatInt(skipped, 10), strconv.Itoa(spans), "", ""})
-	styles = append(styles, []style{styleBold, styleBold, plain, plain, styleBold, styleBold, styleBold, plain, plain})
+	bold := v.p.bold
+	styles = append(styles, []style{bold, bold, {}, {}, bold, bold, bold, {}, {}})
 
 	widths := make([]int, len(summaryColumns))
 	for _, row := range cells {
 		for i, c := range row {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+			widths[i] = max(widths[i], ansi.StringWidth(c))
 		}
 	}
 	if v.fitTable {
 		v.fitColumns(cells, widths)
 	}
-	lines := plainLines(v.title(len(rows)))
-	for r, row := range cells {
-		var text, styled strings.Builder
-		for i, c := range row {
-			if i > 0 {
-				text.WriteString("  ")
-				styled.WriteString("  ")
-			}
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			if summaryColumns[i].right {
-				text.WriteString(pad + c)
-				styled.WriteString(pad + paint(c, styles[r][i]))
-			} else {
-				text.WriteString(c + pad)
-				styled.WriteString(paint(c, styles[r][i]) + pad)
-			}
-		}
-		lines = append(lines, line{text: strings.TrimRight(text.String(), " "), styled: strings.TrimRight(styled.String(), " ")})
-	}
+	lines := append(v.title(len(rows)), v.table(cells, styles, widths)...)
 	if n := v.tl.Orphans; n > 0 {
-		lines = append(lines, line{text: fmt.Sprintf("%s not counted: %s parent is missing (the recording was cut short?)",
-			plural(n, "span"), map[bool]string{true: "its", false: "their"}[n == 1])})
+		lines = append(lines, fmt.Sprintf("%s not counted: %s parent is missing (the recording was cut short?)",
+			plural(n, "span"), map[bool]string{true: "its", false: "their"}[n == 1]))
 	}
 	// A table fitted to the width is as narrow as it can be; one going to
-	// a pipe or a file, with no --width, is written whole (for grep).
-	v.width = maxLineWidth(lines, v.width)
-	return v.write(w, lines)
+	// a pipe or a file, with no --width, is written whole (for grep): its
+	// lines are never cut.
+	return write(w, lines)
+}
+
+// table lays cells out in columns two cells apart, each cell coloured by
+// its style and padded to its column's width as x/ansi measures it (the
+// numbers and times aligned to the right). No cell is wider than its
+// column's width.
+func (v *view) table(cells [][]string, styles [][]style, widths []int) []string {
+	lines := make([]string, 0, len(cells))
+	for r, row := range cells {
+		var b strings.Builder
+		for i, c := range summaryColumns {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			pad := spaces(widths[i] - ansi.StringWidth(row[i]))
+			if c.right {
+				b.WriteString(pad + styles[r][i].paint(row[i]))
+			} else {
+				b.WriteString(styles[r][i].paint(row[i]) + pad)
+			}
+		}
+		lines = append(lines, strings.TrimRight(b.String(), " "))
+	}
+	return lines
 }
 
 // offset formats a time as an offset from the start of the recording,
@@ -265,9 +274,10 @@ func (v *view) offset(t time.Time) string {
 }
 
 // fitColumns narrows the INSTANCE and GOROUTINE columns until the table
-// fits the width, shortening their cells with timeline.FitAll so that what
-// tells the lanes of an instance apart stays (down to a floor of 12 and 8
-// columns; a narrower width cuts the lines).
+// fits the width (down to a floor of 12 and 8 cells: a table that does not
+// fit then is written as wide as it is), then shortens their cells with
+// fitAll, once each from the whole names, so that what tells the lanes of
+// an instance apart stays.
 func (v *view) fitColumns(cells [][]string, widths []int) {
 	const instCol, laneCol = 0, 1
 	total := 2 * (len(widths) - 1)
@@ -275,53 +285,46 @@ func (v *view) fitColumns(cells [][]string, widths []int) {
 		total += w
 	}
 	over := total - v.width
-	if over <= 0 {
+	narrowed := map[int]bool{}
+	narrow := func(col, floor int) {
+		if n := min(over, max(widths[col]-floor, 0)); n > 0 {
+			widths[col] -= n
+			over -= n
+			narrowed[col] = true
+		}
+	}
+	narrow(laneCol, 24)
+	narrow(instCol, 8)
+	narrow(laneCol, 12)
+	if len(narrowed) == 0 {
 		return
 	}
-	cut := func(col, floor int) {
-		n := min(over, max(widths[col]-floor, 0))
-		if n == 0 {
-			return
+	body := cells[1 : len(cells)-1] // not the headings, nor the totals
+	byInst := map[string][]int{}
+	var insts []string
+	for i, row := range body {
+		if byInst[row[instCol]] == nil {
+			insts = append(insts, row[instCol])
 		}
-		widths[col] -= n
-		over -= n
+		byInst[row[instCol]] = append(byInst[row[instCol]], i)
+	}
+	if narrowed[laneCol] {
 		// A lane's label is told apart from its instance's others.
-		body := cells[1 : len(cells)-1] // not the headings, nor the totals
-		byInst := map[string][]int{}
-		var insts []string
-		for i, row := range body {
-			if byInst[row[instCol]] == nil {
-				insts = append(insts, row[instCol])
-			}
-			byInst[row[instCol]] = append(byInst[row[instCol]], i)
-		}
-		if col == instCol {
-			fitted := timeline.FitAll(insts, widths[col], v.g.ellipsis)
-			for k, name := range insts {
-				for _, i := range byInst[name] {
-					body[i][col] = fitted[k]
-				}
-			}
-			return
-		}
 		for _, name := range insts {
 			labels := make([]string, len(byInst[name]))
 			for k, i := range byInst[name] {
-				labels[k] = body[i][col]
+				labels[k] = body[i][laneCol]
 			}
-			for k, f := range timeline.FitAll(labels, widths[col], v.g.ellipsis) {
-				body[byInst[name][k]][col] = f
+			for k, f := range fitAll(labels, widths[laneCol], v.g.ellipsis) {
+				body[byInst[name][k]][laneCol] = f
 			}
 		}
 	}
-	cut(laneCol, 24)
-	cut(instCol, 8)
-	cut(laneCol, 12)
-}
-
-func maxLineWidth(lines []line, atLeast int) int {
-	for _, l := range lines {
-		atLeast = max(atLeast, utf8.RuneCountInString(l.text))
+	if narrowed[instCol] {
+		for k, f := range fitAll(insts, widths[instCol], v.g.ellipsis) {
+			for _, i := range byInst[insts[k]] {
+				body[i][instCol] = f
+			}
+		}
 	}
-	return atLeast
 }

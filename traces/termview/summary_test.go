@@ -34,6 +34,8 @@ func TestSummaryGolden(t *testing.T) {
 		{"summary.long.window.txt", "long", termview.Options{Width: 80, From: 4 * time.Minute, To: 6 * time.Minute}},
 		{"summary.long.filtered.txt", "long", termview.Options{Width: 80,
 			Filter: timeline.Filter{Instances: []string{"kubelet node-2"}, Goroutines: []string{"*gc", "pleg-relist"}}}},
+		{"summary.wide.txt", "wide", termview.Options{Width: 100}},
+		{"summary.wide.color.txt", "wide", termview.Options{Width: 100, Color: true}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {

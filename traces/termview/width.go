@@ -4,7 +4,9 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
+	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/term"
 )
 
@@ -37,3 +39,16 @@ func TerminalLanes(w io.Writer) int {
 	}
 	return 0
 }
+
+// Text is measured in terminal cells, as every view of kubeloom measures
+// it (docs/design.md, "Terminal text: one width rule"): x/ansi's
+// StringWidth, which reads grapheme clusters, gives East Asian wide
+// characters and emoji two cells and combining marks none, and skips
+// escape sequences. Bars are drawn in runes: every glyph is one cell
+// (TestGlyphsAreOneCell).
+
+// spaces returns n spaces, none if n is negative.
+func spaces(n int) string { return strings.Repeat(" ", max(n, 0)) }
+
+// padLeft right-aligns s in a column width cells wide.
+func padLeft(s string, width int) string { return spaces(width-ansi.StringWidth(s)) + s }

@@ -37,7 +37,7 @@ func TestStepsAreOrderedAndNarrated(t *testing.T) {
 				t.Errorf("step %d: %s of %s before the goroutine started", i, s.Kind, s.Lane.Label)
 			}
 		}
-		if s.HasEntry && s.Entry.Summary != "" && s.Entry.SummaryZH != "" {
+		if s.HasEntry && s.Entry.Story("en").Summary != "" && s.Entry.Story("zh").Summary != "" {
 			narrated++
 		}
 	}

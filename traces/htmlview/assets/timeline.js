@@ -18,8 +18,9 @@
 //   drawnMarks    rectangles and event marks drawn in the last frame
 //   drawnFlows    causal arrows drawn in the last frame
 //   frameMs       how long the last frame took to draw
-//   step, lang    the current step (-1: none yet) and 'en' or 'zh'
+//   step, lang    the current step (-1: none yet) and the language's code ('en', 'zh')
 //   next(), prev(), go(i), setLang(l), fit(), redraw()
+//   msg(key, args, lang)  a word of the page (page.yaml), formatted, in lang or the page's language
 //   zoom(f)       what + and − do: ×f around the current step, else the middle
 //   zoomToStep()  what z does
 //   search(q), expand(key, open), expandAll(open), openGroups()
@@ -43,7 +44,7 @@
     drawnLanes: 0, drawnGroups: 0, drawnMarks: 0, drawnFlows: 0, frameMs: 0, step: -1, lang: 'en',
   });
 
-  const FORMAT = 2;
+  const FORMAT = 3;
   const $ = (id) => document.getElementById(id);
   const D = JSON.parse($('kubeloom-data').textContent);
   if (D.v !== FORMAT) {
@@ -60,109 +61,103 @@
   // A recording with more lanes than this opens with its groups collapsed.
   const COLLAPSE_ABOVE = 60;
 
-  // ---- Text, in both languages ------------------------------------------
+  // ---- Text, in the languages of the data --------------------------------
 
-  const TEXT = {
-    en: {
-      fit: 'Fit', zoomIn: 'Zoom in around the current step (+; the wheel zooms at the pointer)',
-      zoomOut: 'Zoom out around the current step (−)', fitTitle: 'Show the whole recording (0)',
-      zoomStepTitle: "Zoom to the current step's span (z)",
-      first: 'Back to the beginning (Home)', prev: 'Previous step (←)', next: 'Next step (→)',
-      lang: '中文', langTitle: '切换到中文',
-      expandAll: 'Expand all', collapseAll: 'Collapse all', expandTitle: 'Open or fold every group (E); a click on a group opens it, e the current step’s',
-      search: 'Search goroutines, objects, components (/)',
-      searchCount: (n, total) => `${n} of ${total} lanes`, noMatch: 'no lane matches',
-      legendIteration: 'iteration', legendCall: 'call', legendEvent: 'event', legendWait: 'waiting (≥ 100 ms)',
-      legendLife: 'goroutine alive', legendGroup: 'group: how busy its lanes are', legendFlow: 'cause → effect',
-      stats: (spans, lanes, dur) => `${spans} spans · ${lanes} lanes · ${dur} simulated`,
-      overview: 'whole recording', laneCount: (n) => `${n} lanes`,
-      introTitle: 'Step through the recording',
-      intro: (n) => `Press → or ▶ to walk through the recording one step at a time (${n} steps): ` +
-        'each goroutine starting, every recorded iteration of its loop, its calls, the events on its spans, and its end. ' +
-        "The current goroutine's lane is highlighted, and arrows show what caused the step and what it caused. ← goes back. " +
-        'Drag to pan; the wheel (or a pinch) zooms at the pointer, + and − around the current step, z to the step itself, 0 shows everything; ' +
-        'drag the window in the strip at the top to move through the recording. ' +
-        'Goroutines are grouped by component: click a group to open it (e opens the current step’s), / searches. ' +
-        'Hover over a mark for its details and click it to make it the current step.',
-      noSteps: 'This recording has no steps.',
-      stepOf: (i, n) => `Step ${i + 1} of ${n}`,
-      head: [
-        (l) => `${l} starts`,
-        (l, name, n) => `${l}: iteration ${n}, ${name}`,
-        (l, name) => `${l} calls ${name}`,
-        (l, name) => `${l}: event “${name}”`,
-        (l, name, n, d) => `${l} returns after ${d}`,
-      ],
-      kinds: ['started', 'iteration', 'call', 'event', 'stopped', 'goroutine', 'instance', 'group'],
-      what: 'What it does', article: 'The article says', source: 'In the Kubernetes source', now: 'Then vs now',
-      rendered: 'In English (kubeloom’s rendering, not the article’s words):',
-      causedBy: 'Caused by', ledTo: 'Led to', moreFlows: (n) => `and ${n} more`,
-      skipped: (k) => `${k} idle iteration${k === 1 ? '' : 's'} before this one ${k === 1 ? 'was' : 'were'} sampled out of the recording.`,
-      mainLane: "Not a goroutine: the instance's main line of execution. The startup steps, in the order the articles show them, the scenario's actions and the root span run here.",
-      unknown: (g) => `kubeloom's goroutine catalog has no entry for ${g}; the recording may come from another version of kubeloom.`,
-      every: (p) => `every ${p}`, eventDriven: 'event driven', open: 'still running when the recording ended',
-      detailsHint: 'Hover over a mark for its details; click it to keep them here and make it the current step.',
-      groupHint: (open) => open ? 'Click the group’s name to fold its lanes into this one.' : 'Click to open the group and see its lanes.',
-      more: (n) => `${n} more mark${n === 1 ? '' : 's'} here; zoom in to tell them apart.`,
-      f: {
-        instance: 'instance', lane: 'lane', goroutine: 'goroutine', kind: 'kind', period: 'period', start: 'start',
-        end: 'end', duration: 'duration', at: 'at', iteration: 'iteration', skipped: 'skipped before',
-        marks: 'marks', lanes: 'lanes', attributes: 'Attributes', group: 'group', key: 'key', families: 'families',
-      },
-      counts: (it, ca, ev) => `${it} iterations, ${ca} calls, ${ev} events`,
-      object: 'object',
-    },
-    zh: {
-      fit: '全部', zoomIn: '以当前步骤为中心放大（+；滚轮在指针处缩放）',
-      zoomOut: '以当前步骤为中心缩小（−）', fitTitle: '显示整个记录（0）',
-      zoomStepTitle: '缩放到当前步骤的 span（z）',
-      first: '回到开头（Home）', prev: '上一步（←）', next: '下一步（→）',
-      lang: 'English', langTitle: 'Switch to English',
-      expandAll: '全部展开', collapseAll: '全部折叠', expandTitle: '展开或折叠所有分组（E）；点击分组可展开它，e 展开当前步骤所在的分组',
-      search: '搜索 goroutine、对象、组件（/）',
-      searchCount: (n, total) => `${n} / ${total} 条泳道`, noMatch: '没有匹配的泳道',
-      legendIteration: '迭代', legendCall: '调用', legendEvent: '事件', legendWait: '等待（≥ 100 ms）',
-      legendLife: 'goroutine 存活', legendGroup: '分组：其泳道的繁忙程度', legendFlow: '原因 → 结果',
-      stats: (spans, lanes, dur) => `${spans} 个 span · ${lanes} 条泳道 · 模拟时间 ${dur}`,
-      overview: '整个记录', laneCount: (n) => `${n} 条泳道`,
-      introTitle: '逐步回放这份记录',
-      intro: (n) => `按 → 或 ▶ 一步一步地回放这份记录（共 ${n} 步）：每个 goroutine 的启动、` +
-        '它的循环被记录下来的每一次迭代、它的调用、它的 span 上的事件，以及它的退出。' +
-        '当前 goroutine 的泳道会高亮显示，箭头表示是什么引发了这一步、这一步又引发了什么。← 后退。' +
-        '拖动可平移；滚轮（或双指缩放）在指针处缩放，+ 和 − 以当前步骤为中心缩放，z 缩放到该步骤，0 显示全部；' +
-        '拖动顶部概览条中的窗口可在记录中移动。' +
-        'goroutine 按组件分组：点击分组可展开（e 展开当前步骤所在的分组），/ 搜索。' +
-        '把鼠标悬停在标记上可查看详情，点击标记可把它设为当前步骤。',
-      noSteps: '这份记录没有任何步骤。',
-      stepOf: (i, n) => `第 ${i + 1} 步，共 ${n} 步`,
-      head: [
-        (l) => `${l} 启动`,
-        (l, name, n) => `${l}：第 ${n} 次迭代，${name}`,
-        (l, name) => `${l} 调用 ${name}`,
-        (l, name) => `${l}：事件“${name}”`,
-        (l, name, n, d) => `${l} 运行 ${d} 后返回`,
-      ],
-      kinds: ['启动', '迭代', '调用', '事件', '返回', 'goroutine', '实例', '分组'],
-      what: '它做什么', article: '文章原文', source: 'Kubernetes 源码', now: '当年与现在',
-      rendered: '',
-      causedBy: '起因', ledTo: '引发', moreFlows: (n) => `另有 ${n} 个`,
-      skipped: (k) => `在这次之前有 ${k} 次空闲迭代被采样省略，没有写入记录。`,
-      mainLane: '这不是 goroutine，而是该实例的主执行线：按文章所示顺序执行的启动步骤、场景中的动作以及根 span 都在这里运行。',
-      unknown: (g) => `kubeloom 的 goroutine 目录中没有 ${g} 的条目；这份记录可能来自其他版本的 kubeloom。`,
-      every: (p) => `每 ${p} 一次`, eventDriven: '事件驱动', open: '记录结束时仍在运行',
-      detailsHint: '把鼠标悬停在标记上可查看详情；点击可把详情固定在这里，并把该标记设为当前步骤。',
-      groupHint: (open) => open ? '点击分组名称可把它的泳道折叠成一行。' : '点击可展开该分组，查看它的泳道。',
-      more: (n) => `此处还有 ${n} 个标记；放大后可以区分它们。`,
-      f: {
-        instance: '实例', lane: '泳道', goroutine: 'goroutine', kind: '类型', period: '周期', start: '开始',
-        end: '结束', duration: '时长', at: '时间', iteration: '迭代', skipped: '此前省略',
-        marks: '标记', lanes: '泳道', attributes: '属性', group: '分组', key: '键', families: '子分组',
-      },
-      counts: (it, ca, ev) => `${it} 次迭代，${ca} 次调用，${ev} 个事件`,
-      object: '对象',
-    },
-  };
-  let T = TEXT.en;
+  // D.langs are kubeloom's languages (sim/catalog/locale), English first,
+  // each with its words (page.yaml) as written. msg formats one as Go's
+  // locale.Format does: {name} is an argument, {n, plural, one {…} other
+  // {…}} a form picked by =n or the language's plural rules (# is the
+  // number), and '{', '}' or '#' in quotes the character itself.
+  const KINDS = ['started', 'iteration', 'call', 'event', 'stopped', 'goroutine', 'instance', 'group'];
+  let L = D.langs[0];
+  const parsed = new Map(); // code + '\n' + key → the message's segments
+
+  function parseMsg(s) {
+    let i = 0;
+    const fail = (why) => { throw new Error('kubeloom: message ' + JSON.stringify(s) + ': ' + why); };
+    const space = () => { while (i < s.length && ' \n\t'.includes(s[i])) i++; };
+    const word = () => { const w = /^[A-Za-z0-9_]*/.exec(s.slice(i))[0]; i += w.length; return w; };
+    function segments(inForm) {
+      const segs = [];
+      let text = '';
+      const flush = () => { if (text) { segs.push(text); text = ''; } };
+      while (i < s.length) {
+        const c = s[i];
+        if (c === "'" && i + 2 < s.length && '{}#'.includes(s[i + 1]) && s[i + 2] === "'") { text += s[i + 1]; i += 3; }
+        else if (c === '{') { flush(); segs.push(placeholder()); }
+        else if (c === '}' && inForm) { i++; flush(); return segs; }
+        else if (c === '}') fail('a } closes nothing');
+        else if (c === '#' && inForm) { flush(); segs.push({ hash: true }); i++; }
+        else { text += c; i++; }
+      }
+      if (inForm) fail('a plural form is not closed');
+      flush();
+      return segs;
+    }
+    function placeholder() {
+      i++;
+      space();
+      const name = word();
+      if (!name) fail('a { starts no placeholder');
+      space();
+      if (s[i] === '}') { i++; return { arg: name }; }
+      if (s[i++] !== ',') fail('{' + name + ': expected its }');
+      space();
+      if (word() !== 'plural') fail('{' + name + ': the only kind is plural');
+      space();
+      if (s[i++] !== ',') fail('{' + name + ', plural: expected a ,');
+      const forms = [];
+      for (;;) {
+        space();
+        if (s[i] === '}') { i++; break; }
+        let sel;
+        if (s[i] === '=') { i++; sel = '=' + word(); } else sel = word();
+        if (!sel || sel === '=') fail('{' + name + ', plural, …}: expected a form');
+        space();
+        if (s[i++] !== '{') fail('{' + name + ', plural, …}: the form ' + sel + ' needs its text in braces');
+        forms.push([sel, segments(true)]);
+      }
+      return { plural: name, forms };
+    }
+    return segments(false);
+  }
+
+  function formatSegs(segs, args, rules, hash) {
+    let out = '';
+    for (const g of segs) {
+      if (typeof g === 'string') out += g;
+      else if (g.hash) out += hash;
+      else if (g.arg !== undefined) out += g.arg in args ? String(args[g.arg]) : '{' + g.arg + '}';
+      else if (!(g.plural in args)) out += '{' + g.plural + '}';
+      else {
+        const v = args[g.plural], whole = Number.isInteger(v), cat = whole ? rules.select(v) : 'other';
+        let form = null, other = null;
+        for (const [sel, fs] of g.forms) {
+          if (whole && sel === '=' + v) { form = fs; break; }
+          if (sel === cat) form = form || fs;
+          if (sel === 'other') other = fs;
+        }
+        out += formatSegs(form || other, args, rules, String(v));
+      }
+    }
+    return out;
+  }
+
+  // msgIn formats the message key of language l with args; a key that is
+  // not one comes back in brackets, as in Go.
+  function msgIn(l, key, args) {
+    const text = l.text[key];
+    if (text === undefined) return '[' + key + ']';
+    const id = l.code + '\n' + key;
+    let segs = parsed.get(id);
+    if (!segs) { segs = parseMsg(text); parsed.set(id, segs); }
+    if (!l.rules) l.rules = new Intl.PluralRules(l.tag);
+    return formatSegs(segs, args || {}, l.rules, '');
+  }
+  const msg = (key, args) => msgIn(L, key, args);
+  const nextLang = () => D.langs[(D.langs.indexOf(L) + 1) % D.langs.length];
+  // storyOf is an entry's or startup step's story in the page's language.
+  const storyOf = (e) => e.story[L.code] || e.story[D.langs[0].code];
 
   // ---- Formatting ---------------------------------------------------------
 
@@ -1018,7 +1013,7 @@
     ctx.font = g.font = FONT_S;
     g.fillStyle = C.muted;
     g.textBaseline = 'middle';
-    g.fillText(cutEnd(T.overview + ' · ' + fmtDur(D.duration), gutter - 16), 8, OV_H / 2);
+    g.fillText(cutEnd(msg('overview') + ' · ' + fmtDur(D.duration), gutter - 16), 8, OV_H / 2);
     overviewImage = c;
   }
 
@@ -1251,7 +1246,7 @@
       const w = c.measureText(fitText('i' + ii, instName(ii), W - 120, FONT_B)).width;
       c.font = FONT_S;
       c.fillStyle = C.muted;
-      c.fillText(T.laneCount(fmtNum(D.instances[ii].count)), 16 + w, y + HEAD_H / 2);
+      c.fillText(msg('laneCount', { n: fmtNum(D.instances[ii].count) }), 16 + w, y + HEAD_H / 2);
       return;
     }
     const x = 8 + depth * INDENT;
@@ -1408,12 +1403,12 @@
   }
 
   function detailsHTML(h) {
-    const f = T.f;
-    if (!h) return `<p class="hint">${esc(T.detailsHint)}</p>`;
+    const f = (k) => msg('field.' + k);
+    if (!h) return `<p class="hint">${esc(msg('detailsHint'))}</p>`;
     if (h.kind === 6) {
       const inst = D.instances[h.inst];
-      return `<h2><span class="kind">${esc(T.kinds[6])}</span>${esc(S[inst.name])}</h2><table>` +
-        row('service.name', S[inst.service]) + row('service.instance.id', S[inst.id]) + row(f.lanes, inst.count) + '</table>';
+      return `<h2><span class="kind">${esc(msg('kinds.instance'))}</span>${esc(S[inst.name])}</h2><table>` +
+        row('service.name', S[inst.service]) + row('service.instance.id', S[inst.id]) + row(f('lanes'), inst.count) + '</table>';
     }
     if (h.kind === 7) {
       const g = groups[h.g];
@@ -1421,11 +1416,11 @@
       for (let li = g.first; li < g.first + g.count; li++) {
         it += lanes[li].it.length / IT; ca += lanes[li].calls.length / CA; ev += lanes[li].events.length / EV;
       }
-      let out = `<h2><span class="kind">${esc(T.kinds[7])}</span>${esc(g.name)}</h2><table>`;
-      out += row(f.instance, instName(g.inst)) + row(f.key, g.key) + row(f.lanes, g.count);
-      if (g.kids.length) out += row(f.families, g.kids.map((k) => groups[k].name).join(', '));
-      out += row(f.marks, T.counts(it, ca, ev)) + '</table>';
-      if (!matches) out += `<p class="hint">${esc(T.groupHint(isOpen(g)))}</p>`;
+      let out = `<h2><span class="kind">${esc(msg('kinds.group'))}</span>${esc(g.name)}</h2><table>`;
+      out += row(f('instance'), instName(g.inst)) + row(f('key'), g.key) + row(f('lanes'), g.count);
+      if (g.kids.length) out += row(f('families'), g.kids.map((k) => groups[k].name).join(', '));
+      out += row(f('marks'), msg('counts', { iterations: it, calls: ca, events: ev })) + '</table>';
+      if (!matches) out += `<p class="hint">${esc(msg(isOpen(g) ? 'groupHint.open' : 'groupHint.closed'))}</p>`;
       return out;
     }
     const l = lanes[h.li];
@@ -1433,43 +1428,43 @@
     const where = groupPath(l);
     let out = '';
     if (h.kind === 5) {
-      out += `<h2><span class="kind">${esc(T.kinds[5])}</span>${esc(l.label)}</h2><table>`;
-      out += row(f.instance, inst);
-      if (where) out += row(f.group, where);
-      out += row(f.goroutine, l.g);
-      if (l.kind) out += row(f.kind, l.kind);
-      if (l.period) out += row(f.period, fmtDur(l.period));
-      out += row(f.start, fmtOff(l.start));
-      out += row(f.end, l.open ? fmtOff(l.end) + ' (' + T.open + ')' : fmtOff(l.end));
-      out += row(f.duration, fmtDur(l.end - l.start));
-      out += row(f.marks, T.counts(l.it.length / IT, l.calls.length / CA, l.events.length / EV));
+      out += `<h2><span class="kind">${esc(msg('kinds.goroutine'))}</span>${esc(l.label)}</h2><table>`;
+      out += row(f('instance'), inst);
+      if (where) out += row(f('group'), where);
+      out += row(f('goroutine'), l.g);
+      if (l.kind) out += row(f('kind'), l.kind);
+      if (l.period) out += row(f('period'), fmtDur(l.period));
+      out += row(f('start'), fmtOff(l.start));
+      out += row(f('end'), l.open ? fmtOff(l.end) + ' (' + msg('open') + ')' : fmtOff(l.end));
+      out += row(f('duration'), fmtDur(l.end - l.start));
+      out += row(f('marks'), msg('counts', { iterations: l.it.length / IT, calls: l.calls.length / CA, events: l.events.length / EV }));
       out += '</table>';
       const set = attrRows(l.raw.attrs);
-      if (set) out += `<h3>${esc(f.attributes)}</h3><table>${set}</table>`;
+      if (set) out += `<h3>${esc(f('attributes'))}</h3><table>${set}</table>`;
       return out;
     }
     const name = markName(l, h.kind, h.m);
     const [s, e] = h.span;
-    out += `<h2><span class="kind k${h.kind}">${esc(T.kinds[h.kind])}</span>${esc(name)}</h2><table>`;
-    out += row(f.instance, inst) + row(f.lane, l.label);
-    if (where) out += row(f.group, where);
+    out += `<h2><span class="kind k${h.kind}">${esc(msg('kinds.' + KINDS[h.kind]))}</span>${esc(name)}</h2><table>`;
+    out += row(f('instance'), inst) + row(f('lane'), l.label);
+    if (where) out += row(f('group'), where);
     let set = 0;
     if (h.kind === 3) {
-      out += row(f.at, fmtOff(s));
+      out += row(f('at'), fmtOff(s));
       set = l.events[h.m * EV + 2];
     } else {
-      out += row(f.start, fmtOff(s)) + row(f.end, fmtOff(e)) + row(f.duration, fmtDur(e - s));
+      out += row(f('start'), fmtOff(s)) + row(f('end'), fmtOff(e)) + row(f('duration'), fmtDur(e - s));
       if (h.kind === 1) {
         const o = h.m * IT;
-        out += row(f.iteration, l.it[o + 3]);
-        if (l.it[o + 4]) out += row(f.skipped, l.it[o + 4]);
+        out += row(f('iteration'), l.it[o + 3]);
+        if (l.it[o + 4]) out += row(f('skipped'), l.it[o + 4]);
         set = l.it[o + 5];
       } else set = l.calls[h.m * CA + 3];
     }
     out += '</table>';
-    if (h.count > 1) out += `<p class="hint">${esc(T.more(h.count - 1))}</p>`;
+    if (h.count > 1) out += `<p class="hint">${esc(msg('more', { n: h.count - 1 }))}</p>`;
     const a = attrRows(set);
-    if (a) out += `<h3>${esc(f.attributes)}</h3><table>${a}</table>`;
+    if (a) out += `<h3>${esc(f('attributes'))}</h3><table>${a}</table>`;
     return out;
   }
 
@@ -1480,11 +1475,12 @@
 
   // ---- Steps and narrative ----------------------------------------------
 
-  // quoteHTML is the article's sentence as it is, and in English, under
-  // it, kubeloom's rendering of it, labelled as such.
-  function quoteHTML(quote, quoteEN, article) {
-    let out = `<h3>${esc(T.article)}</h3><blockquote lang="zh">${esc(quote)}</blockquote>`;
-    if (api.lang === 'en' && quoteEN) out += `<p class="rendered" lang="en"><span>${esc(T.rendered)}</span> ${esc(quoteEN)}</p>`;
+  // quoteHTML is the article's sentence as it is, and under it, in a
+  // language other than the article's, kubeloom's rendering of it,
+  // labelled as such.
+  function quoteHTML(quote, rendering, article) {
+    let out = `<h3>${esc(msg('article'))}</h3><blockquote lang="${esc(D.articles)}">${esc(quote)}</blockquote>`;
+    if (rendering) out += `<p class="rendered" lang="${esc(L.code)}"><span>${esc(msg('rendered'))}</span> ${esc(rendering)}</p>`;
     if (article) out += `<p class="src">${esc(article)}</p>`;
     return out;
   }
@@ -1503,49 +1499,49 @@
         const text = `${l.label} · ${markName(l, kind, m)} · ${fmtOff(spanOf(l, kind, m)[0])}`;
         out += si >= 0 ? `<li><button type="button" class="flow" data-step="${si}">${esc(text)}</button></li>` : `<li>${esc(text)}</li>`;
       }
-      if (offs.length > 6) out += `<li class="hint">${esc(T.moreFlows(offs.length - 6))}</li>`;
+      if (offs.length > 6) out += `<li class="hint">${esc(msg('moreFlows', { n: offs.length - 6 }))}</li>`;
       return out + '</ul>';
     };
-    return list(T.causedBy, f.causes, 0) + list(T.ledTo, f.effects, 3);
+    return list(msg('causedBy'), f.causes, 0) + list(msg('ledTo'), f.effects, 3);
   }
 
   function narrativeHTML() {
-    if (!nSteps) return `<h2>${esc(T.introTitle)}</h2><p>${esc(T.noSteps)}</p>`;
-    if (api.step < 0) return `<h2>${esc(T.introTitle)}</h2><p>${esc(T.intro(nSteps))}</p>`;
+    if (!nSteps) return `<h2>${esc(msg('introTitle'))}</h2><p>${esc(msg('noSteps'))}</p>`;
+    if (api.step < 0) return `<h2>${esc(msg('introTitle'))}</h2><p>${esc(msg('intro', { n: nSteps }))}</p>`;
     const s = step(api.step), l = s.lane;
     const [at] = markSpan(s);
     const inst = instName(l.inst);
     let n = 0;
     if (s.kind === 1) n = l.it[s.mark * IT + 3];
-    const head = T.head[s.kind](l.label, markName(l, s.kind, s.mark), n, fmtDur(l.end - l.start));
+    const head = msg('head.' + KINDS[s.kind], { lane: l.label, name: markName(l, s.kind, s.mark), n, duration: fmtDur(l.end - l.start) });
     const where = groupPath(l);
-    let out = `<div class="where">${esc(T.stepOf(s.i, nSteps))} · ${esc(fmtOff(at))} · ${esc(inst)}${where ? ' · ' + esc(where) : ''}</div>`;
-    out += `<h2><span class="kind k${s.kind}">${esc(T.kinds[s.kind])}</span>${esc(head)}</h2>`;
+    let out = `<div class="where">${esc(msg('stepOf', { i: s.i + 1, n: nSteps }))} · ${esc(fmtOff(at))} · ${esc(inst)}${where ? ' · ' + esc(where) : ''}</div>`;
+    out += `<h2><span class="kind k${s.kind}">${esc(msg('kinds.' + KINDS[s.kind]))}</span>${esc(head)}</h2>`;
     const set = s.kind === 1 ? l.it[s.mark * IT + 5] : s.kind === 2 ? l.calls[s.mark * CA + 3] : s.kind === 3 ? l.events[s.mark * EV + 2] : 0;
     const key = attr(set, 'k8s.object.key');
-    if (key !== undefined) out += `<p>${esc(T.object)} <code>${esc(key)}</code>${(v => v ? ' · ' + esc(v) : '')(attr(set, 'k8s.event.type'))}</p>`;
-    if (s.kind === 1 && l.it[s.mark * IT + 4] > 0) out += `<p>${esc(T.skipped(l.it[s.mark * IT + 4]))}</p>`;
+    if (key !== undefined) out += `<p>${esc(msg('object'))} <code>${esc(key)}</code>${(v => v ? ' · ' + esc(v) : '')(attr(set, 'k8s.event.type'))}</p>`;
+    if (s.kind === 1 && l.it[s.mark * IT + 4] > 0) out += `<p>${esc(msg('skipped', { k: l.it[s.mark * IT + 4] }))}</p>`;
     out += flowsHTML(s);
     const si = D.stepStartup ? D.stepStartup[s.i] : undefined;
     if (si !== undefined) { // a startup step the catalog tells
       const st = D.startup[si];
-      out += `<h3>${esc(T.what)}</h3><p>${esc(api.lang === 'zh' && st.summaryZH ? st.summaryZH : st.summary)}</p>`;
-      if (st.quote) out += quoteHTML(st.quote, st.quoteEN, st.article);
-      if (st.function) out += `<h3>${esc(T.source)}</h3><p><code>${esc(st.function)}</code></p><p class="src"><code>${esc(st.file)}</code></p>`;
+      const story = storyOf(st);
+      out += `<h3>${esc(msg('what'))}</h3><p>${esc(story.summary)}</p>`;
+      if (st.quote) out += quoteHTML(st.quote, story.rendering, st.article);
+      if (st.function) out += `<h3>${esc(msg('source'))}</h3><p><code>${esc(st.function)}</code></p><p class="src"><code>${esc(st.file)}</code></p>`;
       return out;
     }
     const e = l.entry;
     if (!e) {
-      out += `<p>${esc(l.g === 'main' ? T.mainLane : T.unknown(l.g))}</p>`;
+      out += `<p>${esc(l.g === 'main' ? msg('mainLane') : msg('unknown', { goroutine: l.g }))}</p>`;
       return out;
     }
-    const summary = api.lang === 'zh' && e.summaryZH ? e.summaryZH : e.summary;
-    out += `<h3>${esc(T.what)}</h3><p>${esc(summary)}</p>`;
-    const how = [e.kind, e.period ? T.every(fmtDur(Math.round(e.period * 1e6))) : T.eventDriven].filter(Boolean).join(', ');
-    if (e.quote) out += quoteHTML(e.quote, e.quoteEN, e.article);
-    out += `<h3>${esc(T.source)}</h3><p><code>${esc(e.function)}</code></p><p class="src"><code>${esc(e.file)}</code> · ${esc(how)}</p>`;
-    const now = api.lang === 'zh' && e.nowZH ? e.nowZH : e.now;
-    if (now) out += `<h3>${esc(T.now)}</h3><p>${esc(now)}</p>`;
+    const story = storyOf(e);
+    out += `<h3>${esc(msg('what'))}</h3><p>${esc(story.summary)}</p>`;
+    const how = [e.kind, e.period ? msg('every', { period: fmtDur(Math.round(e.period * 1e6)) }) : msg('eventDriven')].filter(Boolean).join(', ');
+    if (e.quote) out += quoteHTML(e.quote, story.rendering, e.article);
+    out += `<h3>${esc(msg('source'))}</h3><p><code>${esc(e.function)}</code></p><p class="src"><code>${esc(e.file)}</code> · ${esc(how)}</p>`;
+    if (story.now) out += `<h3>${esc(msg('now'))}</h3><p>${esc(story.now)}</p>`;
     return out;
   }
 
@@ -1602,25 +1598,18 @@
   }
 
   function setLang(lang) {
-    api.lang = lang === 'zh' ? 'zh' : 'en';
-    T = TEXT[api.lang];
-    document.documentElement.lang = api.lang === 'zh' ? 'zh-CN' : 'en';
-    const b = $('lang');
-    b.textContent = T.lang;
-    b.title = T.langTitle;
-    $('zoom-fit').textContent = T.fit;
-    $('zoom-fit').title = T.fitTitle;
-    $('zoom-in').title = T.zoomIn;
-    $('zoom-out').title = T.zoomOut;
-    $('zoom-step').title = T.zoomStepTitle;
-    $('step-first').title = T.first;
-    $('step-prev').title = T.prev;
-    $('step-next').title = T.next;
-    $('expand').title = T.expandTitle;
-    $('search').placeholder = T.search;
-    $('search').title = T.search;
-    for (const el of document.querySelectorAll('[data-t]')) el.textContent = T[el.dataset.t];
-    $('stats').textContent = T.stats(fmtNum(D.spans), fmtNum(lanes.length), fmtDur(D.duration));
+    L = D.langs.find((l) => l.code === lang) || D.langs[0];
+    api.lang = L.code;
+    document.documentElement.lang = L.tag;
+    // The button offers the next language by its name, and says so in it.
+    const b = $('lang'), next = nextLang();
+    b.hidden = D.langs.length < 2;
+    b.textContent = next.name;
+    b.title = msgIn(next, 'switchTo');
+    for (const el of document.querySelectorAll('[data-t]')) el.textContent = msg(el.dataset.t);
+    for (const el of document.querySelectorAll('[data-title]')) el.title = msg(el.dataset.title);
+    $('search').placeholder = msg('search');
+    $('stats').textContent = msg('stats', { spans: fmtNum(D.spans), lanes: fmtNum(lanes.length), duration: fmtDur(D.duration) });
     overviewImage = null;
     showControls();
     showNarrative();
@@ -1632,10 +1621,10 @@
   function showControls() {
     const e = $('expand');
     e.hidden = !groups.some((g) => g.count > 1);
-    e.textContent = groups.some((g) => g.count > 1 && isOpen(g)) ? T.collapseAll : T.expandAll;
+    e.textContent = msg(groups.some((g) => g.count > 1 && isOpen(g)) ? 'collapseAll' : 'expandAll');
     e.disabled = !!matches;
     const c = $('search-count');
-    c.textContent = matches ? (shownLanes ? T.searchCount(fmtNum(shownLanes), fmtNum(lanes.length)) : T.noMatch) : '';
+    c.textContent = matches ? (shownLanes ? msg('searchCount', { n: fmtNum(shownLanes), total: fmtNum(lanes.length) }) : msg('noMatch')) : '';
   }
 
   // regroup lays the rows out again after groups opened or closed or the
@@ -1697,7 +1686,7 @@
       p.push((defaultOpen ? 'shut=' : 'open=') + keys.join(','));
     }
     if (query) p.push('q=' + encodeURIComponent(query));
-    if (api.lang === 'zh') p.push('lang=zh');
+    if (api.lang !== D.langs[0].code) p.push('lang=' + encodeURIComponent(api.lang));
     return p.length ? '#' + p.join('&') : '';
   }
 
@@ -1721,7 +1710,7 @@
   }
 
   function loadHash() {
-    const out = { step: -1, lang: 'en', t: null, flip: [], q: '' };
+    const out = { step: -1, lang: D.langs[0].code, t: null, flip: [], q: '' };
     for (const part of location.hash.replace(/^#/, '').split('&')) {
       const eq = part.indexOf('=');
       if (eq < 0) continue;
@@ -1730,7 +1719,7 @@
       try { d = decodeURIComponent(v); } catch (e) { /* keep it as it is */ }
       switch (k) {
         case 'step': { const n = parseInt(v, 10); if (!isNaN(n)) out.step = n; break; }
-        case 'lang': out.lang = v; break;
+        case 'lang': out.lang = d; break;
         case 't': {
           const [a, b] = v.split(',').map(Number);
           if (isFinite(a) && isFinite(b) && b > a) out.t = [a, b];
@@ -1879,7 +1868,7 @@
   $('step-first').addEventListener('click', () => go(-1));
   $('step-prev').addEventListener('click', () => go(api.step - 1));
   $('step-next').addEventListener('click', () => go(api.step + 1));
-  $('lang').addEventListener('click', () => setLang(api.lang === 'zh' ? 'en' : 'zh'));
+  $('lang').addEventListener('click', () => setLang(nextLang().code));
   $('expand').addEventListener('click', () => expandAll(!groups.some((g) => g.count > 1 && isOpen(g))));
   // The / that moved the focus into the search box is not typed into it
   // (a browser that sends its character after the key down would).
@@ -1937,6 +1926,7 @@
   api.prev = () => go(api.step - 1);
   api.go = go;
   api.setLang = setLang;
+  api.msg = (key, args, code) => msgIn(D.langs.find((l) => l.code === code) || L, key, args);
   api.zoom = zoomAround;
   api.zoomToStep = zoomToStep;
   api.fit = fit;
