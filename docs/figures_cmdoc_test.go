@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/kubeloom/kubeloom/scenarios"
 	"github.com/kubeloom/kubeloom/sim/engine"
 	"github.com/kubeloom/kubeloom/traces"
@@ -677,15 +679,15 @@ func cmDocReason(r *docRun, controller string) (figure, error) {
 // cmDocIndex maps span IDs to spans, per run.
 var (
 	cmDocIndexMu sync.Mutex
-	cmDocIndexes = map[*docRun]map[string]*traces.Span{}
+	cmDocIndexes = map[*docRun]map[trace.SpanID]*traces.Span{}
 )
 
-func cmDocSpan(r *docRun, id string) *traces.Span {
+func cmDocSpan(r *docRun, id trace.SpanID) *traces.Span {
 	cmDocIndexMu.Lock()
 	defer cmDocIndexMu.Unlock()
 	idx, ok := cmDocIndexes[r]
 	if !ok {
-		idx = make(map[string]*traces.Span, len(r.spans))
+		idx = make(map[trace.SpanID]*traces.Span, len(r.spans))
 		for i := range r.spans {
 			idx[r.spans[i].SpanID] = &r.spans[i]
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/kubeloom/kubeloom/scenarios"
 	"github.com/kubeloom/kubeloom/sim/engine"
 	"github.com/kubeloom/kubeloom/traces"
@@ -202,7 +204,7 @@ type jsTraceSize struct {
 // jsTraces are a run's traces, in order of their first span.
 func jsTraces(spans []traces.Span) []jsTraceSize {
 	var out []jsTraceSize
-	at := map[string]int{}
+	at := map[trace.TraceID]int{}
 	for _, s := range spans {
 		i, ok := at[s.TraceID]
 		if !ok {
@@ -246,7 +248,7 @@ func jsScenarioTraces(d *docRuns) (lo, hi int, err error) {
 			continue
 		}
 		r := d.of(sc.Name)
-		bySvc := map[string]int{}
+		bySvc := map[trace.TraceID]int{}
 		for _, s := range r.spans {
 			if s.Resource.String("service.name") == "kubeloom" {
 				bySvc[s.TraceID]++
@@ -292,7 +294,7 @@ func jsStartRange(spans []traces.Span) (first, last time.Time) {
 // the span that started it: "pop (informer/listener-pop), Pop
 // (informer/run), …", each span with its goroutine.
 func jsCauseChain(r *docRun, key string) (figure, error) {
-	byID := map[string]traces.Span{}
+	byID := map[trace.SpanID]traces.Span{}
 	var start *traces.Span
 	for i, s := range r.spans {
 		byID[s.SpanID] = s
@@ -310,7 +312,7 @@ func jsCauseChain(r *docRun, key string) (figure, error) {
 			if g := s.Attributes.String("goroutine.name"); g != "" {
 				return g
 			}
-			if s.ParentSpanID == "" {
+			if !s.ParentSpanID.IsValid() {
 				return s.Resource.String("service.name") + " " + s.Resource.String("service.instance.id")
 			}
 			p, ok := byID[s.ParentSpanID]

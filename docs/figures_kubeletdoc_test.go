@@ -15,6 +15,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/kubeloom/kubeloom/internal/memnet"
@@ -94,7 +96,7 @@ func init() {
 			if len(init) == 0 {
 				return figure{}, fmt.Errorf("no initializeModules")
 			}
-			steps := map[string]bool{}
+			steps := map[trace.SpanID]bool{}
 			for _, s := range r.spans {
 				if s.ParentSpanID == init[0].SpanID {
 					steps[s.SpanID] = true

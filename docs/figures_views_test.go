@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kubeloom/kubeloom/traces"
@@ -183,7 +185,7 @@ func init() {
 		"views.cb-pods": func(d *docRuns) (figure, error) {
 			// The first syncReplicaSet that creates pods: its pods.Create children.
 			r := d.of("cluster-basics")
-			creates := map[string]int{}
+			creates := map[trace.SpanID]int{}
 			for _, s := range r.spansNamed("cm-0", "pods.Create") {
 				creates[s.ParentSpanID]++
 			}

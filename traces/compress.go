@@ -23,7 +23,7 @@ func IsCompressed(data []byte) bool { return bytes.HasPrefix(data, zstdMagic) }
 // bigger than SpeedDefault's (52 bytes a span against 53) for four fifths
 // of the CPU, and 9% bigger than SpeedBetterCompression's for a third
 // (docs/design.md, "Compressed recordings"; BenchmarkCompress).
-var compressionLevel = zstd.SpeedFastest
+const compressionLevel = zstd.SpeedFastest
 
 // CompressedWriter compresses a recording with zstd as it is written. The
 // Recorder calls Flush after each batch of spans, so that every batch it

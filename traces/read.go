@@ -72,13 +72,18 @@ func ReadWith(r io.Reader, name string, opt ReadOptions) ([]Span, error) {
 	if d, ok := text.(*decompressor); ok {
 		remaining = func() int64 { return d.estimate(sizeOf(r)) }
 	}
-	return read(text, name, remaining, newKeeper(opt))
+	return read(text, name, remaining, opt)
 }
 
 // read reads the text of a trace file; remaining says, once the first
 // chunk is read, how many bytes of text are left, if known (else 0).
-func read(r io.Reader, name string, remaining func() int64, keep keeper) ([]Span, error) {
-	rd := &chunkReader{r: r, name: name, size: chunkSize}
+func read(r io.Reader, name string, remaining func() int64, opt ReadOptions) ([]Span, error) {
+	keep := newKeeper(opt)
+	size := opt.chunkSize
+	if size <= 0 {
+		size = defaultChunkSize
+	}
+	rd := &chunkReader{r: r, name: name, size: size}
 	first, err := rd.next()
 	if err != nil || first.final {
 		// One chunk: no need for other goroutines.
@@ -207,9 +212,9 @@ func sizeOf(r io.Reader) int64 {
 	return 0
 }
 
-// chunkSize is how much of a file one goroutine parses at a time (a
-// variable for tests).
-var chunkSize = 4 << 20
+// defaultChunkSize is how much of a file one goroutine parses at a time
+// (ReadOptions.chunkSize, which tests make small).
+const defaultChunkSize = 4 << 20
 
 // A chunk is whole lines of the file.
 type chunk struct {
@@ -361,19 +366,12 @@ func parseChunk(c *chunk, tab *internTable) chunkResult {
 		// Parse in place: a Span is big to copy.
 		n := len(res.spans)
 		res.spans = append(res.spans, Span{})
-		if trimmed[0] == '{' && tab.parseFastInto(trimmed, &res.spans[n]) {
-			res.spans[n].Line = lineNo
-			continue
-		}
-		s, err := parseLine(trimmed, c.final && !complete)
-		if err != nil {
+		if err := tab.parse(trimmed, c.final && !complete, &res.spans[n]); err != nil {
 			res.spans = res.spans[:n]
 			res.errs = append(res.errs, &LineError{File: c.file, Line: lineNo, Err: err})
 			continue
 		}
-		s.Line = lineNo
-		tab.keep.trim(&s)
-		res.spans[n] = s
+		res.spans[n].Line = lineNo
 	}
 	if len(res.spans) == 0 {
 		res.spans = nil

@@ -3,12 +3,15 @@ package traces
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"go.opentelemetry.io/otel/trace"
 )
 
 const goodLine = `{"Name":"kubelet/container-gc","SpanContext":{"TraceID":"0af7651916cd43dd8448eb211c80319c","SpanID":"b7ad6b7169203331","TraceFlags":"01","TraceState":"","Remote":false},"Parent":{"TraceID":"0af7651916cd43dd8448eb211c80319c","SpanID":"00f067aa0ba902b7","TraceFlags":"01","TraceState":"","Remote":false},"SpanKind":1,"StartTime":"2025-03-01T12:00:00.5+05:30","EndTime":"2025-03-01T12:01:00Z","Attributes":[{"Key":"goroutine.name","Value":{"Type":"STRING","Value":"kubelet/container-gc"}},{"Key":"goroutine.period_s","Value":{"Type":"FLOAT64","Value":60}},{"Key":"iteration","Value":{"Type":"INT64","Value":9007199254740993}},{"Key":"ok","Value":{"Type":"BOOL","Value":true}},{"Key":"bs","Value":{"Type":"BOOLSLICE","Value":[true,false]}},{"Key":"is","Value":{"Type":"INT64SLICE","Value":[1,-2]}},{"Key":"fs","Value":{"Type":"FLOAT64SLICE","Value":[0.5,1e21]}},{"Key":"ss","Value":{"Type":"STRINGSLICE","Value":["a","\u003cb\u003e"]}}],"Events":[{"Name":"became leader","Attributes":[{"Key":"k","Value":{"Type":"STRING","Value":"v"}}],"DroppedAttributeCount":0,"Time":"2025-03-01T12:00:30Z"}],"Links":[{"SpanContext":{"TraceID":"11111111111111111111111111111111","SpanID":"2222222222222222","TraceFlags":"01","TraceState":"","Remote":false},"Attributes":[{"Key":"kubeloom.link","Value":{"Type":"STRING","Value":"cause"}}],"DroppedAttributeCount":0}],"Status":{"Code":"Error","Description":"boom"},"DroppedAttributes":0,"DroppedEvents":0,"DroppedLinks":0,"ChildSpanCount":0,"Resource":[{"Key":"service.name","Value":{"Type":"STRING","Value":"kubelet"}}],"InstrumentationScope":{"Name":"kubeloom","Version":"","SchemaURL":"","Attributes":null},"InstrumentationLibrary":{"Name":"kubeloom","Version":"","SchemaURL":"","Attributes":null}}`
@@ -23,9 +26,9 @@ func TestReadGoodLine(t *testing.T) {
 	}
 	want := Span{
 		Name:         "kubelet/container-gc",
-		TraceID:      "0af7651916cd43dd8448eb211c80319c",
-		SpanID:       "b7ad6b7169203331",
-		ParentSpanID: "00f067aa0ba902b7",
+		TraceID:      traceID(t, "0af7651916cd43dd8448eb211c80319c"),
+		SpanID:       spanID(t, "b7ad6b7169203331"),
+		ParentSpanID: spanID(t, "00f067aa0ba902b7"),
 		Kind:         1,
 		Start:        time.Date(2025, 3, 1, 6, 30, 0, 500000000, time.UTC),
 		End:          time.Date(2025, 3, 1, 12, 1, 0, 0, time.UTC),
@@ -40,7 +43,7 @@ func TestReadGoodLine(t *testing.T) {
 			"ss":                 []string{"a", "<b>"},
 		},
 		Events:     []Event{{Name: "became leader", Time: time.Date(2025, 3, 1, 12, 0, 30, 0, time.UTC), Attributes: Attributes{"k": "v"}}},
-		Links:      []Link{{TraceID: "11111111111111111111111111111111", SpanID: "2222222222222222", Attributes: Attributes{"kubeloom.link": "cause"}}},
+		Links:      []Link{{TraceID: traceID(t, "11111111111111111111111111111111"), SpanID: spanID(t, "2222222222222222"), Attributes: Attributes{"kubeloom.link": "cause"}}},
 		Resource:   Attributes{"service.name": "kubelet"},
 		Scope:      "kubeloom",
 		StatusCode: "Error",
@@ -62,10 +65,28 @@ func TestReadRootSpanAndOldScope(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := spans[0]
-	if s.ParentSpanID != "" || s.TraceID != "0af7651916cd43dd8448eb211c80319c" || s.SpanID != "b7ad6b7169203331" ||
+	if s.ParentSpanID.IsValid() || s.TraceID != traceID(t, "0af7651916cd43dd8448eb211c80319c") || s.SpanID != spanID(t, "b7ad6b7169203331") ||
 		s.Scope != "old" || s.StatusCode != "Error" || !s.Start.IsZero() || s.Line != 3 || s.Attributes != nil {
 		t.Errorf("read %+v", s)
 	}
+}
+
+func traceID(t testing.TB, h string) trace.TraceID {
+	t.Helper()
+	id, err := trace.TraceIDFromHex(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func spanID(t testing.TB, h string) trace.SpanID {
+	t.Helper()
+	id, err := trace.SpanIDFromHex(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }
 
 // lineErrors returns the LineErrors joined in err.
@@ -197,10 +218,17 @@ func TestReadStdouttraceOutput(t *testing.T) {
 	}
 }
 
+// FuzzRead: whatever the input, Read returns spans in line order and an
+// error per bad line; read in small chunks on several goroutines, it reads
+// what reading line by line reads; every line is valid JSON or not as
+// encoding/json says, and a line refused is explained.
 func FuzzRead(f *testing.F) {
 	out, _ := recorderOutput(f, testSpans(f))
 	for _, l := range strings.SplitAfter(out, "\n")[:4] {
 		f.Add([]byte(l))
+	}
+	for _, line := range lineVariants(f) {
+		f.Add([]byte(line + "\n" + line[:len(line)/2] + "\n\n" + line))
 	}
 	f.Add([]byte(goodLine + "\n" + goodLine[:300]))
 	f.Add([]byte("garbage\n\n{}\n[1]\nnull\n\"x\""))
@@ -219,6 +247,28 @@ func FuzzRead(f *testing.F) {
 			for _, le := range lineErrors(t, err) {
 				if le.Line < 1 || le.Line > lines || le.Err == nil {
 					t.Fatalf("bad LineError %+v", le)
+				}
+				if strings.Contains(le.Error(), "could not read this valid JSON") {
+					t.Fatalf("refused without a reason: %v", le)
+				}
+			}
+		}
+
+		want, wantErr := slowRead(bytes.NewReader(data), "fuzz.jsonl")
+		got, gotErr := ReadWith(bytes.NewReader(data), "fuzz.jsonl", ReadOptions{chunkSize: 200})
+		if len(got) != len(want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Fatalf("in chunks: %d spans, error %v; line by line: %d, %v", len(got), gotErr, len(want), wantErr)
+		}
+		for i := range got {
+			if !sameSpan(got[i], want[i]) {
+				t.Fatalf("span %d in chunks:\n%#v\nline by line:\n%#v", i, got[i], want[i])
+			}
+		}
+
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			if line = bytes.TrimSpace(line); len(line) > 0 {
+				if err := syntaxAsEncodingJSON(line); err != nil {
+					t.Fatalf("%q: %v", line, err)
 				}
 			}
 		}

@@ -14,6 +14,11 @@ type ReadOptions struct {
 	Attributes []string
 	// NoEvents leaves out the spans' events.
 	NoEvents bool
+
+	// chunkSize is how many bytes of the file one goroutine parses at a
+	// time; 0 is defaultChunkSize. Tests make it small, so that a small
+	// file is read in many chunks on several goroutines.
+	chunkSize int
 }
 
 // keeper is ReadOptions as the parsers use them.
@@ -37,33 +42,3 @@ func newKeeper(opt ReadOptions) keeper {
 var dropAll = map[string]bool{}
 
 func (k keeper) keeps(key string) bool { return k.keys == nil || k.keys[key] }
-
-// trim leaves out of a span that parseLine read what the keeper does not keep.
-func (k keeper) trim(s *Span) {
-	if k.noEvents {
-		s.Events = nil
-	}
-	if k.keys == nil {
-		return
-	}
-	s.Attributes = k.attributes(s.Attributes)
-	for i := range s.Links {
-		s.Links[i].Attributes = k.attributes(s.Links[i].Attributes)
-	}
-	for i := range s.Events {
-		s.Events[i].Attributes = k.attributes(s.Events[i].Attributes)
-	}
-}
-
-func (k keeper) attributes(a Attributes) Attributes {
-	var kept Attributes
-	for key, v := range a {
-		if k.keys[key] {
-			if kept == nil {
-				kept = Attributes{}
-			}
-			kept[key] = v
-		}
-	}
-	return kept
-}

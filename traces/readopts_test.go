@@ -8,15 +8,15 @@ import (
 	"testing"
 )
 
-// ReadWith reads what Read reads, less what the options leave out: on
-// the fast path (lines as the Recorder writes them, and variants of them)
-// as on parseLine's, with the same errors.
+// ReadWith reads what Read reads, less what the options leave out, from
+// lines as the Recorder writes them and variants of them, with the same
+// errors.
 func TestReadWithLeavesOut(t *testing.T) {
 	out, err := recorderOutput(t, testSpans(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := append(fastVariants(t), strings.Split(strings.TrimSpace(out), "\n")...)
+	lines := append(lineVariants(t), strings.Split(strings.TrimSpace(out), "\n")...)
 	text := strings.Join(lines, "\n") + "\n"
 	all, allErr := Read(strings.NewReader(text), "x")
 

@@ -433,7 +433,7 @@ func TestRecorderRoundTrip(t *testing.T) {
 			root = s
 		}
 	}
-	if root.ParentSpanID != "" || root.Scope != "github.com/kubeloom/kubeloom/sim" ||
+	if root.ParentSpanID.IsValid() || root.Scope != "github.com/kubeloom/kubeloom/sim" ||
 		root.Resource.String("service.name") != "kubelet" || root.Attributes.String("string.2") != "日本語 ✓ 🙂 é" {
 		t.Errorf("root span read back as %+v", root)
 	}
@@ -449,9 +449,9 @@ func TestRecorderRoundTrip(t *testing.T) {
 func expectedSpan(ro sdktrace.ReadOnlySpan, line int) Span {
 	s := Span{
 		Name:         ro.Name(),
-		TraceID:      ro.SpanContext().TraceID().String(),
-		SpanID:       ro.SpanContext().SpanID().String(),
-		ParentSpanID: ro.Parent().SpanID().String(),
+		TraceID:      ro.SpanContext().TraceID(),
+		SpanID:       ro.SpanContext().SpanID(),
+		ParentSpanID: ro.Parent().SpanID(),
 		Kind:         int(ro.SpanKind()),
 		Start:        asWritten(ro.StartTime()),
 		End:          asWritten(ro.EndTime()),
@@ -462,14 +462,11 @@ func expectedSpan(ro sdktrace.ReadOnlySpan, line int) Span {
 		StatusDesc:   ro.Status().Description,
 		Line:         line,
 	}
-	if s.ParentSpanID == "0000000000000000" {
-		s.ParentSpanID = ""
-	}
 	for _, e := range ro.Events() {
 		s.Events = append(s.Events, Event{Name: e.Name, Time: asWritten(e.Time), Attributes: expectedAttributes(e.Attributes)})
 	}
 	for _, l := range ro.Links() {
-		s.Links = append(s.Links, Link{TraceID: l.SpanContext.TraceID().String(), SpanID: l.SpanContext.SpanID().String(), Attributes: expectedAttributes(l.Attributes)})
+		s.Links = append(s.Links, Link{TraceID: l.SpanContext.TraceID(), SpanID: l.SpanContext.SpanID(), Attributes: expectedAttributes(l.Attributes)})
 	}
 	return s
 }

@@ -1,16 +1,22 @@
 package traces
 
-import "time"
+import (
+	"time"
+
+	"go.opentelemetry.io/otel/trace"
+)
 
 // Span is one recorded span as read back from a trace file. Its fields are
 // those of the OpenTelemetry stdouttrace JSON object, flattened for viewers:
-// IDs are lower-case hex, attribute values are plain Go values.
+// IDs are OpenTelemetry's own types (the file's hex is decoded once, by the
+// reader; a format that needs text, such as Jaeger JSON, encodes it again),
+// attribute values are plain Go values.
 type Span struct {
 	Name         string
-	TraceID      string // 32 hex digits
-	SpanID       string // 16 hex digits
-	ParentSpanID string // "" for a root span
-	Kind         int    // trace.SpanKind as the SDK numbers it
+	TraceID      trace.TraceID
+	SpanID       trace.SpanID
+	ParentSpanID trace.SpanID // zero (not IsValid) for a root span
+	Kind         int          // trace.SpanKind as the SDK numbers it
 	Start, End   time.Time
 	Attributes   Attributes
 	Events       []Event
@@ -33,8 +39,10 @@ type Event struct {
 
 // Link is a span link; kubeloom's causal links carry kubeloom.link=cause.
 type Link struct {
-	TraceID    string
-	SpanID     string
+	// The linked span; zero for a link to an invalid span context, which
+	// the file may hold.
+	TraceID    trace.TraceID
+	SpanID     trace.SpanID
 	Attributes Attributes
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/otlp"
@@ -111,7 +112,7 @@ type pushSummary struct {
 
 func summarizePush(spans []traces.Span) pushSummary {
 	var sum pushSummary
-	seenTrace := map[string]bool{}
+	seenTrace := map[trace.TraceID]bool{}
 	for _, sp := range spans {
 		if !seenTrace[sp.TraceID] {
 			seenTrace[sp.TraceID] = true

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -44,7 +43,7 @@ func writeRecording(t testing.TB, spans []traces.Span) string {
 			res = resource.NewSchemaless(keyValues(s.Resource)...)
 			resources[key] = res
 		}
-		stubs = append(stubs, stub(t, &s, res))
+		stubs = append(stubs, stub(&s, res))
 	}
 	if err := rec.ExportSpans(context.Background(), stubs.Snapshots()); err != nil {
 		t.Fatal(err)
@@ -55,10 +54,10 @@ func writeRecording(t testing.TB, spans []traces.Span) string {
 	return path
 }
 
-func stub(t testing.TB, s *traces.Span, res *resource.Resource) tracetest.SpanStub {
+func stub(s *traces.Span, res *resource.Resource) tracetest.SpanStub {
 	st := tracetest.SpanStub{
 		Name:                 s.Name,
-		SpanContext:          spanContext(t, s.TraceID, s.SpanID),
+		SpanContext:          spanContext(s.TraceID, s.SpanID),
 		SpanKind:             trace.SpanKind(s.Kind),
 		StartTime:            s.Start,
 		EndTime:              s.End,
@@ -66,14 +65,14 @@ func stub(t testing.TB, s *traces.Span, res *resource.Resource) tracetest.SpanSt
 		Resource:             res,
 		InstrumentationScope: instrumentation.Scope{Name: s.Scope},
 	}
-	if s.ParentSpanID != "" {
-		st.Parent = spanContext(t, s.TraceID, s.ParentSpanID)
+	if s.ParentSpanID.IsValid() {
+		st.Parent = spanContext(s.TraceID, s.ParentSpanID)
 	}
 	for _, e := range s.Events {
 		st.Events = append(st.Events, sdktrace.Event{Name: e.Name, Time: e.Time, Attributes: keyValues(e.Attributes)})
 	}
 	for _, l := range s.Links {
-		st.Links = append(st.Links, sdktrace.Link{SpanContext: spanContext(t, l.TraceID, l.SpanID), Attributes: keyValues(l.Attributes)})
+		st.Links = append(st.Links, sdktrace.Link{SpanContext: spanContext(l.TraceID, l.SpanID), Attributes: keyValues(l.Attributes)})
 	}
 	switch s.StatusCode {
 	case "Error":
@@ -84,15 +83,7 @@ func stub(t testing.TB, s *traces.Span, res *resource.Resource) tracetest.SpanSt
 	return st
 }
 
-func spanContext(t testing.TB, traceID, spanID string) trace.SpanContext {
-	var tid trace.TraceID
-	var sid trace.SpanID
-	if _, err := hex.Decode(tid[:], []byte(traceID)); err != nil {
-		t.Fatalf("trace ID %q: %v", traceID, err)
-	}
-	if _, err := hex.Decode(sid[:], []byte(spanID)); err != nil {
-		t.Fatalf("span ID %q: %v", spanID, err)
-	}
+func spanContext(tid trace.TraceID, sid trace.SpanID) trace.SpanContext {
 	return trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: sid, TraceFlags: trace.FlagsSampled})
 }
 
@@ -122,11 +113,11 @@ func keyValues(a traces.Attributes) []attribute.KeyValue {
 func twoNodes() []traces.Span {
 	r := tt.New("two-nodes")
 	r.Instance("kubeloom", "scenario")
-	run := r.Span("", "run", 0, 60)
+	run := r.Span(tt.Root, "run", 0, 60)
 	act := r.Span(run, "action/create", 20, 20, catalog.AttrObjectKey, "default/web-0")
 	for _, node := range []string{"node-1", "node-2"} {
 		r.Instance("kubelet", node)
-		krun := r.Span("", "run", 0, 60)
+		krun := r.Span(tt.Root, "run", 0, 60)
 		for _, l := range []struct {
 			name, iter string
 			period     float64

@@ -98,8 +98,8 @@ func checkJaegerHolds(t *testing.T, j *jaegertest.Jaeger, spans []traces.Span) {
 	byID := map[string]traces.Span{}
 	parents, links := 0, 0
 	for _, s := range spans {
-		byID[s.SpanID] = s
-		if s.ParentSpanID != "" {
+		byID[s.SpanID.String()] = s
+		if s.ParentSpanID.IsValid() {
 			parents++
 		}
 		links += len(s.Links)
@@ -134,7 +134,7 @@ func checkJaegerHolds(t *testing.T, j *jaegertest.Jaeger, spans []traces.Span) {
 				if s.OperationName != want.Name {
 					t.Errorf("span %s: operation %q, want %q", s.SpanID, s.OperationName, want.Name)
 				}
-				if jaegertest.ID(s.TraceID, 32) != want.TraceID {
+				if jaegertest.ID(s.TraceID, 32) != want.TraceID.String() {
 					t.Errorf("%s: trace %s, want %s", want.Name, s.TraceID, want.TraceID)
 				}
 				p := tr.Processes[s.ProcessID]
@@ -159,8 +159,8 @@ func checkJaegerHolds(t *testing.T, j *jaegertest.Jaeger, spans []traces.Span) {
 						followsFrom++
 					}
 				}
-				if parent != want.ParentSpanID {
-					t.Errorf("%s: CHILD_OF %q, want parent %q", want.Name, parent, want.ParentSpanID)
+				if parent != parentHex(want) {
+					t.Errorf("%s: CHILD_OF %q, want parent %q", want.Name, parent, parentHex(want))
 				}
 				if w := linkIDs(want); !sameSet(linked, w) {
 					t.Errorf("%s: FOLLOWS_FROM %v, want the links %v", want.Name, linked, w)
@@ -195,8 +195,8 @@ func checkJaegerHolds(t *testing.T, j *jaegertest.Jaeger, spans []traces.Span) {
 					if ss.Scope.Name != want.Scope {
 						t.Errorf("%s: scope %q, want %q", want.Name, ss.Scope.Name, want.Scope)
 					}
-					if s.ParentSpanID != want.ParentSpanID {
-						t.Errorf("%s: parent %q, want %q", want.Name, s.ParentSpanID, want.ParentSpanID)
+					if s.ParentSpanID != parentHex(want) {
+						t.Errorf("%s: parent %q, want %q", want.Name, s.ParentSpanID, parentHex(want))
 					}
 					if !s.StartTime().Equal(want.Start) || !s.EndTime().Equal(want.End) {
 						t.Errorf("%s: %s–%s, want %s–%s", want.Name, s.StartTime(), s.EndTime(), want.Start, want.End)
@@ -211,7 +211,7 @@ func checkJaegerHolds(t *testing.T, j *jaegertest.Jaeger, spans []traces.Span) {
 					for i, l := range s.Links {
 						wl := want.Links[i]
 						attrs := jaegertest.Attrs(l.Attributes)
-						if l.TraceID != wl.TraceID || l.SpanID != wl.SpanID {
+						if l.TraceID != wl.TraceID.String() || l.SpanID != wl.SpanID.String() {
 							t.Errorf("%s: link %d to %s/%s, want %s/%s", want.Name, i, l.TraceID, l.SpanID, wl.TraceID, wl.SpanID)
 						}
 						for k, v := range wl.Attributes {
@@ -244,9 +244,17 @@ func findTag(kvs []jaegertest.KeyValue, key string) (any, bool) {
 func linkIDs(s traces.Span) []string {
 	var ids []string
 	for _, l := range s.Links {
-		ids = append(ids, l.TraceID+"/"+l.SpanID)
+		ids = append(ids, l.TraceID.String()+"/"+l.SpanID.String())
 	}
 	return ids
+}
+
+// parentHex is the parent's span ID as Jaeger's JSON writes it: "" for a root.
+func parentHex(s traces.Span) string {
+	if !s.ParentSpanID.IsValid() {
+		return ""
+	}
+	return s.ParentSpanID.String()
 }
 
 func sameSet(a, b []string) bool {

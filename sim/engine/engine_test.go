@@ -11,6 +11,8 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/timeline"
@@ -59,14 +61,14 @@ func handlerCalls(spans []traces.Span) map[string]int {
 
 // origin follows cause links from s back to the span that brought the
 // object in: a List or a watch event received by watch/stream-receive.
-func origin(s traces.Span, byID map[string]traces.Span) (traces.Span, []string, bool) {
+func origin(s traces.Span, byID map[trace.SpanID]traces.Span) (traces.Span, []string, bool) {
 	var path []string
 	for range 20 {
 		path = append(path, s.Name)
 		if strings.HasSuffix(s.Name, ".List") || s.Name == "receive" {
 			return s, path, true
 		}
-		next := ""
+		var next trace.SpanID
 		for _, l := range s.Links {
 			if l.Attributes.String(catalog.AttrLink) == catalog.LinkCause {
 				next = l.SpanID
@@ -129,7 +131,7 @@ func checkInformerBasics(t *testing.T, spans []traces.Span, era string) {
 	if got := handlerCalls(spans); fmt.Sprint(got) != fmt.Sprint(wantCalls) {
 		t.Errorf("handler calls = %v, want %v", got, wantCalls)
 	}
-	byID := map[string]traces.Span{}
+	byID := map[trace.SpanID]traces.Span{}
 	for _, s := range spans {
 		byID[s.SpanID] = s
 	}

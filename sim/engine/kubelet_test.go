@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -460,7 +461,7 @@ func TestKubeletRunOrder(t *testing.T) {
 	if len(rk) != 1 {
 		t.Fatalf("%d RunKubelet spans on node-1, want 1", len(rk))
 	}
-	children := func(parentID string) (names []string, clients []string) {
+	children := func(parentID trace.SpanID) (names []string, clients []string) {
 		for _, s := range spans {
 			if s.ParentSpanID == parentID && s.Attributes.String(catalog.AttrGoroutineName) == "" {
 				names = append(names, s.Name)

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/kubeloom/kubeloom/scenarios"
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
@@ -13,8 +15,8 @@ import (
 
 // causedBy returns, for each span, the spans that name it as their cause
 // (kubeloom.link=cause).
-func causedBy(spans []traces.Span) map[string][]traces.Span {
-	out := map[string][]traces.Span{}
+func causedBy(spans []traces.Span) map[trace.SpanID][]traces.Span {
+	out := map[trace.SpanID][]traces.Span{}
 	for _, s := range spans {
 		for _, l := range s.Links {
 			if l.Attributes.String(catalog.AttrLink) == catalog.LinkCause {
@@ -28,9 +30,9 @@ func causedBy(spans []traces.Span) map[string][]traces.Span {
 // reach returns the spans ("name on instance") that the causal links and
 // the span tree lead to from s, transitively: a span's children are its
 // doing (the kubelet's UndeltaStore.Add calls send, which Merge links to).
-func reach(tree map[string][]traces.Span, s traces.Span) map[string]bool {
+func reach(tree map[trace.SpanID][]traces.Span, s traces.Span) map[string]bool {
 	out := map[string]bool{}
-	seen := map[string]bool{s.SpanID: true}
+	seen := map[trace.SpanID]bool{s.SpanID: true}
 	next := []traces.Span{s}
 	for len(next) > 0 {
 		cur := next[0]
@@ -134,7 +136,7 @@ func TestActionsLinkToTheirEffects(t *testing.T) {
 			}
 			effects, tree := causedBy(spans), causedBy(spans)
 			for _, s := range spans {
-				if s.ParentSpanID != "" {
+				if s.ParentSpanID.IsValid() {
 					tree[s.ParentSpanID] = append(tree[s.ParentSpanID], s)
 				}
 			}

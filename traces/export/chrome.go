@@ -10,6 +10,8 @@ import (
 	"slices"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/timeline"
@@ -84,8 +86,8 @@ func Chrome(w io.Writer, spans []traces.Span) error {
 	tl := timeline.Build(spans)
 	b := &chromeBuilder{
 		tl:     tl,
-		spans:  make(map[string]*traces.Span, len(spans)),
-		places: make(map[string]place, len(spans)),
+		spans:  make(map[trace.SpanID]*traces.Span, len(spans)),
+		places: make(map[trace.SpanID]place, len(spans)),
 	}
 	for i := range spans {
 		if _, dup := b.spans[spans[i].SpanID]; !dup {
@@ -149,7 +151,7 @@ func Chrome(w io.Writer, spans []traces.Span) error {
 type slice struct {
 	name, cat  string
 	start, end time.Time
-	spanID     string
+	spanID     trace.SpanID
 	attrs      traces.Attributes
 }
 
@@ -188,8 +190,8 @@ type keyed struct {
 
 type chromeBuilder struct {
 	tl      *timeline.Timeline
-	spans   map[string]*traces.Span
-	places  map[string]place
+	spans   map[trace.SpanID]*traces.Span
+	places  map[trace.SpanID]place
 	meta    []ChromeEvent
 	threads []*thread
 	events  []keyed
@@ -226,7 +228,7 @@ func (b *chromeBuilder) layout(spans []traces.Span) {
 		b.process(pid, in.Name())
 		for _, l := range in.Lanes {
 			sl := make([]slice, 0, 1+len(l.Iterations)+len(l.Calls))
-			if l.SpanID != "" {
+			if l.SpanID.IsValid() {
 				name := l.Goroutine
 				if s := b.spans[l.SpanID]; s != nil {
 					name = s.Name
@@ -285,7 +287,7 @@ func (b *chromeBuilder) layout(spans []traces.Span) {
 	}
 }
 
-func (b *chromeBuilder) instant(th *thread, name string, at time.Time, attrs traces.Attributes, spanID string) {
+func (b *chromeBuilder) instant(th *thread, name string, at time.Time, attrs traces.Attributes, spanID trace.SpanID) {
 	th.instants = append(th.instants, instant{at: at, ev: ChromeEvent{
 		Name: name, Cat: CatEvent, Ph: "i", Scope: "t", Ts: b.ts(at),
 		Pid: th.pid, Tid: th.tid, Args: args(attrs, spanID, nil),
@@ -302,7 +304,7 @@ func (b *chromeBuilder) place(lane *thread, sl []slice) {
 		if c := b.end.Compare(a.end); c != 0 { // the enclosing one first
 			return c
 		}
-		return cmp.Compare(a.spanID, b.spanID)
+		return bytes.Compare(a.spanID[:], b.spanID[:])
 	})
 	ths := []*thread{lane}
 	for _, s := range sl {
@@ -386,7 +388,7 @@ func (b *chromeBuilder) flows(spans []traces.Span) {
 			}
 			start := &ChromeEvent{Name: name, Cat: CatLink, Ph: "s", ID: id, Ts: b.ts(cause.start), Pid: cause.th.pid, Tid: cause.th.tid}
 			end := &ChromeEvent{Name: name, Cat: CatLink, Ph: "f", BP: "e", ID: id, Ts: b.ts(at), Pid: effect.th.pid, Tid: effect.th.tid,
-				Args: args(l.Attributes, "", nil)}
+				Args: args(l.Attributes, trace.SpanID{}, nil)}
 			// Right after the linked span's slice.
 			b.events = append(b.events, keyed{at: b.offset(cause.start), seq: cause.seq + 1, ev: start})
 			if at.After(cause.start) && at.Equal(effect.start) {
@@ -416,16 +418,16 @@ func (b *chromeBuilder) event(k *keyed) *ChromeEvent {
 
 // args are a slice's or an event's arguments: the attributes, the span ID,
 // and the span's status when it is not Unset.
-func args(attrs traces.Attributes, spanID string, s *traces.Span) map[string]any {
-	if len(attrs) == 0 && spanID == "" {
+func args(attrs traces.Attributes, spanID trace.SpanID, s *traces.Span) map[string]any {
+	if len(attrs) == 0 && !spanID.IsValid() {
 		return nil
 	}
 	a := make(map[string]any, len(attrs)+3)
 	for k, v := range attrs {
 		a[k] = plainValue(v)
 	}
-	if spanID != "" {
-		a["span_id"] = spanID
+	if spanID.IsValid() {
+		a["span_id"] = spanID.String()
 	}
 	if s != nil && s.StatusCode != "" && s.StatusCode != "Unset" {
 		a["otel.status_code"] = s.StatusCode

@@ -134,8 +134,8 @@ func checkChrome(t *testing.T, spans []traces.Span, ct export.ChromeTrace) {
 
 	// Every span once.
 	for _, s := range spans {
-		if spanSlices[s.SpanID] != 1 {
-			t.Errorf("span %s %q is %d slices", s.SpanID, s.Name, spanSlices[s.SpanID])
+		if spanSlices[s.SpanID.String()] != 1 {
+			t.Errorf("span %s %q is %d slices", s.SpanID, s.Name, spanSlices[s.SpanID.String()])
 		}
 	}
 	if len(spanSlices) != len(spans) {
@@ -183,9 +183,11 @@ func checkChrome(t *testing.T, spans []traces.Span, ct export.ChromeTrace) {
 	parent := map[string]string{}
 	linked := map[[2]string]bool{}
 	for _, s := range spans {
-		parent[s.SpanID] = s.ParentSpanID
+		if s.ParentSpanID.IsValid() {
+			parent[s.SpanID.String()] = s.ParentSpanID.String()
+		}
 		for _, l := range s.Links {
-			linked[[2]string{s.SpanID, l.SpanID}] = true
+			linked[[2]string{s.SpanID.String(), l.SpanID.String()}] = true
 		}
 	}
 	type open struct {
@@ -307,7 +309,7 @@ func TestChromeLayout(t *testing.T) {
 // thread of their instance.
 func TestChromeOrphans(t *testing.T) {
 	r := tt.New("cut-short").Instance("kubelet", "node-1")
-	run := r.Span("", "run", 0, 10)
+	run := r.Span(tt.Root, "run", 0, 10)
 	g := r.Goroutine(run, "kubelet/pod-worker", catalog.KindGo, 1, 10)
 	it := r.Span(g, "syncPod", 2, 3) // no goroutine.name: an orphan once g is gone
 	r.Span(it, "pods.Get", 2, 2.5)

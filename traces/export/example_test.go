@@ -13,7 +13,7 @@ import (
 
 func ExampleJaeger() {
 	r := tt.New("example").Instance("kubelet", "node-1")
-	run := r.Span("", "run", 0, 120)
+	run := r.Span(tt.Root, "run", 0, 120)
 	gc := r.Goroutine(run, "kubelet/container-gc", catalog.KindUntil, 0, 120)
 	r.Loop(gc, "kubelet/container-gc", "Containers/GarbageCollect", 0, 120, 60, 0.5)
 
@@ -39,7 +39,7 @@ func ExampleJaeger() {
 
 func ExampleChrome() {
 	r := tt.New("example").Instance("kubelet", "node-1")
-	run := r.Span("", "run", 0, 2)
+	run := r.Span(tt.Root, "run", 0, 2)
 	pleg := r.Goroutine(run, "kubelet/pleg-relist", catalog.KindUntil, 0.5, 2)
 	r.Loop(pleg, "kubelet/pleg-relist", "relist", 0.5, 2, 1, 0.001)
 

@@ -3,6 +3,8 @@ package export_test
 import (
 	"math"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
 	tt "github.com/kubeloom/kubeloom/traces/timeline/timelinetest"
@@ -14,11 +16,11 @@ import (
 func lesson() []traces.Span {
 	r := tt.New("export-lesson")
 	r.Instance("kubeloom", "scenario")
-	run := r.Span("", "run", 0, 30)
+	run := r.Span(tt.Root, "run", 0, 30)
 	create := r.Span(run, "action/create", 10, 10, catalog.AttrObjectKey, "default/web-0")
 
 	r.Instance("informers", "classic")
-	main := r.Span("", "StartInformers", 0, 30)
+	main := r.Span(tt.Root, "StartInformers", 0, 30)
 	lw := r.Goroutine(main, "reflector/list-watch", catalog.KindUntil, 0.1, 30.5,
 		catalog.AttrGoroutinePeriod, 1.0, catalog.AttrResource, "pods")
 	it := r.Iteration(lw, "reflector/list-watch", "ListAndWatch", 1, 0.1, 30)
@@ -37,7 +39,7 @@ func lesson() []traces.Span {
 	}
 
 	r.Instance("kubelet", "node-1")
-	krun := r.Span("", "run", 0, 20)
+	krun := r.Span(tt.Root, "run", 0, 20)
 	failed := r.Span(krun, "pods.UpdateStatus", 5, 5.5,
 		"http.status_code", 409, "retry", true, "ratio", 0.25, "nan", math.NaN(),
 		"names", []string{"a", "b"}, "raw", []byte("hi"))
@@ -49,7 +51,7 @@ func lesson() []traces.Span {
 			s.StatusCode, s.StatusDesc, s.Kind = "Error", "the object has been modified", 3 // client
 		}
 		if s.Resource.String(catalog.AttrServiceName) == "kubelet" {
-			s.TraceID = "fedcba9876543210fedcba9876543210"
+			s.TraceID = trace.TraceID{0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10, 0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10}
 		}
 	}
 	return spans

@@ -135,7 +135,7 @@ func byTrace(spans []traces.Span) [][]*traces.Span {
 		ordered[i] = &spans[i]
 	}
 	slices.SortFunc(ordered, func(a, b *traces.Span) int {
-		if c := cmp.Compare(a.TraceID, b.TraceID); c != 0 {
+		if c := bytes.Compare(a.TraceID[:], b.TraceID[:]); c != 0 {
 			return c
 		}
 		return compareSpans(a, b)
@@ -161,7 +161,7 @@ func compareSpans(a, b *traces.Span) int {
 	if c := b.End.Compare(a.End); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(a.SpanID, b.SpanID); c != 0 {
+	if c := bytes.Compare(a.SpanID[:], b.SpanID[:]); c != 0 {
 		return c
 	}
 	return cmp.Compare(a.Line, b.Line)
@@ -169,7 +169,7 @@ func compareSpans(a, b *traces.Span) int {
 
 func jaegerTrace(spans []*traces.Span) JaegerTrace {
 	t := JaegerTrace{
-		TraceID:   spans[0].TraceID,
+		TraceID:   spans[0].TraceID.String(),
 		Spans:     make([]JaegerSpan, 0, len(spans)),
 		Processes: map[string]JaegerProcess{},
 	}
@@ -216,8 +216,8 @@ var spanKinds = []string{1: "internal", 2: "server", 3: "client", 4: "producer",
 
 func jaegerSpan(s *traces.Span, pid string) JaegerSpan {
 	js := JaegerSpan{
-		TraceID:       s.TraceID,
-		SpanID:        s.SpanID,
+		TraceID:       s.TraceID.String(),
+		SpanID:        s.SpanID.String(),
 		OperationName: s.Name,
 		References:    []JaegerReference{},
 		StartTime:     s.Start.UnixMicro(),
@@ -226,14 +226,14 @@ func jaegerSpan(s *traces.Span, pid string) JaegerSpan {
 		Logs:          []JaegerLog{},
 		ProcessID:     pid,
 	}
-	if s.ParentSpanID != "" {
-		js.References = append(js.References, JaegerReference{ChildOf, s.TraceID, s.ParentSpanID})
+	if s.ParentSpanID.IsValid() {
+		js.References = append(js.References, JaegerReference{ChildOf, js.TraceID, s.ParentSpanID.String()})
 	}
 	for _, l := range s.Links {
-		if strings.Trim(l.SpanID, "0") == "" || strings.Trim(l.TraceID, "0") == "" {
+		if !l.SpanID.IsValid() || !l.TraceID.IsValid() {
 			continue // an invalid span context: nothing to point at
 		}
-		js.References = append(js.References, JaegerReference{FollowsFrom, l.TraceID, l.SpanID})
+		js.References = append(js.References, JaegerReference{FollowsFrom, l.TraceID.String(), l.SpanID.String()})
 	}
 	for _, k := range sortedKeys(s.Attributes) {
 		js.Tags = append(js.Tags, jaegerKV(k, s.Attributes[k]))

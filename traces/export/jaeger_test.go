@@ -10,7 +10,6 @@ import (
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/export"
-	tt "github.com/kubeloom/kubeloom/traces/timeline/timelinetest"
 )
 
 func jaegerJSON(t *testing.T, spans []traces.Span) []byte {
@@ -104,15 +103,15 @@ func TestJaegerMapping(t *testing.T) {
 			procOf[s.SpanID] = p
 		}
 	}
-	if r.Data[0].TraceID != tt.TraceID || len(r.Data[0].Processes) != 2 {
-		t.Errorf("first trace %s has %d processes, want %s with 2 (scenario, informers)", r.Data[0].TraceID, len(r.Data[0].Processes), tt.TraceID)
+	if r.Data[0].TraceID != spans[0].TraceID.String() || len(r.Data[0].Processes) != 2 {
+		t.Errorf("first trace %s has %d processes, want %s with 2 (scenario, informers)", r.Data[0].TraceID, len(r.Data[0].Processes), spans[0].TraceID)
 	}
 
 	find := func(name string) (traces.Span, export.JaegerSpan) {
 		t.Helper()
 		for _, s := range spans {
 			if s.Name == name {
-				return s, byID[s.SpanID]
+				return s, byID[s.SpanID.String()]
 			}
 		}
 		t.Fatalf("no span %q", name)
@@ -135,8 +134,8 @@ func TestJaegerMapping(t *testing.T) {
 	}
 	// Parent first, then links.
 	wantRefs := []export.JaegerReference{
-		{RefType: export.ChildOf, TraceID: tt.TraceID, SpanID: src.ParentSpanID},
-		{RefType: export.FollowsFrom, TraceID: tt.TraceID, SpanID: src.Links[0].SpanID},
+		{RefType: export.ChildOf, TraceID: src.TraceID.String(), SpanID: src.ParentSpanID.String()},
+		{RefType: export.FollowsFrom, TraceID: src.Links[0].TraceID.String(), SpanID: src.Links[0].SpanID.String()},
 	}
 	if !slices.Equal(watch.References, wantRefs) {
 		t.Errorf("references = %+v, want %+v", watch.References, wantRefs)
@@ -213,13 +212,13 @@ func checkJaeger(t *testing.T, spans []traces.Span, r export.JaegerResponse) {
 	inRecording := map[[2]string]bool{}
 	links, parents := 0, 0
 	for _, s := range spans {
-		k := [2]string{s.TraceID, s.SpanID}
+		k := [2]string{s.TraceID.String(), s.SpanID.String()}
 		inRecording[k] = true
 		if seen[k] != 1 {
 			t.Errorf("span %s %q appears %d times", s.SpanID, s.Name, seen[k])
 		}
 		links += len(s.Links)
-		if s.ParentSpanID != "" {
+		if s.ParentSpanID.IsValid() {
 			parents++
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -436,7 +438,7 @@ func otherGroup(tl *timeline.Timeline, comp *timeline.Group) *timeline.Group {
 // flowStep is the first step after a second whose mark has a cause in the
 // recording, or -1.
 func flowStep(tl *timeline.Timeline, steps []timeline.Step) int {
-	ids := map[string]bool{}
+	ids := map[trace.SpanID]bool{}
 	for _, in := range tl.Instances {
 		for _, l := range in.Lanes {
 			for _, m := range l.Iterations {
@@ -451,7 +453,7 @@ func flowStep(tl *timeline.Timeline, steps []timeline.Step) int {
 		if s.Mark == nil || (s.Kind != timeline.StepCall && s.Kind != timeline.StepIteration) || tl.Offset(s.At) < time.Second {
 			continue
 		}
-		if slices.ContainsFunc(s.Mark.Causes, func(c string) bool { return ids[c] }) {
+		if slices.ContainsFunc(s.Mark.Causes, func(c trace.SpanID) bool { return ids[c] }) {
 			return i
 		}
 	}

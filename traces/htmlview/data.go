@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 	"github.com/kubeloom/kubeloom/traces"
@@ -376,11 +378,11 @@ func flows(tl *timeline.Timeline, laneIndex map[*timeline.Lane]int) []int64 {
 	}
 	// Sized once: a map or slice that doubles its way to a million
 	// entries leaves as much again behind it.
-	bySpan := make(map[string]at, spans)
+	bySpan := make(map[trace.SpanID]at, spans)
 	for _, in := range tl.Instances {
 		for _, l := range in.Lanes {
 			li := int64(laneIndex[l])
-			if l.SpanID != "" {
+			if l.SpanID.IsValid() {
 				bySpan[l.SpanID] = at{li, stepKinds[timeline.StepStarted], 0}
 			}
 			for i, m := range l.Iterations {
@@ -392,7 +394,7 @@ func flows(tl *timeline.Timeline, laneIndex map[*timeline.Lane]int) []int64 {
 		}
 	}
 	out := make([]int64, 0, causes*flowStride)
-	add := func(li int64, kind timeline.StepKind, i int, causes []string) {
+	add := func(li int64, kind timeline.StepKind, i int, causes []trace.SpanID) {
 		for _, id := range causes {
 			if c, ok := bySpan[id]; ok {
 				out = append(out, c.lane, c.kind, c.mark, li, stepKinds[kind], int64(i))

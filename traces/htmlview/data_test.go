@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 	"github.com/kubeloom/kubeloom/traces"
@@ -296,10 +298,10 @@ func checkFlows(t *testing.T, tl *timeline.Timeline, d *data) {
 	t.Helper()
 	// The span ID of a (lane, kind, mark) of the page.
 	byLane := map[int]*timeline.Lane{}
-	ids := map[string]bool{}
+	ids := map[trace.SpanID]bool{}
 	for _, in := range tl.Instances {
 		for _, l := range in.Lanes {
-			if l.SpanID != "" {
+			if l.SpanID.IsValid() {
 				ids[l.SpanID] = true
 			}
 			for _, m := range l.Iterations {
@@ -313,7 +315,7 @@ func checkFlows(t *testing.T, tl *timeline.Timeline, d *data) {
 			byLane[d.Instances[slices.Index(tl.Instances, in)].First+k] = l
 		}
 	}
-	span := func(li, kind, m int64) (string, []string) {
+	span := func(li, kind, m int64) (trace.SpanID, []trace.SpanID) {
 		l := byLane[int(li)]
 		if l == nil {
 			t.Fatalf("flow: lane %d out of range", li)
@@ -327,7 +329,7 @@ func checkFlows(t *testing.T, tl *timeline.Timeline, d *data) {
 			return l.Calls[m].SpanID, l.Calls[m].Causes
 		}
 		t.Fatalf("flow: lane %d kind %d mark %d is no span", li, kind, m)
-		return "", nil
+		return trace.SpanID{}, nil
 	}
 	if len(d.Flows)%flowStride != 0 {
 		t.Fatalf("flows: %d numbers, not a multiple of %d", len(d.Flows), flowStride)
@@ -336,7 +338,7 @@ func checkFlows(t *testing.T, tl *timeline.Timeline, d *data) {
 		f := d.Flows[o : o+flowStride]
 		cause, _ := span(f[0], f[1], f[2])
 		effect, causes := span(f[3], f[4], f[5])
-		if f[4] == stepKinds[timeline.StepStarted] && effect == "" {
+		if f[4] == stepKinds[timeline.StepStarted] && !effect.IsValid() {
 			t.Errorf("flow %d: the effect is the start of a lane without a lifetime span", o/flowStride)
 		}
 		if !slices.Contains(causes, cause) {

@@ -15,7 +15,7 @@ func ExampleWrite() {
 	// A recording: here a synthetic one; kubeloom export reads a file with
 	// traces.Read.
 	r := tt.New("example").Instance("kubelet", "node-1")
-	run := r.Span("", "run", 0, 120)
+	run := r.Span(tt.Root, "run", 0, 120)
 	gc := r.Goroutine(run, "kubelet/container-gc", catalog.KindUntil, 1, 120, catalog.AttrGoroutinePeriod, 60.0)
 	r.Loop(gc, "kubelet/container-gc", "Containers/GarbageCollect", 1, 120, 60, 0.2)
 

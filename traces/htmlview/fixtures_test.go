@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
 	tt "github.com/kubeloom/kubeloom/traces/timeline/timelinetest"
@@ -17,7 +19,7 @@ import (
 // one that kubeloom's catalog does not know, and causal links.
 func small() []traces.Span {
 	r := tt.New("small").Instance("kubelet", "node-1")
-	run := r.Span("", "run", 0, 120)
+	run := r.Span(tt.Root, "run", 0, 120)
 	r.Span(run, "NewKubeletServer", 0, 0.01)
 	runKubelet := r.Span(run, "RunKubelet", 0.01, 0.02, catalog.AttrCodeFunction, "app.RunKubelet")
 	gc := r.Goroutine(run, "kubelet/container-gc", catalog.KindUntil, 1, 120, catalog.AttrGoroutinePeriod, 60.0,
@@ -35,7 +37,7 @@ func small() []traces.Span {
 			r.Link(pod, runKubelet)
 			r.Link(it, gc)
 		case 2: // and to a span the recording lacks
-			r.Link(pod, "0123456789abcdef")
+			r.Link(pod, trace.SpanID{0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef})
 		}
 	}
 	open := r.Goroutine(run, "kubelet/pleg", catalog.KindUntil, 0.7, 200)
@@ -45,7 +47,7 @@ func small() []traces.Span {
 	r.Link(stranger, runKubelet) // a goroutine started because of a call, as a pod worker is
 
 	r.Instance("kube-controller-manager", "cm-0")
-	cm := r.Span("", "run", 0, 100)
+	cm := r.Span(tt.Root, "run", 0, 100)
 	r.Span(cm, "StartControllers", 1, 1.5, "html", "</script><script>alert(1)</script>")
 	return r.Spans()
 }
@@ -75,11 +77,11 @@ func synthetic(n int) []traces.Span {
 	budget := float64(n - nodes*2) // each node: run span and one startup step
 	r := tt.New("synthetic")
 	j := 0
-	var firstRun string
+	var firstRun trace.SpanID
 	for node := 1; node <= nodes; node++ {
 		r.Instance("kubelet", fmt.Sprintf("node-%d", node))
-		run := r.Span("", "run", 0, duration)
-		if firstRun == "" {
+		run := r.Span(tt.Root, "run", 0, duration)
+		if !firstRun.IsValid() {
 			firstRun = run
 		}
 		r.Span(run, "RunKubelet", 0, 0.01)

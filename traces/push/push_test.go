@@ -3,7 +3,6 @@ package push
 import (
 	"bytes"
 	"context"
-	"encoding/hex"
 	"errors"
 	"io"
 	"net"
@@ -108,16 +107,16 @@ type receivedSpan struct {
 	scope    string
 }
 
-// spans indexes the received spans by span ID (hex).
-func (g *got) spans() map[string]receivedSpan {
+// spans indexes the received spans by span ID.
+func (g *got) spans() map[trace.SpanID]receivedSpan {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	out := map[string]receivedSpan{}
+	out := map[trace.SpanID]receivedSpan{}
 	for _, req := range g.requests {
 		for _, rs := range req.ResourceSpans {
 			for _, ss := range rs.ScopeSpans {
 				for _, s := range ss.Spans {
-					out[hex.EncodeToString(s.SpanId)] = receivedSpan{span: s, resource: anyValues(rs.Resource.GetAttributes()), scope: ss.Scope.GetName()}
+					out[spanID(s.SpanId)] = receivedSpan{span: s, resource: anyValues(rs.Resource.GetAttributes()), scope: ss.Scope.GetName()}
 				}
 			}
 		}
@@ -209,6 +208,18 @@ func TestPushKeepsTheRecording(t *testing.T) {
 	}
 }
 
+// traceID and spanID read OTLP's bytes; no bytes (a root's parent) read as
+// the zero ID.
+func traceID(b []byte) (id trace.TraceID) {
+	copy(id[:], b)
+	return id
+}
+
+func spanID(b []byte) (id trace.SpanID) {
+	copy(id[:], b)
+	return id
+}
+
 // compare checks that a received span is the recorded one.
 func compare(t *testing.T, want traces.Span, r receivedSpan) {
 	t.Helper()
@@ -216,11 +227,11 @@ func compare(t *testing.T, want traces.Span, r receivedSpan) {
 	if s.Name != want.Name {
 		t.Errorf("%s: name %q", want.Name, s.Name)
 	}
-	if id := hex.EncodeToString(s.TraceId); id != want.TraceID {
+	if id := traceID(s.TraceId); id != want.TraceID {
 		t.Errorf("%s: trace ID %s, want %s", want.Name, id, want.TraceID)
 	}
-	if id := hex.EncodeToString(s.ParentSpanId); id != want.ParentSpanID {
-		t.Errorf("%s: parent span ID %q, want %q", want.Name, id, want.ParentSpanID)
+	if id := spanID(s.ParentSpanId); id != want.ParentSpanID {
+		t.Errorf("%s: parent span ID %s (%d bytes), want %s", want.Name, id, len(s.ParentSpanId), want.ParentSpanID)
 	}
 	if got, w := s.StartTimeUnixNano, uint64(want.Start.UnixNano()); got != w {
 		t.Errorf("%s: start %d, want %d", want.Name, got, w)
@@ -258,7 +269,7 @@ func compare(t *testing.T, want traces.Span, r receivedSpan) {
 	} else {
 		for i, l := range want.Links {
 			gl := s.Links[i]
-			if hex.EncodeToString(gl.TraceId) != l.TraceID || hex.EncodeToString(gl.SpanId) != l.SpanID || !equalAttrs(anyValues(gl.Attributes), l.Attributes) {
+			if traceID(gl.TraceId) != l.TraceID || spanID(gl.SpanId) != l.SpanID || !equalAttrs(anyValues(gl.Attributes), l.Attributes) {
 				t.Errorf("%s: link %d is %v, want %+v", want.Name, i, gl, l)
 			}
 		}
@@ -440,7 +451,7 @@ func TestPushStopsWhenTheContextEnds(t *testing.T) {
 func TestPushRejectsBadInput(t *testing.T) {
 	good := recording(t)
 	badID := append([]traces.Span(nil), good...)
-	badID[1].SpanID = "xyz"
+	badID[1].SpanID = trace.SpanID{}
 	for _, tc := range []struct {
 		name     string
 		spans    []traces.Span

@@ -21,18 +21,17 @@ import (
 // timestamps, kind, status, attributes, events, links, resources and scope
 // names are those of the recording; spans with the same resource share one
 // *resource.Resource. Attributes are in key order (a recording's order is
-// not kept by traces.Read). A span whose IDs are not valid hex is an error
-// naming its line.
+// not kept by traces.Read). A span with an invalid (all-zero) trace or span
+// ID, which traces.Read never returns, is an error naming its line.
 func Stubs(spans []traces.Span) (tracetest.SpanStubs, error) {
 	resources := map[attribute.Distinct]*resource.Resource{}
 	stubs := make(tracetest.SpanStubs, len(spans))
 	for i := range spans {
 		s := &spans[i]
-		st, err := stub(s, resources)
-		if err != nil {
-			return nil, fmt.Errorf("%s: span %q: %w", where(s, i), s.Name, err)
+		if !s.TraceID.IsValid() || !s.SpanID.IsValid() {
+			return nil, fmt.Errorf("%s: span %q: its trace ID (%s) or span ID (%s) is all zeros: an OTLP receiver would drop it", where(s, i), s.Name, s.TraceID, s.SpanID)
 		}
-		stubs[i] = st
+		stubs[i] = stub(s, resources)
 	}
 	return stubs, nil
 }
@@ -45,20 +44,12 @@ func where(s *traces.Span, i int) string {
 	return fmt.Sprintf("span %d", i)
 }
 
-func stub(s *traces.Span, resources map[attribute.Distinct]*resource.Resource) (tracetest.SpanStub, error) {
-	tid, err := trace.TraceIDFromHex(s.TraceID)
-	if err != nil {
-		return tracetest.SpanStub{}, fmt.Errorf("trace ID %q: %w", s.TraceID, err)
-	}
-	sid, err := trace.SpanIDFromHex(s.SpanID)
-	if err != nil {
-		return tracetest.SpanStub{}, fmt.Errorf("span ID %q: %w", s.SpanID, err)
-	}
+func stub(s *traces.Span, resources map[attribute.Distinct]*resource.Resource) tracetest.SpanStub {
 	st := tracetest.SpanStub{
 		Name: s.Name,
 		// Every recorded span was sampled: keep that flag, as the live
 		// export did.
-		SpanContext: trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: sid, TraceFlags: trace.FlagsSampled}),
+		SpanContext: trace.NewSpanContext(trace.SpanContextConfig{TraceID: s.TraceID, SpanID: s.SpanID, TraceFlags: trace.FlagsSampled}),
 		SpanKind:    trace.SpanKind(s.Kind),
 		StartTime:   s.Start,
 		EndTime:     s.End,
@@ -67,29 +58,17 @@ func stub(s *traces.Span, resources map[attribute.Distinct]*resource.Resource) (
 		// The recording keeps the scope's name only.
 		InstrumentationScope: instrumentation.Scope{Name: s.Scope},
 	}
-	if s.ParentSpanID != "" {
-		pid, err := trace.SpanIDFromHex(s.ParentSpanID)
-		if err != nil {
-			return tracetest.SpanStub{}, fmt.Errorf("parent span ID %q: %w", s.ParentSpanID, err)
-		}
+	if s.ParentSpanID.IsValid() {
 		// A parent is in its child's trace (traces.Read checked the file's
 		// Parent.TraceID and keeps the span ID only).
-		st.Parent = trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: pid, TraceFlags: trace.FlagsSampled})
+		st.Parent = trace.NewSpanContext(trace.SpanContextConfig{TraceID: s.TraceID, SpanID: s.ParentSpanID, TraceFlags: trace.FlagsSampled})
 	}
 	for _, e := range s.Events {
 		st.Events = append(st.Events, sdktrace.Event{Name: e.Name, Time: e.Time, Attributes: keyValues(e.Attributes)})
 	}
-	for i, l := range s.Links {
+	for _, l := range s.Links {
 		// traces.Read accepts an all-zero (invalid) link ID; so does OTLP.
-		ltid, err := parseTraceID(l.TraceID)
-		if err != nil {
-			return tracetest.SpanStub{}, fmt.Errorf("link %d: trace ID %q: %w", i, l.TraceID, err)
-		}
-		lsid, err := parseSpanID(l.SpanID)
-		if err != nil {
-			return tracetest.SpanStub{}, fmt.Errorf("link %d: span ID %q: %w", i, l.SpanID, err)
-		}
-		sc := trace.NewSpanContext(trace.SpanContextConfig{TraceID: ltid, SpanID: lsid, TraceFlags: trace.FlagsSampled})
+		sc := trace.NewSpanContext(trace.SpanContextConfig{TraceID: l.TraceID, SpanID: l.SpanID, TraceFlags: trace.FlagsSampled})
 		st.Links = append(st.Links, sdktrace.Link{SpanContext: sc, Attributes: keyValues(l.Attributes)})
 	}
 	kvs := keyValues(s.Resource)
@@ -100,23 +79,7 @@ func stub(s *traces.Span, resources map[attribute.Distinct]*resource.Resource) (
 		resources[set.Equivalent()] = res
 	}
 	st.Resource = res
-	return st, nil
-}
-
-// parseTraceID is trace.TraceIDFromHex that also accepts all zeros.
-func parseTraceID(h string) (trace.TraceID, error) {
-	if strings.Trim(h, "0") == "" && len(h) == 32 {
-		return trace.TraceID{}, nil
-	}
-	return trace.TraceIDFromHex(h)
-}
-
-// parseSpanID is trace.SpanIDFromHex that also accepts all zeros.
-func parseSpanID(h string) (trace.SpanID, error) {
-	if strings.Trim(h, "0") == "" && len(h) == 16 {
-		return trace.SpanID{}, nil
-	}
-	return trace.SpanIDFromHex(h)
+	return st
 }
 
 func statusCode(s string) codes.Code {

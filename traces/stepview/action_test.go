@@ -20,7 +20,7 @@ import (
 // too; the PLEG relists a little later, unrelated.
 func oomLesson() []traces.Span {
 	r := tt.New("kubelet-startup").Instance("kubelet", "node-1")
-	main := r.Span("", "main", 0.1, 200)
+	main := r.Span(tt.Root, "main", 0.1, 200)
 	events := r.Goroutine(main, "kubelet/event-broadcast-loop", catalog.KindGo, 0.1, 200)
 	oom := r.Goroutine(main, "kubelet/oom-watcher", catalog.KindGo, 0.2, 200)
 	pleg := r.Goroutine(main, "kubelet/pleg-relist", catalog.KindUntil, 0.3, 200, catalog.AttrGoroutinePeriod, 1.0)
@@ -28,7 +28,7 @@ func oomLesson() []traces.Span {
 	r.Iteration(pleg, "kubelet/pleg-relist", "relist", 90, 90.3, 90.31)
 
 	r.Instance("kubeloom", "scenario")
-	root := r.Span("", "scenario kubelet-startup", 0, 200, catalog.AttrClockOrigin, tt.Origin.Format(time.RFC3339Nano))
+	root := r.Span(tt.Root, "scenario kubelet-startup", 0, 200, catalog.AttrClockOrigin, tt.Origin.Format(time.RFC3339Nano))
 	action := r.Span(root, "action/injectOOM", 90, 90, catalog.AttrAction, "injectOOM", catalog.AttrActionAt, 90.0)
 
 	r.Instance("kubelet", "node-1")
@@ -74,11 +74,11 @@ func TestJumpToAnActionAndFollowIt(t *testing.T) {
 // syncs (its syncPod names that call as its cause).
 func podOOM() []traces.Span {
 	r := tt.New("kubelet-pod-lifecycle").Instance("kubeloom", "scenario")
-	root := r.Span("", "scenario kubelet-pod-lifecycle", 0, 200, catalog.AttrClockOrigin, tt.Origin.Format(time.RFC3339Nano))
+	root := r.Span(tt.Root, "scenario kubelet-pod-lifecycle", 0, 200, catalog.AttrClockOrigin, tt.Origin.Format(time.RFC3339Nano))
 	action := r.Span(root, "action/injectOOM", 120, 120, catalog.AttrAction, "injectOOM", catalog.AttrActionAt, 120.0)
 
 	r.Instance("kubelet", "node-1")
-	main := r.Span("", "main", 0.1, 200)
+	main := r.Span(tt.Root, "main", 0.1, 200)
 	oom := r.Goroutine(main, "kubelet/oom-watcher", catalog.KindGo, 0.2, 200)
 	pleg := r.Goroutine(main, "kubelet/pleg-relist", catalog.KindUntil, 0.3, 200, catalog.AttrGoroutinePeriod, 1.0)
 	loop := r.Goroutine(main, "kubelet/main-loop", catalog.KindGo, 0.4, 200)

@@ -19,7 +19,7 @@ import (
 // once: n lanes in the goroutine tree, and 3n steps.
 func pods(n int) []traces.Span {
 	r := tt.New("pods").Instance("kubelet", "node-1")
-	run := r.Span("", "run", 0, float64(n)+10)
+	run := r.Span(tt.Root, "run", 0, float64(n)+10)
 	ml := r.Goroutine(run, "kubelet/main-loop", catalog.KindUntil, 0.1, float64(n)+10)
 	for i := range n {
 		key := fmt.Sprintf("default/web-%d", i)

@@ -1,6 +1,8 @@
 package stepview
 
 import (
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
@@ -17,14 +19,14 @@ type data struct {
 	first []int // per lane: the index of its first step (len(steps) if none)
 	stop  []int // per lane: the index of its stopped step, -1 if it has none
 
-	span      []string            // per step: its span (the lifetime span for started and stopped)
-	causes    map[string][]string // span ID → the spans it links to with kubeloom.link=cause
-	isCause   map[string]bool     // span IDs some span links to as its cause, or whose calls some span does (within)
-	parentOf  map[string]string   // span ID → its parent's
-	lifetime  map[string]bool     // the lanes' lifetime spans
-	iteration map[string]bool     // the lanes' iteration spans
-	parent    []int               // per lane: the lane whose code started it, -1 if unknown
-	tree      []tree              // per instance: its lanes depth first
+	span      []trace.SpanID                  // per step: its span (the lifetime span for started and stopped)
+	causes    map[trace.SpanID][]trace.SpanID // span ID → the spans it links to with kubeloom.link=cause
+	isCause   map[trace.SpanID]bool           // span IDs some span links to as its cause, or whose calls some span does (within)
+	parentOf  map[trace.SpanID]trace.SpanID   // span ID → its parent's
+	lifetime  map[trace.SpanID]bool           // the lanes' lifetime spans
+	iteration map[trace.SpanID]bool           // the lanes' iteration spans
+	parent    []int                           // per lane: the lane whose code started it, -1 if unknown
+	tree      []tree                          // per instance: its lanes depth first
 }
 
 // newData indexes tl. spans, the recording tl was built from, may be nil:
@@ -42,7 +44,7 @@ func newData(tl *timeline.Timeline, spans []traces.Span) *data {
 	for i := range d.lanes {
 		d.first[i], d.stop[i] = len(d.steps), -1
 	}
-	d.span = make([]string, len(d.steps))
+	d.span = make([]trace.SpanID, len(d.steps))
 	for i, s := range d.steps {
 		li := d.lane[s.Lane]
 		if i < d.first[li] {
@@ -57,11 +59,11 @@ func newData(tl *timeline.Timeline, spans []traces.Span) *data {
 			d.span[i] = s.Lane.SpanID
 		}
 	}
-	d.causes, d.isCause = map[string][]string{}, map[string]bool{}
-	parentSpan := map[string]string{}
-	d.parentOf, d.lifetime, d.iteration = parentSpan, map[string]bool{}, map[string]bool{}
+	d.causes, d.isCause = map[trace.SpanID][]trace.SpanID{}, map[trace.SpanID]bool{}
+	parentSpan := map[trace.SpanID]trace.SpanID{}
+	d.parentOf, d.lifetime, d.iteration = parentSpan, map[trace.SpanID]bool{}, map[trace.SpanID]bool{}
 	for _, l := range d.lanes {
-		if l.SpanID != "" {
+		if l.SpanID.IsValid() {
 			d.lifetime[l.SpanID] = true
 		}
 		for _, m := range l.Iterations {
@@ -69,7 +71,7 @@ func newData(tl *timeline.Timeline, spans []traces.Span) *data {
 		}
 	}
 	for _, s := range spans {
-		if s.ParentSpanID != "" {
+		if s.ParentSpanID.IsValid() {
 			parentSpan[s.SpanID] = s.ParentSpanID
 		}
 	}
@@ -77,12 +79,12 @@ func newData(tl *timeline.Timeline, spans []traces.Span) *data {
 	// (timeline's Lane.Causes, Mark.Causes). A cause is also a cause within
 	// the spans around it on its goroutine: an iteration whose handler call
 	// (a child span) something links to has effects too.
-	add := func(id string, cs []string) {
+	add := func(id trace.SpanID, cs []trace.SpanID) {
 		if len(cs) > 0 {
 			d.causes[id] = cs
 		}
 		for _, c := range cs {
-			d.within(c, func(a string) bool { d.isCause[a] = true; return false })
+			d.within(c, func(a trace.SpanID) bool { d.isCause[a] = true; return false })
 		}
 	}
 	for _, l := range d.lanes {
@@ -104,15 +106,15 @@ func newData(tl *timeline.Timeline, spans []traces.Span) *data {
 // returns true; it reports whether one did. It goes no higher than the
 // iteration: a goroutine's lifetime or a main line's root is not the
 // cause of everything done inside it.
-func (d *data) within(span string, f func(ancestor string) bool) bool {
+func (d *data) within(span trace.SpanID, f func(ancestor trace.SpanID) bool) bool {
 	if f(span) {
 		return true
 	}
 	if d.iteration[span] {
 		return false
 	}
-	var up []string
-	for p := d.parentOf[span]; p != "" && !d.lifetime[p] && len(up) < 64; p = d.parentOf[p] {
+	var up []trace.SpanID
+	for p := d.parentOf[span]; p.IsValid() && !d.lifetime[p] && len(up) < 64; p = d.parentOf[p] {
 		up = append(up, p)
 		if d.iteration[p] {
 			for _, a := range up {
@@ -128,9 +130,9 @@ func (d *data) within(span string, f func(ancestor string) bool) bool {
 
 // causedBy reports whether step i's span names span, or a span within it
 // (its calls), as its cause.
-func (d *data) causedBy(i int, span string) bool {
+func (d *data) causedBy(i int, span trace.SpanID) bool {
 	for _, c := range d.causes[d.span[i]] {
-		if d.within(c, func(a string) bool { return a == span }) {
+		if d.within(c, func(a trace.SpanID) bool { return a == span }) {
 			return true
 		}
 	}
@@ -140,12 +142,12 @@ func (d *data) causedBy(i int, span string) bool {
 // nest finds, for each goroutine, the lane whose span started it: the
 // nearest ancestor of its lifetime span that belongs to another lane of the
 // same instance.
-func (d *data) nest(parentSpan map[string]string) []int {
+func (d *data) nest(parentSpan map[trace.SpanID]trace.SpanID) []int {
 	parent := make([]int, len(d.lanes))
-	owner := map[string]int{}
+	owner := map[trace.SpanID]int{}
 	for li, l := range d.lanes {
 		parent[li] = -1
-		if l.SpanID != "" {
+		if l.SpanID.IsValid() {
 			owner[l.SpanID] = li
 		}
 		for _, ms := range [][]timeline.Mark{l.Iterations, l.Calls} {
@@ -161,11 +163,11 @@ func (d *data) nest(parentSpan map[string]string) []int {
 		}
 	}
 	for li, l := range d.lanes {
-		if l.SpanID == "" {
+		if !l.SpanID.IsValid() {
 			continue
 		}
 		p := parentSpan[l.SpanID]
-		for hops := 0; p != "" && hops < len(parentSpan); hops++ {
+		for hops := 0; p.IsValid() && hops < len(parentSpan); hops++ {
 			if o, ok := owner[p]; ok && o != li {
 				if inst[d.lanes[o]] == inst[l] {
 					parent[li] = o

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
@@ -22,7 +23,7 @@ import (
 // runs every 60s and stops at 170s; a goroutine no catalog knows runs at 5s.
 func lesson() []traces.Span {
 	r := tt.New("lesson").Instance("informers", "classic")
-	run := r.Span("", "run", 0, 180)
+	run := r.Span(tt.Root, "run", 0, 180)
 	create := r.Span(run, "action/create", 10, 10, catalog.AttrObjectKey, "default/web-3")
 	pods := []any{catalog.AttrInformer, "pods", catalog.AttrResource, "pods"}
 
@@ -43,7 +44,7 @@ func lesson() []traces.Span {
 	for i, p := range []struct {
 		at    float64
 		key   string
-		cause string
+		cause trace.SpanID
 	}{{1.3, "default/web-0", replace}, {1.4, "default/web-1", replace}, {1.5, "default/web-2", replace}, {10.3, "default/web-3", add}} {
 		it := r.Iteration(inf, "informer/run", "processLoop", i+1, p.at, p.at+0.01, pods...)
 		pop := r.Span(it, "Pop", p.at, p.at+0.01, catalog.AttrObjectKey, p.key)
@@ -57,7 +58,7 @@ func lesson() []traces.Span {
 	r.Goroutine(run, "lesson/unknown-goroutine", catalog.KindGo, 5, 6)
 
 	r.Instance("kubelet", "node-1")
-	krun := r.Span("", "run", 0, 180)
+	krun := r.Span(tt.Root, "run", 0, 180)
 	r.Span(krun, "initializeModules", 0.1, 0.2)
 	gc := r.Goroutine(krun, "kubelet/container-gc", catalog.KindUntil, 0.2, 170, catalog.AttrGoroutinePeriod, 60.0)
 	r.Loop(gc, "kubelet/container-gc", "Containers/GarbageCollect", 60, 170, 60, 0.5)

@@ -149,7 +149,7 @@ func (d *data) follow(cur, hi int) (next int, key string, found, can bool) {
 		if key != "" && d.attrs(i).String(catalog.AttrObjectKey) == key {
 			return i, key, true, true
 		}
-		if span != "" && d.causedBy(i, span) {
+		if span.IsValid() && d.causedBy(i, span) {
 			if d.isCause[d.span[i]] || d.attrs(i).String(catalog.AttrObjectKey) != "" {
 				return i, key, true, true
 			}

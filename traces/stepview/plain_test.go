@@ -126,7 +126,7 @@ func TestPlainErrors(t *testing.T) {
 
 func ExamplePlain() {
 	r := tt.New("example").Instance("kubelet", "node-1")
-	run := r.Span("", "run", 0, 120)
+	run := r.Span(tt.Root, "run", 0, 120)
 	gc := r.Goroutine(run, "kubelet/container-gc", catalog.KindUntil, 0, 120, catalog.AttrGoroutinePeriod, 60.0)
 	r.Loop(gc, "kubelet/container-gc", "Containers/GarbageCollect", 60, 120, 60, 0.5)
 

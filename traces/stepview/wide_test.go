@@ -18,7 +18,7 @@ import (
 // with an accent written as a combining mark.
 func wideNames() []traces.Span {
 	r := tt.New("网站-入门").Instance("kubelet", "节点-1")
-	run := r.Span("", "run", 0, 30)
+	run := r.Span(tt.Root, "run", 0, 30)
 	ml := r.Goroutine(run, "kubelet/main-loop", catalog.KindUntil, 0.1, 30)
 	for i, key := range []string{"default/网站-0", "default/网站网站网站网站网站网站-1", "default/web-2", "default/cafe\u0301-3", "default/👩\u200d💻-4"} {
 		at := 1 + 2*float64(i)

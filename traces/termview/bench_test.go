@@ -18,7 +18,7 @@ import (
 // recording docs/design.md measures ("Big recordings").
 func fleet(nodes int) []traces.Span {
 	r := tt.New("fleet")
-	run := r.Span("", "run", 0, 600)
+	run := r.Span(tt.Root, "run", 0, 600)
 	for _, res := range []string{"pods", "nodes", "services", "endpoints"} {
 		attrs := []any{catalog.AttrInformer, res, catalog.AttrResource, res}
 		g := goroutine(r, run, "reflector/list-watch", catalog.KindUntil, 0.1, 600, 1, attrs...)
@@ -28,7 +28,7 @@ func fleet(nodes int) []traces.Span {
 	for n := 1; n <= nodes; n++ {
 		node := fmt.Sprintf("node-%d", n)
 		r.Instance("kubelet", node)
-		krun := r.Span("", "run", 0, 600)
+		krun := r.Span(tt.Root, "run", 0, 600)
 		for _, p := range []struct {
 			name, iter string
 			period     float64

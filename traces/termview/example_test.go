@@ -11,7 +11,7 @@ import (
 
 func ExampleRender() {
 	r := tt.New("example").Instance("kubelet", "node-1")
-	run := r.Span("", "run", 0, 120)
+	run := r.Span(tt.Root, "run", 0, 120)
 	gc := r.Goroutine(run, "kubelet/container-gc", catalog.KindUntil, 0, 120, catalog.AttrGoroutinePeriod, 60.0)
 	r.Loop(gc, "kubelet/container-gc", "Containers/GarbageCollect", 0, 120, 60, 0.5)
 	ns := r.Goroutine(run, "kubelet/node-status", catalog.KindUntil, 0, 120, catalog.AttrGoroutinePeriod, 10.0)

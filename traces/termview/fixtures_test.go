@@ -3,6 +3,8 @@ package termview_test
 import (
 	"fmt"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
 	tt "github.com/kubeloom/kubeloom/traces/timeline/timelinetest"
@@ -13,7 +15,7 @@ import (
 
 // loop records the iterations of a periodic goroutine, sampled the way the
 // recorder samples loops of 1s or less (iterations 1-3 and every tenth).
-func loop(r *tt.Recorder, g, name, iter string, from, to, period, dur float64) {
+func loop(r *tt.Recorder, g trace.SpanID, name, iter string, from, to, period, dur float64) {
 	sampled := period <= 1
 	skipped := 0
 	for n := 1; ; n++ {
@@ -34,7 +36,7 @@ func loop(r *tt.Recorder, g, name, iter string, from, to, period, dur float64) {
 	}
 }
 
-func goroutine(r *tt.Recorder, parent, name, kind string, from, to, period float64, attrs ...any) string {
+func goroutine(r *tt.Recorder, parent trace.SpanID, name, kind string, from, to, period float64, attrs ...any) trace.SpanID {
 	if period > 0 {
 		attrs = append(attrs, catalog.AttrGoroutinePeriod, period)
 	}
@@ -43,9 +45,9 @@ func goroutine(r *tt.Recorder, parent, name, kind string, from, to, period float
 
 // informerLesson is the stand-alone pods informer with two handlers (the
 // informer lessons): 30s, a create at 10s, watches broken at 15s, a delete at 20s.
-func informerLesson(r *tt.Recorder) (drop []string) {
+func informerLesson(r *tt.Recorder) (drop []trace.SpanID) {
 	r.Instance("informers", "classic")
-	run := r.Span("", "run", 0, 30)
+	run := r.Span(tt.Root, "run", 0, 30)
 	drop = append(drop, run)
 	r.Span(run, "NewSharedIndexInformer", 0, 0.01)
 	r.Span(run, "AddEventHandler", 0.01, 0.02)
@@ -117,7 +119,7 @@ func truncated() []traces.Span {
 func startup() []traces.Span {
 	r := tt.New("cluster-startup")
 
-	run := r.Span("", "run", 0, 30)
+	run := r.Span(tt.Root, "run", 0, 30)
 	for i, step := range []string{"NewCMServer", "AddFlags", "InitLogs", "Run", "BuildConfigFromFlags"} {
 		r.Span(run, step, float64(i)*0.02, float64(i)*0.02+0.01)
 	}
@@ -162,7 +164,7 @@ func startup() []traces.Span {
 	}
 
 	r.Instance("kubelet", "node-1")
-	krun := r.Span("", "run", 0, 30)
+	krun := r.Span(tt.Root, "run", 0, 30)
 	for i, step := range []string{"NewKubeletServer", "InitLogs", "initializeModules"} {
 		r.Span(krun, step, float64(i)*0.03, float64(i)*0.03+0.02)
 	}
@@ -202,7 +204,7 @@ func long() []traces.Span {
 			end = 180
 		}
 		r.Instance("kubelet", node)
-		run := r.Span("", "run", 0, end)
+		run := r.Span(tt.Root, "run", 0, end)
 		r.Span(run, "initializeModules", 0, 0.1)
 		for _, p := range []struct {
 			name, iter  string
@@ -226,9 +228,9 @@ func long() []traces.Span {
 		}
 	}
 	r.Instance("kubelet", "node-10")
-	r.Span("", "action/setImageFSUsage", 240, 240, catalog.AttrNode, "node-10")
+	r.Span(tt.Root, "action/setImageFSUsage", 240, 240, catalog.AttrNode, "node-10")
 	r.Instance("kubelet", "node-2")
-	r.Span("", "action/stopKubelet", 180, 180, catalog.AttrNode, "node-2")
+	r.Span(tt.Root, "action/stopKubelet", 180, 180, catalog.AttrNode, "node-2")
 	return r.Spans()
 }
 
@@ -238,7 +240,7 @@ func long() []traces.Span {
 // every lane row ends in the last column.
 func wide() []traces.Span {
 	r := tt.New("网站-入门").Instance("kubelet", "节点-1")
-	run := r.Span("", "run", 0, 30)
+	run := r.Span(tt.Root, "run", 0, 30)
 	ml := goroutine(r, run, "kubelet/main-loop", catalog.KindUntil, 0.1, 30, 0)
 	for i, key := range []string{"default/网站-0", "default/网站-1", "default/web-2", "default/cafe\u0301-3", "default/🙂-4"} {
 		at := 1 + 2*float64(i)

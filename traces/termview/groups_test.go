@@ -17,7 +17,7 @@ import (
 // and the shared informer of pods with four handlers: 13 lanes.
 func pool() *timeline.Timeline {
 	r := tt.New("pool")
-	root := r.Span("", "run", 0, 60)
+	root := r.Span(tt.Root, "run", 0, 60)
 	main := r.Goroutine(root, "cm/controllers-main", catalog.KindGo, 1, 60)
 	start := r.Span(main, "start ReplicaSetController", 2, 2.1, catalog.AttrControllerID, "replicaset")
 	run := r.Goroutine(start, "controller/replicaset/run", catalog.KindGo, 2, 60)

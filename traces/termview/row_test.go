@@ -24,14 +24,14 @@ func TestLaneRow(t *testing.T) {
 	}{{
 		name: "lifetime with caps",
 		record: func(r *tt.Recorder) {
-			r.Span("", "run", 0, 17) // the origin of the axis is the earliest span
-			r.Goroutine("", rowLabel, catalog.KindGo, 1, 16)
+			r.Span(tt.Root, "run", 0, 17) // the origin of the axis is the earliest span
+			r.Goroutine(tt.Root, rowLabel, catalog.KindGo, 1, 16)
 		},
 		want: " ├──────────────┤",
 	}, {
 		name: "iterations counted per column",
 		record: func(r *tt.Recorder) {
-			g := r.Goroutine("", rowLabel, catalog.KindUntil, 0, 16)
+			g := r.Goroutine(tt.Root, rowLabel, catalog.KindUntil, 0, 16)
 			r.Iteration(g, rowLabel, "it", 1, 1, 1.1)
 			r.Iteration(g, rowLabel, "it", 2, 2, 2.1)
 			r.Iteration(g, rowLabel, "it", 3, 2.5, 2.6)
@@ -43,14 +43,14 @@ func TestLaneRow(t *testing.T) {
 	}, {
 		name: "a long iteration is drawn running",
 		record: func(r *tt.Recorder) {
-			g := r.Goroutine("", rowLabel, catalog.KindUntil, 0, 16)
+			g := r.Goroutine(tt.Root, rowLabel, catalog.KindUntil, 0, 16)
 			r.Iteration(g, rowLabel, "ListAndWatch", 1, 7, 10.5)
 		},
 		want: "├──────│━━━─────┤",
 	}, {
 		name: "layers: action > event > iteration > call > cap",
 		record: func(r *tt.Recorder) {
-			g := r.Goroutine("", rowLabel, catalog.KindUntil, 0, 16)
+			g := r.Goroutine(tt.Root, rowLabel, catalog.KindUntil, 0, 16)
 			it := r.Iteration(g, rowLabel, "it", 1, 4, 4.1)
 			r.Event(it, "watch event", 4.5)           // hides the iteration
 			r.Iteration(g, rowLabel, "it", 2, 3, 3.1) // hides the call
@@ -63,8 +63,8 @@ func TestLaneRow(t *testing.T) {
 	}, {
 		name: "a goroutine running when the recording stopped",
 		record: func(r *tt.Recorder) {
-			r.Span("", "run", 0, 12)
-			g := r.Goroutine("", rowLabel, catalog.KindUntil, 2, 12)
+			r.Span(tt.Root, "run", 0, 12)
+			g := r.Goroutine(tt.Root, rowLabel, catalog.KindUntil, 2, 12)
 			r.Iteration(g, rowLabel, "it", 1, 2, 2)
 			r.Iteration(g, rowLabel, "it", 2, 9, 9)
 			r.Drop(g)
@@ -73,14 +73,14 @@ func TestLaneRow(t *testing.T) {
 	}, {
 		name: "short-lived goroutine",
 		record: func(r *tt.Recorder) {
-			r.Span("", "run", 0, 17)
-			r.Goroutine("", rowLabel, catalog.KindGo, 3.2, 3.7)
+			r.Span(tt.Root, "run", 0, 17)
+			r.Goroutine(tt.Root, rowLabel, catalog.KindGo, 3.2, 3.7)
 		},
 		want: "   ▪",
 	}, {
 		name: "sampled-out iterations are placed one period apart",
 		record: func(r *tt.Recorder) {
-			g := r.Goroutine("", rowLabel, catalog.KindUntil, 0, 16, catalog.AttrGoroutinePeriod, 1.0)
+			g := r.Goroutine(tt.Root, rowLabel, catalog.KindUntil, 0, 16, catalog.AttrGoroutinePeriod, 1.0)
 			r.Iteration(g, rowLabel, "relist", 1, 0, 0)
 			r.Iteration(g, rowLabel, "relist", 10, 9, 9, catalog.AttrSkipped, 8)
 		},

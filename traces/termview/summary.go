@@ -65,7 +65,7 @@ func (v *view) summarize() []LaneSummary {
 				continue
 			}
 			r := LaneSummary{Instance: inst, Lane: l}
-			if l.SpanID != "" && in(l.Start) {
+			if l.SpanID.IsValid() && in(l.Start) {
 				r.Spans++
 			}
 			if v.tl.Outline {

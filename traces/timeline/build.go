@@ -1,7 +1,9 @@
 package timeline
 
 import (
+	"bytes"
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"reflect"
@@ -10,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
@@ -48,12 +52,16 @@ type instID int32
 // the missing lifetime span an open lane's spans point at (trace, span), or
 // an instance's lane of spans outside any goroutine (name).
 type laneKey struct {
-	inst        instID
-	trace, span string
-	name        string
+	inst  instID
+	trace trace.TraceID
+	span  trace.SpanID
+	name  string
 }
 
-type spanKey struct{ trace, span string }
+type spanKey struct {
+	trace trace.TraceID
+	span  trace.SpanID
+}
 
 type laneAcc struct {
 	key      laneKey
@@ -133,9 +141,9 @@ func build(spans []traces.Span, marks bool) *Timeline {
 		for i := lo; i < hi; i++ {
 			in := &info[i]
 			in.parent = noParent
-			if p := spans[i].ParentSpanID; p != "" {
+			if p := in.parentID; p.IsValid() {
 				in.parent = missingParent
-				if j, ok := shards[shardOf(in.parentID, len(shards))].find(spans, spans[i].TraceID, p, in.parentID); ok {
+				if j, ok := shards[shardOf(p, len(shards))].find(spans, spans[i].TraceID, p); ok {
 					in.parent = j
 				}
 			}
@@ -267,8 +275,9 @@ type spanInfo struct {
 	goroutine string // goroutine.name
 	iter      int64  // iteration
 	skipped   int64  // kubeloom.skipped_iterations
-	// The span ID and the parent's as numbers (0 if not 16 hex digits).
-	id, parentID uint64
+	// The span's ID and its parent's, copied here so that the passes
+	// over every span read 64-byte infos, not 200-byte spans.
+	id, parentID trace.SpanID
 	lifetime     bool // a goroutine's lifetime span: it has goroutine.kind
 	hasIter      bool
 }
@@ -303,8 +312,7 @@ func (i *spanInfo) read(s *traces.Span, res *resourceCache) int {
 	if i.hasIter {
 		i.skipped, _ = skipped.(int64)
 	}
-	i.id, _ = hexID(s.SpanID)
-	i.parentID, _ = hexID(s.ParentSpanID)
+	i.id, i.parentID = s.SpanID, s.ParentSpanID
 	n := 0
 	for _, l := range s.Links {
 		if l.Attributes.String(catalog.AttrLink) == catalog.LinkCause {
@@ -373,13 +381,13 @@ func numberInstances(info []spanInfo, caches []resourceCache) []instKey {
 	return insts
 }
 
-// spanIndex finds spans by trace and span ID. Span IDs are 16 hex digits:
-// most are found by their value in a hash table of integers, much faster
-// than a map of strings; IDs that are not hex, or that spans of different
-// traces share, are found by (trace, span) in a map. Of spans with the same
-// IDs, the first in the canonical order (compareSpans) stands for them.
+// spanIndex finds spans by trace and span ID: by span ID alone for most
+// (a map keyed by the 8 bytes is much cheaper than one keyed by both IDs),
+// by both for the span IDs that spans of different traces share. Of spans
+// with the same IDs, the first in the canonical order (compareSpans)
+// stands for them.
 type spanIndex struct {
-	ids   idTable
+	ids   map[trace.SpanID]int32 // sharedID: the ID is in other
 	other map[spanKey]int32
 }
 
@@ -387,7 +395,7 @@ const sharedID = -1
 
 // newSpanIndex indexes the spans of shard sh of n.
 func newSpanIndex(spans []traces.Span, info []spanInfo, sh, n int) *spanIndex {
-	x := &spanIndex{ids: newIDTable(len(spans)/n + 1), other: map[spanKey]int32{}}
+	x := &spanIndex{ids: make(map[trace.SpanID]int32, len(spans)/n+1), other: map[spanKey]int32{}}
 	addOther := func(i int32) {
 		k := spanKey{spans[i].TraceID, spans[i].SpanID}
 		if j, dup := x.other[k]; !dup || compareSpans(&spans[i], &spans[j]) < 0 {
@@ -399,114 +407,44 @@ func newSpanIndex(spans []traces.Span, info []spanInfo, sh, n int) *spanIndex {
 		if shardOf(id, n) != sh {
 			continue
 		}
-		if id == 0 {
-			addOther(int32(i))
-			continue
-		}
-		v, dup := x.ids.put(id)
-		j := *v
+		j, dup := x.ids[id]
 		switch {
 		case !dup:
-			*v = int32(i)
+			x.ids[id] = int32(i)
 		case j == sharedID:
 			addOther(int32(i))
 		case spans[j].TraceID != spans[i].TraceID:
 			// The same span ID in two traces: both go to the map.
-			*v = sharedID
+			x.ids[id] = sharedID
 			addOther(j)
 			addOther(int32(i))
 		case compareSpans(&spans[i], &spans[j]) < 0:
-			*v = int32(i)
+			x.ids[id] = int32(i)
 		}
 	}
 	return x
 }
 
-// find returns the span with the IDs; id is spanID's value, or 0.
-func (x *spanIndex) find(spans []traces.Span, traceID, spanID string, id uint64) (int32, bool) {
-	if id != 0 {
-		j, found := x.ids.get(id)
-		switch {
-		case !found:
-			return 0, false
-		case j != sharedID:
-			return j, spans[j].TraceID == traceID
-		}
+// find returns the span with the IDs.
+func (x *spanIndex) find(spans []traces.Span, traceID trace.TraceID, spanID trace.SpanID) (int32, bool) {
+	j, found := x.ids[spanID]
+	switch {
+	case !found:
+		return 0, false
+	case j != sharedID:
+		return j, spans[j].TraceID == traceID
 	}
 	j, ok := x.other[spanKey{traceID, spanID}]
 	return j, ok
 }
 
-// shardOf is the shard of a span ID's value.
-func shardOf(id uint64, shards int) int {
+// shardOf is the shard of a span ID.
+func shardOf(id trace.SpanID, shards int) int {
 	if shards == 1 {
 		return 0
 	}
-	return int(mix(id) % uint64(shards))
-}
-
-func mix(id uint64) uint64 { return id * 0x9e3779b97f4a7c15 }
-
-// idTable is an open-addressing hash table from span ID values (never 0)
-// to span indexes.
-type idTable struct {
-	keys  []uint64
-	vals  []int32
-	shift uint
-}
-
-func newIDTable(n int) idTable {
-	bits := uint(1)
-	for 1<<bits < 2*n {
-		bits++
-	}
-	return idTable{keys: make([]uint64, 1<<bits), vals: make([]int32, 1<<bits), shift: 64 - bits}
-}
-
-// put returns the value slot of id, and whether id was there already.
-func (t *idTable) put(id uint64) (*int32, bool) {
-	mask := uint64(len(t.keys) - 1)
-	for i := mix(id) >> t.shift; ; i = (i + 1) & mask {
-		switch t.keys[i] {
-		case id:
-			return &t.vals[i], true
-		case 0:
-			t.keys[i] = id
-			return &t.vals[i], false
-		}
-	}
-}
-
-func (t *idTable) get(id uint64) (int32, bool) {
-	mask := uint64(len(t.keys) - 1)
-	for i := mix(id) >> t.shift; ; i = (i + 1) & mask {
-		switch t.keys[i] {
-		case id:
-			return t.vals[i], true
-		case 0:
-			return 0, false
-		}
-	}
-}
-
-// hexID is the value of a span ID of 16 lower-case hex digits, or false.
-func hexID(s string) (uint64, bool) {
-	if len(s) != 16 {
-		return 0, false
-	}
-	var v uint64
-	for i := 0; i < 16; i++ {
-		c := s[i]
-		switch {
-		case '0' <= c && c <= '9':
-			v = v<<4 | uint64(c-'0')
-		case 'a' <= c && c <= 'f':
-			v = v<<4 | uint64(c-'a'+10)
-		default:
-			return 0, false
-		}
-	}
-	return v, true
+	// Span IDs are random: any 8 bytes spread, once mixed.
+	return int(binary.LittleEndian.Uint64(id[:]) * 0x9e3779b97f4a7c15 % uint64(shards))
 }
 
 // canonicalOrder returns the indexes of spans sorted by compareSpans
@@ -708,7 +646,7 @@ func resolve(spans []traces.Span, info []spanInfo, i int32) (laneKey, string, in
 				return laneKey{}, "", -1, false
 			}
 			s := &spans[cur]
-			return laneKey{inst: inst, trace: s.TraceID, span: s.ParentSpanID}, name, -1, true
+			return laneKey{inst: inst, trace: s.TraceID, span: in.parentID}, name, -1, true
 		}
 		if info[in.parent].inst != inst {
 			// Context propagated from another component: here the span
@@ -842,8 +780,8 @@ func buildLane(tl *Timeline, spans []traces.Span, info []spanInfo, acc *laneAcc,
 }
 
 // causes returns the span IDs s links to as its causes.
-func causes(s *traces.Span) []string {
-	var ids []string
+func causes(s *traces.Span) []trace.SpanID {
+	var ids []trace.SpanID
 	for _, l := range s.Links {
 		if l.Attributes.String(catalog.AttrLink) == catalog.LinkCause {
 			ids = append(ids, l.SpanID)
@@ -902,7 +840,7 @@ func labelLanes(lanes []*Lane) {
 			if c := a.Start.Compare(b.Start); c != 0 {
 				return c
 			}
-			return cmp.Compare(a.SpanID, b.SpanID)
+			return bytes.Compare(a.SpanID[:], b.SpanID[:])
 		})
 		for n, l := range same {
 			l.Label = fmt.Sprintf("%s #%d", label, n+1)
@@ -940,10 +878,10 @@ func compareSpans(a, b *traces.Span) int {
 	if c := a.Start.Compare(b.Start); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(a.TraceID, b.TraceID); c != 0 {
+	if c := bytes.Compare(a.TraceID[:], b.TraceID[:]); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(a.SpanID, b.SpanID); c != 0 {
+	if c := bytes.Compare(a.SpanID[:], b.SpanID[:]); c != 0 {
 		return c
 	}
 	if c := a.End.Compare(b.End); c != 0 {
@@ -957,7 +895,7 @@ func sortMarks(m []Mark) {
 		if c := a.Start.Compare(b.Start); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(a.SpanID, b.SpanID); c != 0 {
+		if c := bytes.Compare(a.SpanID[:], b.SpanID[:]); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Name, b.Name)
@@ -1013,7 +951,7 @@ func digitRun(s string) int {
 func clockOrigin(spans []traces.Span) (time.Time, bool) {
 	for i := range spans {
 		s := &spans[i]
-		if s.ParentSpanID != "" || !strings.HasPrefix(s.Name, "scenario ") {
+		if s.ParentSpanID.IsValid() || !strings.HasPrefix(s.Name, "scenario ") {
 			continue
 		}
 		if v := s.Attributes.String(catalog.AttrClockOrigin); v != "" {

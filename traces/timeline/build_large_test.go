@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
 	tt "github.com/kubeloom/kubeloom/traces/timeline/timelinetest"
@@ -16,14 +18,13 @@ import (
 // randomRecording is a recording with what makes Build's work hard: many
 // instances and goroutines, iterations, calls, events and links, spans that
 // start at the same instant, zero times, spans that share their IDs (in
-// one trace and across traces), IDs that are not hex, and parents lost to a
-// recording cut short.
+// one trace and across traces), and parents lost to a recording cut short.
 func randomRecording(seed uint64, n int) []traces.Span {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	r := tt.New("random")
 	for len(r.Spans()) < n {
 		r.Instance([]string{"kubelet", "kube-controller-manager", "informers"}[rng.IntN(3)], fmt.Sprintf("node-%d", rng.IntN(4)))
-		run := r.Span("", "run", 0, 100)
+		run := r.Span(tt.Root, "run", 0, 100)
 		for range 3 {
 			name := fmt.Sprintf("g/%d", rng.IntN(6))
 			from := float64(rng.IntN(50))
@@ -45,11 +46,11 @@ func randomRecording(seed uint64, n int) []traces.Span {
 	for i := range spans {
 		switch rng.IntN(40) {
 		case 0:
-			spans[i].TraceID = "ffffffffffffffffffffffffffffffff" // an ID in two traces
+			spans[i].TraceID = trace.TraceID{0xff, 0xff, 0xff, 0xff} // an ID in two traces
 		case 1:
-			spans[i].SpanID = fmt.Sprintf("x%015d", i) // not hex
+			spans[i].SpanID = spans[rng.IntN(len(spans))].SpanID // an ID two spans of a trace share
 		case 2:
-			spans[i].ParentSpanID = "0000000000000abc" // lost
+			spans[i].ParentSpanID = trace.SpanID{0x0a, 0xbc} // lost
 		case 3:
 			spans[i].Start, spans[i].End = time.Time{}, time.Time{}
 		case 4:
@@ -65,7 +66,7 @@ func randomRecording(seed uint64, n int) []traces.Span {
 }
 
 // TestBuildLargeSameAsSmall: the paths Build takes for large recordings
-// (on several goroutines, with the integer index and the keyed sort) give
+// (on several goroutines, with the sharded index and the keyed sort) give
 // what the simple ones give.
 func TestBuildLargeSameAsSmall(t *testing.T) {
 	defer func(n int) { parallelMin = n }(parallelMin)
@@ -78,33 +79,6 @@ func TestBuildLargeSameAsSmall(t *testing.T) {
 			if got := Build(slices.Clone(spans)); !reflect.DeepEqual(got, want) {
 				t.Errorf("seed %d, parallelMin %d: Build differs from the simple path", seed, min)
 			}
-		}
-	}
-}
-
-func TestIDTable(t *testing.T) {
-	x := newIDTable(3)
-	for _, id := range []uint64{1, 2, 1 << 63, 42, 7, 9, 11} {
-		v, dup := x.put(id)
-		if dup {
-			t.Fatalf("%d already there", id)
-		}
-		*v = int32(id % 1000)
-	}
-	for _, id := range []uint64{1, 2, 1 << 63, 42, 7, 9, 11} {
-		if v, ok := x.get(id); !ok || v != int32(id%1000) {
-			t.Errorf("get(%d) = %d, %v", id, v, ok)
-		}
-	}
-	if _, ok := x.get(5); ok {
-		t.Error("get(5) found something")
-	}
-	if id, ok := hexID("00000000000000ff"); !ok || id != 255 {
-		t.Errorf("hexID = %d, %v", id, ok)
-	}
-	for _, bad := range []string{"", "ff", "00000000000000FF", "0000000000000x00"} {
-		if _, ok := hexID(bad); ok {
-			t.Errorf("hexID(%q) ok", bad)
 		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/timeline"
@@ -43,7 +45,7 @@ func TestBuild(t *testing.T) {
 	}{{
 		name: "main lane and goroutines",
 		record: func(r *tt.Recorder) {
-			run := r.Span("", "run", 0, 30)
+			run := r.Span(tt.Root, "run", 0, 30)
 			r.Span(run, "NewCMServer", 0, 0.1)
 			r.Span(run, "action/create", 10, 10)
 			g := r.Goroutine(run, "cm/log-flush", catalog.KindUntil, 0.2, 30, catalog.AttrGoroutinePeriod, 5.0)
@@ -59,10 +61,10 @@ func TestBuild(t *testing.T) {
 		record: func(r *tt.Recorder) {
 			for _, id := range []string{"node-10", "node-2", "node-1"} {
 				r.Instance("kubelet", id)
-				r.Goroutine("", "kubelet/pleg-relist", catalog.KindUntil, 1, 2)
+				r.Goroutine(tt.Root, "kubelet/pleg-relist", catalog.KindUntil, 1, 2)
 			}
-			r.Instance("informers", "modern").Goroutine("", "informer/run", catalog.KindGo, 0, 1)
-			r.Instance("informers", "classic").Goroutine("", "informer/run", catalog.KindGo, 0, 1)
+			r.Instance("informers", "modern").Goroutine(tt.Root, "informer/run", catalog.KindGo, 0, 1)
+			r.Instance("informers", "classic").Goroutine(tt.Root, "informer/run", catalog.KindGo, 0, 1)
 		},
 		want: []string{
 			"informers classic", "  informer/run [go] 0s-1s i0 c0 e0",
@@ -76,10 +78,10 @@ func TestBuild(t *testing.T) {
 		record: func(r *tt.Recorder) {
 			r.Instance("informers", "classic")
 			for _, h := range []string{"handler-2", "handler-1"} {
-				r.Goroutine("", "informer/listener-pop", catalog.KindGo, 1, 9,
+				r.Goroutine(tt.Root, "informer/listener-pop", catalog.KindGo, 1, 9,
 					catalog.AttrInformer, "pods", catalog.AttrResource, "pods", catalog.AttrHandler, h)
 			}
-			r.Goroutine("", "informer/run", catalog.KindGo, 1, 9, catalog.AttrInformer, "pods")
+			r.Goroutine(tt.Root, "informer/run", catalog.KindGo, 1, 9, catalog.AttrInformer, "pods")
 		},
 		want: []string{
 			"informers classic",
@@ -90,8 +92,8 @@ func TestBuild(t *testing.T) {
 	}, {
 		name: "same name and qualifiers numbered in start order",
 		record: func(r *tt.Recorder) {
-			r.Goroutine("", "reflector/resync-timer", catalog.KindGo, 20, 30, catalog.AttrInformer, "pods")
-			r.Goroutine("", "reflector/resync-timer", catalog.KindGo, 0, 20, catalog.AttrInformer, "pods")
+			r.Goroutine(tt.Root, "reflector/resync-timer", catalog.KindGo, 20, 30, catalog.AttrInformer, "pods")
+			r.Goroutine(tt.Root, "reflector/resync-timer", catalog.KindGo, 0, 20, catalog.AttrInformer, "pods")
 		},
 		want: []string{
 			"kube-controller-manager cm-0",
@@ -101,9 +103,9 @@ func TestBuild(t *testing.T) {
 	}, {
 		name: "lanes ordered by start then label",
 		record: func(r *tt.Recorder) {
-			r.Goroutine("", "cm/b", catalog.KindGo, 2, 3)
-			r.Goroutine("", "cm/c", catalog.KindGo, 1, 3)
-			r.Goroutine("", "cm/a", catalog.KindGo, 2, 3)
+			r.Goroutine(tt.Root, "cm/b", catalog.KindGo, 2, 3)
+			r.Goroutine(tt.Root, "cm/c", catalog.KindGo, 1, 3)
+			r.Goroutine(tt.Root, "cm/a", catalog.KindGo, 2, 3)
 		},
 		want: []string{
 			"kube-controller-manager cm-0",
@@ -114,7 +116,7 @@ func TestBuild(t *testing.T) {
 	}, {
 		name: "calls and events nest under the nearest lifetime span",
 		record: func(r *tt.Recorder) {
-			g := r.Goroutine("", "reflector/list-watch", catalog.KindUntil, 0, 30)
+			g := r.Goroutine(tt.Root, "reflector/list-watch", catalog.KindUntil, 0, 30)
 			it := r.Iteration(g, "reflector/list-watch", "ListAndWatch", 1, 0, 30)
 			r.Span(it, "pods.List", 0, 0.1)
 			w := r.Span(it, "pods.Watch", 0.1, 30)
@@ -132,8 +134,8 @@ func TestBuild(t *testing.T) {
 		name: "missing lifetime spans make open lanes from their iterations",
 		record: func(r *tt.Recorder) {
 			r.Instance("informers", "classic")
-			run := r.Span("", "run", 0, 1)
-			var drop []string
+			run := r.Span(tt.Root, "run", 0, 1)
+			var drop []trace.SpanID
 			for _, h := range []string{"handler-1", "handler-2"} {
 				g := r.Goroutine(run, "informer/listener-pop", catalog.KindGo, 0.5, 0.5)
 				drop = append(drop, g)
@@ -157,8 +159,8 @@ func TestBuild(t *testing.T) {
 		name: "open lanes keep only the goroutine attributes their iterations agree on",
 		record: func(r *tt.Recorder) {
 			r.Instance("informers", "classic")
-			run := r.Span("", "run", 0, 1)
-			var drop []string
+			run := r.Span(tt.Root, "run", 0, 1)
+			var drop []trace.SpanID
 			for _, h := range []string{"handler-1", "handler-2"} {
 				g := r.Goroutine(run, "informer/listener-run", catalog.KindGo, 0.5, 0.5)
 				drop = append(drop, g)
@@ -183,10 +185,10 @@ func TestBuild(t *testing.T) {
 	}, {
 		name: "spans with a missing parent and no goroutine are orphans",
 		record: func(r *tt.Recorder) {
-			g := r.Goroutine("", "reflector/list-watch", catalog.KindUntil, 0, 5)
+			g := r.Goroutine(tt.Root, "reflector/list-watch", catalog.KindUntil, 0, 5)
 			it := r.Iteration(g, "reflector/list-watch", "ListAndWatch", 1, 0, 5)
 			r.Span(it, "pods.List", 0, 0.1)
-			r.Span("ffffffffffffffff", "lost", 1, 2) // parent never recorded
+			r.Span(trace.SpanID{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, "lost", 1, 2) // parent never recorded
 			r.Drop(g, it)
 		},
 		want:    nil,
@@ -194,9 +196,9 @@ func TestBuild(t *testing.T) {
 	}, {
 		name: "a root span with goroutine.name gets that lane",
 		record: func(r *tt.Recorder) {
-			s := r.Span("", "tick", 1, 2, catalog.AttrGoroutineName, "cm/leader-renew")
+			s := r.Span(tt.Root, "tick", 1, 2, catalog.AttrGoroutineName, "cm/leader-renew")
 			r.Span(s, "endpoints.Update", 1, 1.5)
-			r.Span("", "run", 0, 5)
+			r.Span(tt.Root, "run", 0, 5)
 		},
 		want: []string{
 			"kube-controller-manager cm-0",
@@ -206,7 +208,7 @@ func TestBuild(t *testing.T) {
 	}, {
 		name: "a parent in another instance is not followed",
 		record: func(r *tt.Recorder) {
-			g := r.Goroutine("", "cm/worker", catalog.KindGo, 0, 5)
+			g := r.Goroutine(tt.Root, "cm/worker", catalog.KindGo, 0, 5)
 			r.Instance("kubelet", "node-1").Span(g, "pods.Get", 1, 2)
 		},
 		want: []string{
@@ -236,7 +238,7 @@ func TestBuild(t *testing.T) {
 
 func TestBuildLaneDetails(t *testing.T) {
 	r := tt.New("details")
-	g := r.Goroutine("", "kubelet/container-gc", catalog.KindUntil, 0, 300,
+	g := r.Goroutine(tt.Root, "kubelet/container-gc", catalog.KindUntil, 0, 300,
 		catalog.AttrGoroutinePeriod, 60.0, catalog.AttrCodeFile, "pkg/kubelet/kubelet.go")
 	its := r.Loop(g, "kubelet/container-gc", "Containers/GarbageCollect", 0, 300, 60, 0.5)
 	r.Event(its[2], "removed container", 120.2)
@@ -278,7 +280,7 @@ func TestBuildLaneDetails(t *testing.T) {
 // The exporter writes spans in the order they end; Build must not care.
 func TestBuildIgnoresSpanOrder(t *testing.T) {
 	r := tt.New("order")
-	run := r.Span("", "run", 0, 60)
+	run := r.Span(tt.Root, "run", 0, 60)
 	for n := range 3 {
 		r.Instance("kubelet", fmt.Sprintf("node-%d", n+1))
 		for _, name := range []string{"kubelet/pleg-relist", "kubelet/node-status", "kubelet/pod-worker", "kubelet/pod-worker"} {
@@ -306,14 +308,14 @@ func TestBuildEdgeCases(t *testing.T) {
 	}
 	// A cycle of parents cannot be placed.
 	cycle := []traces.Span{
-		{Name: "a", TraceID: tt.TraceID, SpanID: "a", ParentSpanID: "b", Start: tt.At(0), End: tt.At(1)},
-		{Name: "b", TraceID: tt.TraceID, SpanID: "b", ParentSpanID: "a", Start: tt.At(0), End: tt.At(1)},
+		{Name: "a", TraceID: trace.TraceID{1}, SpanID: trace.SpanID{0xa}, ParentSpanID: trace.SpanID{0xb}, Start: tt.At(0), End: tt.At(1)},
+		{Name: "b", TraceID: trace.TraceID{1}, SpanID: trace.SpanID{0xb}, ParentSpanID: trace.SpanID{0xa}, Start: tt.At(0), End: tt.At(1)},
 	}
 	if tl := timeline.Build(cycle); tl.Orphans != 2 {
 		t.Errorf("cycle: Orphans = %d, want 2", tl.Orphans)
 	}
 	// A span without a resource still shows, under an unnamed instance.
-	tl := timeline.Build([]traces.Span{{Name: "x", SpanID: "1", Start: tt.At(0), End: tt.At(-1)}})
+	tl := timeline.Build([]traces.Span{{Name: "x", SpanID: trace.SpanID{1}, Start: tt.At(0), End: tt.At(-1)}})
 	if got := shape(tl); !slices.Equal(got, []string{"", "  main [main] 0s-0s i0 c1 e0"}) {
 		t.Errorf("no resource: %q", got)
 	}
@@ -326,9 +328,9 @@ func TestTimeZeroIsTheClockOrigin(t *testing.T) {
 	origin := time.Date(2016, 12, 12, 0, 0, 0, 0, time.UTC)
 	res := traces.Attributes{catalog.AttrServiceName: "kubeloom", catalog.AttrServiceInstanceID: "scenario"}
 	spans := []traces.Span{
-		{Name: "scenario s", TraceID: strings.Repeat("1", 32), SpanID: "0000000000000001", Start: origin.Add(120 * time.Millisecond),
+		{Name: "scenario s", TraceID: trace.TraceID{1}, SpanID: trace.SpanID{7: 1}, Start: origin.Add(120 * time.Millisecond),
 			End: origin.Add(30 * time.Second), Resource: res, Attributes: traces.Attributes{catalog.AttrClockOrigin: origin.Format(time.RFC3339Nano)}},
-		{Name: "action/create", TraceID: strings.Repeat("1", 32), SpanID: "0000000000000002", ParentSpanID: "0000000000000001",
+		{Name: "action/create", TraceID: trace.TraceID{1}, SpanID: trace.SpanID{7: 2}, ParentSpanID: trace.SpanID{7: 1},
 			Start: origin.Add(5 * time.Second), End: origin.Add(5*time.Second + time.Millisecond), Resource: res},
 	}
 	tl := timeline.Build(spans)

@@ -37,7 +37,7 @@ func groups(in *timeline.Instance) []string {
 // informers are started outside any controller.
 func TestGroupsFollowWhoStartedWhat(t *testing.T) {
 	r := tt.New("groups")
-	root := r.Span("", "run", 0, 100)
+	root := r.Span(tt.Root, "run", 0, 100)
 	r.Goroutine(root, "cm/log-flush", catalog.KindUntil, 0, 100, catalog.AttrGoroutinePeriod, 5.0)
 	main := r.Goroutine(root, "cm/controllers-main", catalog.KindGo, 1, 100)
 	start := r.Span(main, "start ReplicaSetController", 2, 2.1, catalog.AttrControllerID, "replicaset")

@@ -17,7 +17,7 @@ import (
 // main lane.
 func TestOutlineIsBuildWithoutMarks(t *testing.T) {
 	r := tt.New("outline")
-	run := r.Span("", "run", 0, 60)
+	run := r.Span(tt.Root, "run", 0, 60)
 	r.Instance("kubelet", "node-1")
 	g := r.Goroutine(run, "kubelet/pleg-relist", catalog.KindUntil, 1, 60, catalog.AttrGoroutinePeriod, 1.0)
 	r.Iteration(g, "kubelet/pleg-relist", "relist", 1, 1, 1.1)
@@ -63,7 +63,7 @@ func TestOutlineIsBuildWithoutMarks(t *testing.T) {
 // spans do, but for the lanes' Attributes: Outline reads nothing else.
 func TestOutlineAttributesAreEnough(t *testing.T) {
 	r := tt.New("enough")
-	run := r.Span("", "run", 0, 60)
+	run := r.Span(tt.Root, "run", 0, 60)
 	for n, node := range []string{"node-1", "node-2"} {
 		r.Instance("kubelet", node)
 		g := r.Goroutine(run, "kubelet/pleg-relist", catalog.KindUntil, 1, 60, catalog.AttrGoroutinePeriod, 1.0, "other", "x")

@@ -78,7 +78,7 @@ func TestStepsSameAsStableSort(t *testing.T) {
 		r := tt.New("random")
 		for _, id := range []string{"scenario", "scenario-2"} {
 			r.Instance(catalog.ServiceScenario, id)
-			root := r.Span("", "scenario random", 0, 100, catalog.AttrClockOrigin, tt.Origin.Format(time.RFC3339Nano))
+			root := r.Span(tt.Root, "scenario random", 0, 100, catalog.AttrClockOrigin, tt.Origin.Format(time.RFC3339Nano))
 			for i := range 10 {
 				at := float64(i * 10)
 				r.Span(root, "action/update", at+0.002, at+0.004, catalog.AttrAction, "update", catalog.AttrActionAt, at)

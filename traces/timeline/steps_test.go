@@ -13,7 +13,7 @@ import (
 
 func TestStepsAreOrderedAndNarrated(t *testing.T) {
 	r := timelinetest.New("steps")
-	root := r.Span("", "main", 0, 10)
+	root := r.Span(timelinetest.Root, "main", 0, 10)
 	run := r.Goroutine(root, "informer/run", "until", 0.5, 10)
 	r.Loop(run, "informer/run", "processLoop", 0.5, 10, 1, 0.1)
 	pop := r.Goroutine(run, "informer/listener-pop", "go", 1, 9)
@@ -53,14 +53,14 @@ func TestStepsAreOrderedAndNarrated(t *testing.T) {
 func TestActionsAreStepsAtTheirOwnTime(t *testing.T) {
 	r := timelinetest.New("actions")
 	r.Instance("kubelet", "node-1")
-	krun := r.Span("", "main", 0, 200)
+	krun := r.Span(timelinetest.Root, "main", 0, 200)
 	oom := r.Goroutine(krun, "kubelet/oom-watcher", "go", 0.1, 200)
 	pleg := r.Goroutine(krun, "kubelet/pleg-relist", "until", 0.1, 200)
 	r.Iteration(pleg, "kubelet/pleg-relist", "relist", 1, 90.01, 90.02)
 	r.Iteration(oom, "kubelet/oom-watcher", "oomEvent", 1, 90.05, 90.06)
 	r.Iteration(oom, "kubelet/oom-watcher", "oomEvent", 2, 120, 120)
 	r.Instance("kubeloom", "scenario")
-	root := r.Span("", "scenario actions", 0, 200, "kubeloom.clock.origin", timelinetest.Origin.Format(time.RFC3339Nano))
+	root := r.Span(timelinetest.Root, "scenario actions", 0, 200, "kubeloom.clock.origin", timelinetest.Origin.Format(time.RFC3339Nano))
 	r.Span(root, "action/injectOOM", 90.042, 90.044, catalog.AttrAction, "injectOOM", catalog.AttrActionAt, 90.0)
 	r.Span(root, "action/injectOOM", 120, 120, catalog.AttrAction, "injectOOM", catalog.AttrActionAt, 120.0)
 	tl := timeline.Build(r.Spans())

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/kubeloom/kubeloom/traces"
 )
 
@@ -54,7 +56,7 @@ type Lane struct {
 	// is missing from the recording is Open and ends at the Timeline's End.
 	Start, End time.Time
 	Open       bool
-	SpanID     string // the lifetime span; "" when missing or for a main lane
+	SpanID     trace.SpanID // the lifetime span; zero when missing or for a main lane
 
 	Iterations []Mark // loop iteration spans, by start
 	Calls      []Mark // the lane's other spans, by start
@@ -65,7 +67,7 @@ type Lane struct {
 	Attributes traces.Attributes
 	// Causes are the span IDs the lifetime span names as what started the
 	// goroutine (kubeloom.link=cause: a pod worker's HandlePodAdditions).
-	Causes []string
+	Causes []trace.SpanID
 
 	// Group is the lane's innermost group (group.go): a family of lanes,
 	// else its component. Short is its label inside that group: what the
@@ -99,11 +101,11 @@ type Mark struct {
 	// sampled out (kubeloom.skipped_iterations): loops of 1s or less record
 	// only some iterations.
 	Skipped    int64
-	SpanID     string // the span, or for an event the span it was recorded on
+	SpanID     trace.SpanID // the span, or for an event the span it was recorded on
 	Attributes traces.Attributes
 	// Causes are the span IDs the span names as its causes (span links
 	// with kubeloom.link=cause); nil for events.
-	Causes []string
+	Causes []trace.SpanID
 }
 
 // Offset returns how far t is from the start of the recording, in simulated time.

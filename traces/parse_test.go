@@ -7,15 +7,16 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"regexp"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"go.opentelemetry.io/otel/trace"
 )
 
-// slowRead is Read as it was before the fast path and the chunks: every
-// line through parseLine, one after the other. The fast Read must return
-// the same spans and errors.
+// slowRead is Read without the chunks: every line through one parser,
+// one after the other. Read, which parses chunks on several goroutines,
+// must return the same spans and errors.
 func slowRead(r io.Reader, name string) ([]Span, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var (
@@ -23,6 +24,7 @@ func slowRead(r io.Reader, name string) ([]Span, error) {
 		errs  []error
 		long  []byte
 	)
+	tab := newInternTable(keeper{})
 	for lineNo := 1; ; lineNo++ {
 		line, err := br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
@@ -42,8 +44,8 @@ func slowRead(r io.Reader, name string) ([]Span, error) {
 			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 		}
 		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
-			s, perr := parseLine(trimmed, err == io.EOF && !complete)
-			if perr != nil {
+			var s Span
+			if perr := tab.parse(trimmed, err == io.EOF && !complete, &s); perr != nil {
 				errs = append(errs, &LineError{File: name, Line: lineNo, Err: perr})
 			} else {
 				s.Line = lineNo
@@ -57,11 +59,11 @@ func slowRead(r io.Reader, name string) ([]Span, error) {
 	return spans, errors.Join(errs...)
 }
 
-// fastVariants are lines the fast path must read exactly as parseLine, or
-// leave to it.
-func fastVariants(t testing.TB) []string {
-	// goodLine with only the four common attribute types, which the fast
-	// path reads.
+// lineVariants are variants of goodLine: other layouts, keys, escapes,
+// nulls, IDs, numbers and times, some of which the reader refuses. The
+// tests of ReadWith and the fuzz targets start from them.
+func lineVariants(t testing.TB) []string {
+	// base is goodLine with a float attribute in place of the slices.
 	slices := `{"Key":"bs","Value":{"Type":"BOOLSLICE","Value":[true,false]}},{"Key":"is","Value":{"Type":"INT64SLICE","Value":[1,-2]}},{"Key":"fs","Value":{"Type":"FLOAT64SLICE","Value":[0.5,1e21]}},{"Key":"ss","Value":{"Type":"STRINGSLICE","Value":["a","\u003cb\u003e"]}}`
 	if !strings.Contains(goodLine, slices) {
 		t.Fatal("goodLine changed")
@@ -145,8 +147,7 @@ func fastVariants(t testing.TB) []string {
 		r(`"ChildSpanCount":0`, `"ChildSpanCount":"ctrl`+"\x01"+`"`),
 		r(`"ChildSpanCount":0`, "\"ChildSpanCount\":\"\xff\""),
 		r(`"ChildSpanCount":0`, `"Chïld":0`),
-		// Lists of strings, which the fast path reads, and what it leaves
-		// to parseLine.
+		// Lists of strings, and what is not one.
 		r(`{"Key":"f","Value":{"Type":"FLOAT64","Value":"NaN"}}`, `{"Key":"ss","Value":{"Type":"STRINGSLICE","Value":["a","\u003cb\u003e","kubelet/container-gc"]}}`),
 		r(`{"Key":"f","Value":{"Type":"FLOAT64","Value":"NaN"}}`, `{"Key":"ss","Value":{"Type":"STRINGSLICE","Value":[]}}`),
 		r(`{"Key":"f","Value":{"Type":"FLOAT64","Value":"NaN"}}`, `{"Key":"ss","Value":{"Type":"STRINGSLICE","Value":[ "a" ,	"b,c" ]}}`),
@@ -168,83 +169,9 @@ func fastVariants(t testing.TB) []string {
 	return v
 }
 
-func TestFastPathMatchesParseLine(t *testing.T) {
-	lines := fastVariants(t)
-	out, err := recorderOutput(t, testSpans(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines = append(lines, strings.Split(strings.TrimSpace(out), "\n")...)
-	fast := 0
-	tab := newInternTable(keeper{})
-	for i, line := range lines {
-		want, werr := parseLine([]byte(line), false)
-		got, ok := tab.parseFast([]byte(line))
-		if !ok {
-			continue
-		}
-		fast++
-		if werr != nil {
-			t.Errorf("line %d: the fast path reads what parseLine refuses (%v):\n%s", i, werr, line)
-			continue
-		}
-		if !sameSpan(got, want) {
-			t.Errorf("line %d: fast path read\n  %#v\nparseLine read\n  %#v\nfrom %s", i, got, want, line)
-		}
-	}
-	t.Logf("%d of %d lines took the fast path", fast, len(lines))
-	// The lines the Recorder writes all take the fast path, unless they
-	// have the rare attribute types; so do lists of strings (a kubelet's
-	// pods).
-	common := 0
-	rare := regexp.MustCompile(`"(BOOLSLICE|INT64SLICE|FLOAT64SLICE|BYTESLICE|SLICE|MAP|EMPTY)"`)
-	for _, line := range append(strings.Split(strings.TrimSpace(out), "\n"), lines[0], stringSliceLine(t, lines)) {
-		if rare.MatchString(line) {
-			continue
-		}
-		common++
-		if _, ok := tab.parseFast([]byte(line)); !ok {
-			t.Errorf("a Recorder line does not take the fast path:\n%s", line)
-		}
-	}
-	if common < 2 {
-		t.Errorf("only %d lines of common types to check", common)
-	}
-}
-
-// stringSliceLine is the first of lines with a list of strings.
-func stringSliceLine(t *testing.T, lines []string) string {
-	for _, line := range lines {
-		if strings.Contains(line, `"Type":"STRINGSLICE","Value":["a"`) {
-			return line
-		}
-	}
-	t.Fatal("no line with a STRINGSLICE attribute")
-	return ""
-}
-
 // sameSpan is reflect.DeepEqual, except that NaN equals NaN.
 func sameSpan(a, b Span) bool {
 	return reflect.DeepEqual(a, b) || fmt.Sprintf("%#v", a) == fmt.Sprintf("%#v", b) && a.Start.Equal(b.Start) && a.End.Equal(b.End)
-}
-
-func FuzzFastPath(f *testing.F) {
-	for _, line := range fastVariants(f) {
-		f.Add([]byte(line))
-	}
-	f.Fuzz(func(t *testing.T, line []byte) {
-		got, ok := newInternTable(keeper{}).parseFast(line)
-		if !ok {
-			return
-		}
-		want, err := parseLine(line, false)
-		if err != nil {
-			t.Fatalf("the fast path reads what parseLine refuses (%v)", err)
-		}
-		if !sameSpan(got, want) {
-			t.Fatalf("fast path read\n  %#v\nparseLine read\n  %#v", got, want)
-		}
-	})
 }
 
 // TestReadChunks: reading in chunks on several goroutines gives what
@@ -282,12 +209,11 @@ func TestReadChunks(t *testing.T) {
 		"one cut line":      goodLine[:100],
 		"a newline at last": goodLine + "\n",
 	}
-	defer func(size int) { chunkSize = size }(chunkSize)
 	for name, in := range inputs {
 		want, wantErr := slowRead(strings.NewReader(in), "f.jsonl")
 		for _, size := range []int{64, 1000, 4096, 1 << 20} {
-			chunkSize = size
-			got, gotErr := Read(strings.NewReader(in), "f.jsonl")
+			opt := ReadOptions{chunkSize: size}
+			got, gotErr := ReadWith(strings.NewReader(in), "f.jsonl", opt)
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s, chunks of %d: %d spans, want %d (or they differ)", name, size, len(got), len(want))
 			}
@@ -295,7 +221,7 @@ func TestReadChunks(t *testing.T) {
 				t.Errorf("%s, chunks of %d: error\n  %v\nwant\n  %v", name, size, gotErr, wantErr)
 			}
 			// Reading one byte at a time changes nothing.
-			got, gotErr = Read(iotest.OneByteReader(strings.NewReader(in)), "f.jsonl")
+			got, gotErr = ReadWith(iotest.OneByteReader(strings.NewReader(in)), "f.jsonl", opt)
 			if !reflect.DeepEqual(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 				t.Errorf("%s, chunks of %d, one byte per read: different result", name, size)
 			}
@@ -305,10 +231,9 @@ func TestReadChunks(t *testing.T) {
 	// A read error: the complete lines before it, then the error.
 	in := file.String()
 	for _, size := range []int{64, 4096, 1 << 20} {
-		chunkSize = size
 		r := io.MultiReader(strings.NewReader(in[:len(in)/2]), iotest.ErrReader(errors.New("disk on fire")))
 		want, wantErr := slowRead(io.MultiReader(strings.NewReader(in[:len(in)/2]), iotest.ErrReader(errors.New("disk on fire"))), "f.jsonl")
-		got, gotErr := Read(r, "f.jsonl")
+		got, gotErr := ReadWith(r, "f.jsonl", ReadOptions{chunkSize: size})
 		if !reflect.DeepEqual(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 			t.Errorf("read error, chunks of %d: %d spans, error %v\nwant %d spans, error %v", size, len(got), gotErr, len(want), wantErr)
 		}
@@ -318,24 +243,156 @@ func TestReadChunks(t *testing.T) {
 	}
 }
 
-// FuzzReadSameAsSlow: Read, in small chunks on several goroutines, reads
-// any input as reading it line by line through parseLine does.
-func FuzzReadSameAsSlow(f *testing.F) {
-	for _, line := range fastVariants(f) {
-		f.Add([]byte(line + "\n" + line[:len(line)/2] + "\n\n" + line))
+// TestParseChoices pins down how the reader reads what a recording's lines
+// could hold but the Recorder never writes (docs/trace-file.md, "Damaged
+// lines"; docs/design.md, "One line parser").
+func TestParseChoices(t *testing.T) {
+	r := func(old, new string) string {
+		t.Helper()
+		if !strings.Contains(goodLine, old) {
+			t.Fatalf("goodLine has no %q", old)
+		}
+		return strings.Replace(goodLine, old, new, 1)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		defer func(size int) { chunkSize = size }(chunkSize)
-		chunkSize = 200
-		want, wantErr := slowRead(bytes.NewReader(data), "f.jsonl")
-		got, gotErr := Read(bytes.NewReader(data), "f.jsonl")
-		if len(got) != len(want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
-			t.Fatalf("%d spans, error %v; want %d, %v", len(got), gotErr, len(want), wantErr)
+	good := func(t *testing.T) Span {
+		var s Span
+		if err := newInternTable(keeper{}).parse([]byte(goodLine), false, &s); err != nil {
+			t.Fatal(err)
 		}
-		for i := range got {
-			if !sameSpan(got[i], want[i]) {
-				t.Fatalf("span %d:\n%#v\nwant\n%#v", i, got[i], want[i])
+		return s
+	}
+	for _, tc := range []struct {
+		name string
+		line string
+		err  string           // the error it starts with, or "" for none
+		want func(s *Span)    // what changes from goodLine's span
+		test func(Span) error // or a check of the span
+	}{{
+		name: "another exporter's layout: keys in another order, spaces",
+		line: `{ "EndTime" : "2025-03-01T12:01:00Z", "StartTime":"2025-03-01T12:00:00.5+05:30",` + "\t" +
+			`"SpanContext":{"SpanID":"b7ad6b7169203331","TraceID":"0af7651916cd43dd8448eb211c80319c"} ,"Name":"x" }`,
+		test: func(s Span) error {
+			if s.Name != "x" || s.SpanID != (trace.SpanID{0xb7, 0xad, 0x6b, 0x71, 0x69, 0x20, 0x33, 0x31}) || s.ParentSpanID.IsValid() || s.End.IsZero() {
+				return fmt.Errorf("read %+v", s)
 			}
-		}
-	})
+			return nil
+		},
+	}, {
+		name: "keys are matched exactly, as stdouttrace writes them",
+		line: r(`"Name":"kubelet/container-gc"`, `"name":"kubelet/container-gc"`),
+		err:  `Name: missing; expected the span's name (a JSON string) (keys are case-sensitive: the line has "name")`,
+	}, {
+		name: "an escaped key is the key it spells",
+		line: r(`"Name":"kubelet/container-gc"`, `"\u004eame":"kubelet/container-gc"`),
+	}, {
+		name: "a key the span has, given twice",
+		line: r(`"SpanKind":1`, `"SpanKind":1,"SpanKind":2`),
+		err:  `SpanKind: given twice; expected each field once`,
+	}, {
+		name: "a key given twice inside an attribute",
+		line: r(`"Type":"BOOL","Value":true`, `"Type":"BOOL","Value":true,"Value":false`),
+		err:  `Attributes[3] ("ok"): Value: given twice`,
+	}, {
+		name: "keys the span does not have are skipped, twice or not",
+		line: r(`"ChildSpanCount":0`, `"Extra":{"a":[1,2.5e3,true,null]},"Extra":"again"`),
+	}, {
+		name: "escapes decode; bytes that are not UTF-8 and lone surrogates become U+FFFD",
+		line: r(`"Name":"kubelet/container-gc"`, "\"Name\":\"a\\/b \\u00e9\\n\\\"q\\\" \\ud83d\\ude00 \\ud800 \xff\""),
+		want: func(s *Span) { s.Name = "a/b é\n\"q\" 😀 \ufffd \ufffd" },
+	}, {
+		name: "a control character in a string",
+		line: r(`"Value":"v"`, "\"Value\":\"tab\there\""),
+		err:  fmt.Sprintf(`invalid JSON at column %d: invalid character '\t' in string literal`, strings.Index(goodLine, `"v"`)+5),
+	}, {
+		name: "null is a field left out",
+		line: r(`"Parent":{"TraceID":"0af7651916cd43dd8448eb211c80319c","SpanID":"00f067aa0ba902b7","TraceFlags":"01","TraceState":"","Remote":false}`, `"Parent":null`),
+		want: func(s *Span) { s.ParentSpanID = trace.SpanID{} },
+	}, {
+		name: "a null name is missing",
+		line: r(`"Name":"kubelet/container-gc"`, `"Name":null`),
+		err:  `Name: missing`,
+	}, {
+		name: "a null span context is missing",
+		line: `{"Name":"x","SpanContext":null,"StartTime":"2025-03-01T12:00:00Z","EndTime":"2025-03-01T12:00:00Z"}`,
+		err:  `SpanContext: missing; expected {"TraceID":"<32 hex digits>","SpanID":"<16 hex digits>",...}`,
+	}, {
+		name: "a status code as a number",
+		line: r(`"Code":"Error"`, `"Code":2`),
+		want: func(s *Span) { s.StatusCode = "Ok" },
+	}, {
+		name: "a status code that is no code",
+		line: r(`"Code":"Error"`, `"Code":1.0`),
+		err:  `Status.Code: expected "Unset", "Error" or "Ok", got 1.0`,
+	}, {
+		name: "IDs in upper case",
+		line: r(`"SpanID":"b7ad6b7169203331"`, `"SpanID":"B7AD6B7169203331"`),
+	}, {
+		name: "an all-zero parent is none",
+		line: r(`"SpanID":"00f067aa0ba902b7"`, `"SpanID":"0000000000000000"`),
+		want: func(s *Span) { s.ParentSpanID = trace.SpanID{} },
+	}, {
+		name: "a parent without its trace",
+		line: r(`"Parent":{"TraceID":"0af7651916cd43dd8448eb211c80319c",`, `"Parent":{`),
+		err:  `Parent.TraceID: expected 32 hex digits, got ""`,
+	}, {
+		name: "a link to an invalid span context",
+		line: r(`"TraceID":"11111111111111111111111111111111","SpanID":"2222222222222222"`, `"TraceID":"00000000000000000000000000000000","SpanID":"0000000000000000"`),
+		want: func(s *Span) { s.Links[0].TraceID, s.Links[0].SpanID = trace.TraceID{}, trace.SpanID{} },
+	}, {
+		name: "a span kind that is not an integer",
+		line: r(`"SpanKind":1`, `"SpanKind":1.5`),
+		err:  `SpanKind: expected an integer, got a JSON number 1.5`,
+	}, {
+		name: "a key of the wrong kind, in an event's attribute",
+		line: r(`"Key":"k"`, `"Key":true`),
+		err:  `Events[0].Attributes[0]: Key: expected a string, got a JSON boolean`,
+	}, {
+		name: "an attribute without its value",
+		line: r(`"Type":"STRING","Value":"v"`, `"Type":"STRING"`),
+		err:  `Events[0].Attributes[0] ("k"): STRING value: expected a string, got nothing`,
+	}, {
+		name: "null in a list of strings",
+		line: r(`["a","\u003cb\u003e"]`, `["a",null]`),
+		err:  `Attributes[7] ("ss"): STRINGSLICE value: expected an array of strings, got ["a",null]`,
+	}, {
+		name: "of two problems, the first in the line is reported",
+		line: strings.Replace(r(`"SpanKind":1`, `"SpanKind":"server"`), `"0af7651916cd43dd8448eb211c80319c"`, `"xyz"`, 1),
+		err:  `SpanContext.TraceID: expected 32 hex digits, got "xyz"`,
+	}, {
+		name: "a syntax error before them all: a line cut short is truncated",
+		line: r(`"SpanKind":1`, `"SpanKind":"server"`)[:len(goodLine)-50],
+		err:  `truncated JSON object`,
+	}, {
+		name: "a line cut in a literal is cut, not wrong",
+		line: goodLine[:strings.Index(goodLine, `true`)+2],
+		err:  `truncated JSON object`,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var s Span
+			err := newInternTable(keeper{}).parse([]byte(strings.TrimSpace(tc.line)), false, &s)
+			switch {
+			case tc.err != "":
+				if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one starting %q", err, tc.err)
+				}
+				if !reflect.DeepEqual(s, Span{}) {
+					t.Errorf("a refused line left %+v", s)
+				}
+			case err != nil:
+				t.Fatal(err)
+			case tc.test != nil:
+				if err := tc.test(s); err != nil {
+					t.Error(err)
+				}
+			default:
+				want := good(t)
+				if tc.want != nil {
+					tc.want(&want)
+				}
+				if !sameSpan(s, want) {
+					t.Errorf("read\n  %#v\nwant\n  %#v", s, want)
+				}
+			}
+		})
+	}
 }
