@@ -114,3 +114,23 @@ func TestFitManyClusters(t *testing.T) {
 		t.Errorf("FitAll = %q, want %q", got, want)
 	}
 }
+
+// Cuts are compared as they read: two labels whose cuts would read alike
+// on screen (a wide character cut off leaves "a…" of both) are cut again.
+// And a component prefix ends at a '/' of its own, not at a '/' an accent
+// is drawn on.
+func TestFitComparesWhatReads(t *testing.T) {
+	labels := []string{"aa_", "a节点节点:café10"}
+	got := timeline.FitEach(labels, []int{2, 3}, "…")
+	if got[0] == got[1] {
+		t.Errorf("FitEach(%q) = %q: both read the same", labels, got)
+	}
+	for i, f := range got {
+		if w := ansi.StringWidth(f); w > []int{2, 3}[i] {
+			t.Errorf("FitEach(%q)[%d] = %q is %d cells wide", labels, i, f, w)
+		}
+	}
+	if got := timeline.FitAll([]string{"kubelet/\u0301站站"}, 2, "…"); got[0] != "k…" {
+		t.Errorf(`FitAll("kubelet/\u0301站站", 2) = %q, want "k…"`, got)
+	}
+}
