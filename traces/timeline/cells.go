@@ -13,9 +13,9 @@ import (
 
 // cell is a cell of a label: the text drawn from it, and how many cells
 // that text takes (2 for 中). The other cells of a wide character are
-// empty, width 0. A cluster of no width (an accent, a zero-width joiner's
-// sequence tail) goes with the one before it, or, at the start of a label,
-// the one after.
+// empty, width 0. A cluster of no width (a zero-width space, an accent
+// with nothing to sit on) goes with the one before it, or, at the start of
+// a label, the one after.
 type cell struct {
 	text  string
 	width int
