@@ -37,7 +37,7 @@ var notRun = map[string]string{
 	"make build":        "the test builds the binary itself",
 	"make bench":        "benchmarks take minutes",
 	"make fuzz":         "fuzzing takes minutes",
-	"make lint":         ".ci/run checks gofmt and make test runs go vet",
+	"make lint":         ".ci/run runs it",
 	"make docs":         "TestGeneratedDocsAreUpToDate in cmd/kubeloom and TestFigures here check what it writes",
 	"make docs-picture": "TestBrowser in traces/htmlview takes the picture on every run, TestPictureIsCurrent checks it",
 	"make jaeger":       "runs until Ctrl-C; internal/jaegertest runs the same binary",

@@ -458,15 +458,6 @@ func (r *docRun) imageGCFigure(key string) (figure, error) {
 	return figure{}, fmt.Errorf("%s: no image GC freed anything", r.name)
 }
 
-// laneCount is the number of lanes of an instance.
-func (r *docRun) laneCount(instance string) (figure, error) {
-	in, err := r.instance(instance)
-	if err != nil {
-		return figure{}, err
-	}
-	return exactCount(len(in.Lanes)), nil
-}
-
 // leaderAt is the replica that led an era at a time (its "became leader").
 func (r *docRun) leaderAt(era string, at time.Duration) (figure, error) {
 	leader := ""

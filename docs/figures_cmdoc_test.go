@@ -134,14 +134,15 @@ func init() {
 
 		// 4. Leader election
 		"cmdoc.modern-identity": func(d *docRuns) (figure, error) {
-			for _, s := range d.of("cm-leader-failover").spansNamed("modern/cm-0", "RunOrDie") {
-				id := s.Attributes.String("leaderelection.identity")
-				if host, uuid, ok := strings.Cut(id, "_"); ok && len(uuid) > 8 {
-					return exact(host + "_" + uuid[:8]), nil
-				}
-				return figure{}, fmt.Errorf("modern/cm-0's identity %q has no uuid", id)
+			runs := d.of("cm-leader-failover").spansNamed("modern/cm-0", "RunOrDie")
+			if len(runs) == 0 {
+				return figure{}, fmt.Errorf("modern/cm-0 has no RunOrDie")
 			}
-			return figure{}, fmt.Errorf("modern/cm-0 has no RunOrDie")
+			id := runs[0].Attributes.String("leaderelection.identity")
+			if host, uuid, ok := strings.Cut(id, "_"); ok && len(uuid) > 8 {
+				return exact(host + "_" + uuid[:8]), nil
+			}
+			return figure{}, fmt.Errorf("modern/cm-0's identity %q has no uuid", id)
 		},
 		"cmdoc.annotation.holder": func(d *docRuns) (figure, error) {
 			last, _, err := cmDocLastTerm(d.of("cm-leader-failover"), "classic")

@@ -556,35 +556,6 @@ func (r *docRun) kdocLifetimes(match func(traces.Span) bool) []traces.Span {
 	return out
 }
 
-// kdocFirstStatuses are the starts of node-1's first two syncNodeStatus.
-func (r *docRun) kdocFirstStatuses() (first, second time.Time, err error) {
-	l, err := r.lane("node-1", "kubelet/node-status")
-	if err != nil {
-		return first, second, err
-	}
-	if len(l.Iterations) < 2 {
-		return first, second, fmt.Errorf("node-1 wrote its status %d times", len(l.Iterations))
-	}
-	its := kdocByIteration(l.Iterations)
-	return its[0].Start, its[1].Start, nil
-}
-
-// kdocNodeEvents are the node-1 kubelet's events about its node
-// (Node… reasons), in the order it recorded them.
-func (r *docRun) kdocNodeEvents() []timeline.Mark {
-	l, err := r.lane("node-1", "kubelet/event-broadcast-loop")
-	if err != nil {
-		return nil
-	}
-	var out []timeline.Mark
-	for _, m := range kdocByIteration(l.Iterations) {
-		if strings.HasPrefix(m.Attributes.String("k8s.event.reason"), "Node") {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 // kdocKubeletGoroutines are the kubelet/… goroutines node-1 ran.
 func (r *docRun) kdocKubeletGoroutines() map[string]bool {
 	ran := map[string]bool{}

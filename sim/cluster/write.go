@@ -354,6 +354,7 @@ func orphan(opts metav1.DeleteOptions) bool {
 	if opts.PropagationPolicy != nil {
 		return *opts.PropagationPolicy == metav1.DeletePropagationOrphan
 	}
+	//lint:ignore SA1019 the apiserver still honours OrphanDependents, and v1.5's namespace controller sends it
 	return opts.OrphanDependents != nil && *opts.OrphanDependents
 }
 

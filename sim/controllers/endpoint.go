@@ -1,5 +1,7 @@
 package controllers
 
+//lint:file-ignore SA1019 v1.5's endpoint controller writes core/v1 Endpoints (EndpointSlices came in 1.16); deprecated since 1.33, still served
+
 import (
 	"context"
 	"fmt"

@@ -140,6 +140,7 @@ func (nm *namespaceController) deleteAllContent(ctx context.Context, ns *corev1.
 			gvr := gv.WithResource(r.Name)
 			err := do(ctx, r.Name+".DeleteCollection", ns.Name, func(ctx context.Context) error {
 				orphan := false
+				//lint:ignore SA1019 v1.5's deleteCollection sends OrphanDependents: false (pkg/controller/namespace/namespace_controller_utils.go)
 				return nm.c.API.DeleteCollection(ctx, gvr, ns.Name, metav1.DeleteOptions{OrphanDependents: &orphan}, metav1.ListOptions{})
 			})
 			if err != nil {

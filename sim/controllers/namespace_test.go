@@ -41,6 +41,7 @@ func emptying(t *testing.T, cc *Context, ns string) []k8stesting.Action {
 		for _, r := range l.APIResources {
 			if r.Namespaced && slices.Contains(r.Verbs, "deletecollection") && slices.Contains(r.Verbs, "list") {
 				out = append(out,
+					//lint:ignore SA1019 the DELETE v1.5's namespace controller sends, OrphanDependents: false
 					k8stesting.NewDeleteCollectionActionWithOptions(gv.WithResource(r.Name), ns, metav1.DeleteOptions{OrphanDependents: ptr.To(false)}, metav1.ListOptions{}),
 					k8stesting.NewListAction(gv.WithResource(r.Name), gv.WithKind(r.Kind), ns, metav1.ListOptions{}))
 			}

@@ -425,7 +425,7 @@ func TestRecordErrorLinksItsCause(t *testing.T) {
 		}
 		got := map[string]string{}
 		for _, kv := range m.Links[0].Attributes {
-			got[string(kv.Key)] = kv.Value.Emit()
+			got[string(kv.Key)] = kv.Value.String()
 		}
 		if got[catalog.AttrLink] != catalog.LinkCause || got[catalog.AttrObjectKey] != "node-1" {
 			t.Errorf("link attributes %v, want a cause link for node-1", got)

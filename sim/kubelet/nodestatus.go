@@ -133,6 +133,7 @@ func (k *Kubelet) setNodeStatus(ctx context.Context, node *corev1.Node) {
 	}
 	s.NodeInfo = corev1.NodeSystemInfo{MachineID: k.o.Node, SystemUUID: k.o.Node, BootID: k.o.Node + "-boot",
 		KernelVersion: "4.4.0-kubeloom", OSImage: "kubeloom simulated node", ContainerRuntimeVersion: k.o.Runtime.Version(),
+		//lint:ignore SA1019 v1.3's kubelet reports its version as KubeProxyVersion too (setNodeStatus), as a node of that era did
 		KubeletVersion: version, KubeProxyVersion: version, OperatingSystem: "linux", Architecture: "amd64"}
 	s.DaemonEndpoints.KubeletEndpoint.Port = int32(portOf(k.o.ServerAddr))
 	images := k.images.nodeImages()

@@ -30,6 +30,7 @@ func (k *Kubelet) serveHealthz(ctx context.Context) {
 		// glog.Errorf("Starting health server failed: %v", err)
 		// Wrapped, so that a cause the error carries (a port a scenario
 		// took, goroutine.CausedBy) links the iteration to it.
+		//lint:ignore ST1005 the kubelet's own message, as it logs it
 		goroutine.SpanFrom(ctx).RecordError(fmt.Errorf("Starting health server failed: %w", err))
 	}
 }

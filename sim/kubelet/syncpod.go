@@ -92,6 +92,7 @@ func (k *Kubelet) syncContainers(ctx context.Context, pod *corev1.Pod, container
 		}
 		if started {
 			if wait, until := k.backoff.inBackOff(pod.UID, c.Name, last.Finished, now); wait {
+				//lint:ignore ST1005 the kubelet's own message (doBackOff, pkg/kubelet/dockertools/docker_manager.go, v1.5)
 				err := fmt.Errorf("Back-off %s restarting failed container=%s pod=%s", until.Sub(last.Finished), c.Name, key(pod))
 				sp.AddEvent("CrashLoopBackOff", attribute.String(catalog.AttrContainer, c.Name))
 				k.recorder.Eventf(ctx, pod, corev1.EventTypeWarning, "BackOff", "Back-off restarting failed docker container")

@@ -67,6 +67,7 @@ func New(cfg Config) (*Elector, error) {
 	case cfg.RetryPeriod < 1:
 		return nil, errors.New("retryPeriod must be greater than zero")
 	case cfg.Lock == nil:
+		//lint:ignore ST1005 NewLeaderElector's own message (leaderelection.go, v1.5)
 		return nil, errors.New("Lock must not be nil.")
 	case cfg.OnStartedLeading == nil || cfg.OnStoppedLeading == nil:
 		return nil, errors.New("OnStartedLeading and OnStoppedLeading callbacks must not be nil")

@@ -1,5 +1,7 @@
 package leaderelection
 
+//lint:file-ignore SA1019 v1.5's resourcelock.EndpointsLock keeps the leader record on a core/v1 Endpoints object; the classic era models it
+
 import (
 	"context"
 	"encoding/json"

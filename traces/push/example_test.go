@@ -27,9 +27,9 @@ func ExampleStubs() {
 	}
 	s := stubs.Snapshots()[0]
 	fmt.Println(s.Name(), s.SpanContext().SpanID(), "child of", s.Parent().SpanID())
-	fmt.Println("link to", s.Links()[0].SpanContext.SpanID(), s.Links()[0].Attributes[0].Value.Emit())
+	fmt.Println("link to", s.Links()[0].SpanContext.SpanID(), s.Links()[0].Attributes[0].Value.String())
 	service, _ := s.Resource().Set().Value("service.name")
-	fmt.Println("service", service.Emit(), "lasting", s.EndTime().Sub(s.StartTime()))
+	fmt.Println("service", service.String(), "lasting", s.EndTime().Sub(s.StartTime()))
 	// Output:
 	// OnAdd 00f067aa0ba902b7 child of b7ad6b7169203331
 	// link to 53995c3f42cd8ad8 cause

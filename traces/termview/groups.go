@@ -32,7 +32,7 @@ type row struct {
 }
 
 // siblings are the labels of rows side by side in one group, fitted to a
-// width together so that they stay distinct (fitEach), each leaving room
+// width together so that they stay distinct (timeline.FitEach), each leaving room
 // for its glyph and count.
 type siblings struct {
 	labels, fitted []string
@@ -46,7 +46,7 @@ func (s *siblings) fit(r row, width int, ellipsis string) string {
 		for i, e := range s.extra {
 			widths[i] = max(width-e, 1)
 		}
-		s.fitted, s.width = fitEach(s.labels, widths, ellipsis), width
+		s.fitted, s.width = timeline.FitEach(s.labels, widths, ellipsis), width
 	}
 	return r.before + s.fitted[r.index] + r.after
 }

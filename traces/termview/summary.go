@@ -276,7 +276,7 @@ func (v *view) offset(t time.Time) string {
 // fitColumns narrows the INSTANCE and GOROUTINE columns until the table
 // fits the width (down to a floor of 12 and 8 cells: a table that does not
 // fit then is written as wide as it is), then shortens their cells with
-// fitAll, once each from the whole names, so that what tells the lanes of
+// timeline.FitAll, once each from the whole names, so that what tells the lanes of
 // an instance apart stays.
 func (v *view) fitColumns(cells [][]string, widths []int) {
 	const instCol, laneCol = 0, 1
@@ -315,13 +315,13 @@ func (v *view) fitColumns(cells [][]string, widths []int) {
 			for k, i := range byInst[name] {
 				labels[k] = body[i][laneCol]
 			}
-			for k, f := range fitAll(labels, widths[laneCol], v.g.ellipsis) {
+			for k, f := range timeline.FitAll(labels, widths[laneCol], v.g.ellipsis) {
 				body[byInst[name][k]][laneCol] = f
 			}
 		}
 	}
 	if narrowed[instCol] {
-		for k, f := range fitAll(insts, widths[instCol], v.g.ellipsis) {
+		for k, f := range timeline.FitAll(insts, widths[instCol], v.g.ellipsis) {
 			for _, i := range byInst[insts[k]] {
 				body[i][instCol] = f
 			}

@@ -69,15 +69,12 @@ func randomRecording(seed uint64, n int) []traces.Span {
 // (on several goroutines, with the sharded index and the keyed sort) give
 // what the simple ones give.
 func TestBuildLargeSameAsSmall(t *testing.T) {
-	defer func(n int) { parallelMin = n }(parallelMin)
 	for seed := range uint64(4) {
 		spans := randomRecording(seed, 3000)
-		parallelMin = 1 << 30
-		want := Build(slices.Clone(spans))
-		for _, min := range []int{1, 100, 700} {
-			parallelMin = min
-			if got := Build(slices.Clone(spans)); !reflect.DeepEqual(got, want) {
-				t.Errorf("seed %d, parallelMin %d: Build differs from the simple path", seed, min)
+		want := build(slices.Clone(spans), options{marks: true, perGoroutine: 1 << 30})
+		for _, per := range []int{1, 100, 700} {
+			if got := build(slices.Clone(spans), options{marks: true, perGoroutine: per}); !reflect.DeepEqual(got, want) {
+				t.Errorf("seed %d, %d spans per goroutine: Build differs from the simple path", seed, per)
 			}
 		}
 	}

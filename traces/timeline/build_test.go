@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"go.opentelemetry.io/otel/trace"
 
@@ -236,47 +235,6 @@ func TestBuild(t *testing.T) {
 	}
 }
 
-func TestBuildLaneDetails(t *testing.T) {
-	r := tt.New("details")
-	g := r.Goroutine(tt.Root, "kubelet/container-gc", catalog.KindUntil, 0, 300,
-		catalog.AttrGoroutinePeriod, 60.0, catalog.AttrCodeFile, "pkg/kubelet/kubelet.go")
-	its := r.Loop(g, "kubelet/container-gc", "Containers/GarbageCollect", 0, 300, 60, 0.5)
-	r.Event(its[2], "removed container", 120.2)
-	r.Link(its[1], its[0])
-	tl := timeline.Build(r.Spans())
-
-	if tl.Scenario != "details" || tl.Links != 1 || tl.Duration() != 300*time.Second {
-		t.Fatalf("Scenario %q, Links %d, Duration %v", tl.Scenario, tl.Links, tl.Duration())
-	}
-	in := tl.Instance("kube-controller-manager", "cm-0")
-	if in == nil {
-		t.Fatal("no instance cm-0")
-	}
-	l := in.Lane("kubelet/container-gc")
-	if l == nil {
-		t.Fatal("no lane kubelet/container-gc")
-	}
-	if l.Period != time.Minute || l.SpanID != g || l.Open || l.Attributes.String(catalog.AttrCodeFile) == "" {
-		t.Errorf("lane = %+v", l)
-	}
-	var nums []int64
-	for _, m := range l.Iterations {
-		nums = append(nums, m.Iteration)
-	}
-	if !slices.Equal(nums, []int64{1, 2, 3, 4, 5}) {
-		t.Errorf("iterations %v", nums)
-	}
-	if got := tl.Offset(l.Iterations[3].Start); got != 3*time.Minute {
-		t.Errorf("Offset(iteration 4) = %v", got)
-	}
-	if len(l.Events) != 1 || l.Events[0].SpanID != its[2] || tl.Offset(l.Events[0].Start) != 120200*time.Millisecond {
-		t.Errorf("events %+v", l.Events)
-	}
-	if tl.LaneCount() != 1 || in.Lane("nope") != nil || tl.Instance("kubelet", "cm-0") != nil {
-		t.Error("lookups")
-	}
-}
-
 // The exporter writes spans in the order they end; Build must not care.
 func TestBuildIgnoresSpanOrder(t *testing.T) {
 	r := tt.New("order")
@@ -318,27 +276,5 @@ func TestBuildEdgeCases(t *testing.T) {
 	tl := timeline.Build([]traces.Span{{Name: "x", SpanID: trace.SpanID{1}, Start: tt.At(0), End: tt.At(-1)}})
 	if got := shape(tl); !slices.Equal(got, []string{"", "  main [main] 0s-0s i0 c1 e0"}) {
 		t.Errorf("no resource: %q", got)
-	}
-}
-
-// Time 0 of a timeline is the run's clock origin, which the scenario's
-// root span records, not the first span: in a live run that one starts a
-// few simulated milliseconds later, and an action at 5s must show at +5s.
-func TestTimeZeroIsTheClockOrigin(t *testing.T) {
-	origin := time.Date(2016, 12, 12, 0, 0, 0, 0, time.UTC)
-	res := traces.Attributes{catalog.AttrServiceName: "kubeloom", catalog.AttrServiceInstanceID: "scenario"}
-	spans := []traces.Span{
-		{Name: "scenario s", TraceID: trace.TraceID{1}, SpanID: trace.SpanID{7: 1}, Start: origin.Add(120 * time.Millisecond),
-			End: origin.Add(30 * time.Second), Resource: res, Attributes: traces.Attributes{catalog.AttrClockOrigin: origin.Format(time.RFC3339Nano)}},
-		{Name: "action/create", TraceID: trace.TraceID{1}, SpanID: trace.SpanID{7: 2}, ParentSpanID: trace.SpanID{7: 1},
-			Start: origin.Add(5 * time.Second), End: origin.Add(5*time.Second + time.Millisecond), Resource: res},
-	}
-	tl := timeline.Build(spans)
-	if got := tl.Offset(spans[1].Start); got != 5*time.Second {
-		t.Errorf("the action at 5s is at +%s", got)
-	}
-	spans[0].Attributes = nil // an older recording: time 0 is its first span
-	if got := timeline.Build(spans).Offset(spans[1].Start); got != 5*time.Second-120*time.Millisecond {
-		t.Errorf("without an origin, the action is at +%s, want from the first span", got)
 	}
 }

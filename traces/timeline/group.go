@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
@@ -241,60 +240,6 @@ func (in *Instance) group() {
 			in.display = append(in.display, f.lanes...)
 		}
 		shortLabels(g)
-	}
-}
-
-// shortLabels gives each lane of a component its label inside its
-// innermost group: the label without what the group's title already says
-// (the instance's "kubelet/", the controller's "controller/replicaset/",
-// the family's informer or event source), numbered again within the group
-// where two would read the same.
-func shortLabels(c *Group) {
-	byGroup := map[*Group][]*Lane{}
-	var order []*Group
-	for _, l := range c.Lanes {
-		if byGroup[l.Group] == nil {
-			order = append(order, l.Group)
-		}
-		byGroup[l.Group] = append(byGroup[l.Group], l)
-	}
-	for _, g := range order {
-		lanes := byGroup[g]
-		for _, l := range lanes {
-			comp := c.Name
-			if len(c.Lanes) == 1 {
-				comp = "" // no heading says the component: keep it in the label
-			}
-			parts := []string{strings.TrimPrefix(l.Goroutine, processPrefix(l.Goroutine, comp))}
-			fam := familyOf(l, c.Name)
-			said := g.Parent != nil // the family's title says its informer or event source
-			for _, q := range l.quals {
-				if fam == "informer "+q.value || fam == "events "+q.value {
-					if said {
-						continue
-					}
-					said = true
-				}
-				parts = append(parts, q.value)
-			}
-			if v, ok := strings.CutPrefix(fam, "informer "); ok && !said {
-				parts = append(parts, v)
-			} else if v, ok := strings.CutPrefix(fam, "events "); ok && !said {
-				parts = append(parts, v)
-			}
-			l.Short = strings.Join(parts, " ")
-		}
-		same := map[string][]*Lane{}
-		for _, l := range lanes {
-			same[l.Short] = append(same[l.Short], l)
-		}
-		for _, dup := range same {
-			if len(dup) > 1 {
-				for n, l := range dup {
-					l.Short += " #" + strconv.Itoa(n+1)
-				}
-			}
-		}
 	}
 }
 

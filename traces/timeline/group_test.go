@@ -3,7 +3,6 @@ package timeline_test
 import (
 	"fmt"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -114,56 +113,5 @@ func TestGroupMatch(t *testing.T) {
 	}
 	if err := timeline.ValidPattern("[a-"); err == nil || !strings.Contains(err.Error(), `--expand "[a-"`) {
 		t.Errorf("ValidPattern([a-) = %v, want an error naming --expand", err)
-	}
-}
-
-func TestFitKeepsWhatDiffers(t *testing.T) {
-	pods := []string{
-		"pod-worker default/web-2078879897-pts6f",
-		"pod-worker default/web-2078879897-9hv5z",
-		"pod-worker default/web-2078879897-rtz5t",
-	}
-	listeners := []string{
-		"informer/listener-run replicaset-controller",
-		"informer/listener-pop replicaset-controller",
-		"informer/listener-run deployment-controller",
-	}
-	for _, c := range []struct {
-		label string
-		group []string
-		width int
-		want  string
-	}{
-		{"worker 1", nil, 20, "worker 1"},
-		{pods[0], pods, 18, "pod-worker …pts6f"},
-		{pods[1], pods, 12, "…9hv5z"},
-		{listeners[0], listeners, 24, "listener-run replicaset…"},
-		{listeners[1], listeners, 24, "listener-pop replicaset…"},
-		{"a-very-long-name-without-siblings", nil, 10, "a-very-lo…"},
-	} {
-		group := c.group
-		if !slices.Contains(group, c.label) {
-			group = append(slices.Clip(group), c.label)
-		}
-		got := timeline.FitAll(group, c.width, "…")[slices.Index(group, c.label)]
-		if got != c.want {
-			t.Errorf("FitAll: %q at %d = %q, want %q", c.label, c.width, got, c.want)
-		}
-		if n := len([]rune(got)); n > c.width {
-			t.Errorf("FitAll: %q at %d = %q has %d runes", c.label, c.width, got, n)
-		}
-	}
-	// At every width, the labels of a group stay distinct.
-	for _, group := range [][]string{pods, listeners} {
-		for w := 8; w < 50; w++ {
-			seen := map[string]string{}
-			for i, f := range timeline.FitAll(group, w, "…") {
-				l := group[i]
-				if o, dup := seen[f]; dup {
-					t.Errorf("width %d: %q and %q both fit as %q", w, o, l, f)
-				}
-				seen[f] = l
-			}
-		}
 	}
 }

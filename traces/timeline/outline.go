@@ -14,7 +14,7 @@ import (
 // is slow, as much of its time (docs/design.md, "Big recordings").
 // Everything else is Build's: lanes, labels and groups come from the
 // lifetime spans and the spans' goroutine attributes, not from the marks.
-func Outline(spans []traces.Span) *Timeline { return build(spans, false) }
+func Outline(spans []traces.Span) *Timeline { return build(spans, options{}) }
 
 // OutlineAttributes are the attribute keys Outline reads. A recording read
 // with only these and without its events (traces.ReadOptions) has the same
