@@ -11,8 +11,8 @@ import (
 
 // actionFields are the fields of an action: at and the verbs.
 var (
-	actionFields = append([]string{"at"}, verbNames()...)
-	verbList     = strings.Join(verbNames(), ", ")
+	actionFields = append([]string{"at"}, Verbs()...)
+	verbList     = strings.Join(Verbs(), ", ")
 )
 
 // pendingAction is a decoded action with the fields that the checks against the rest of the

@@ -60,14 +60,11 @@ func lookupVerb(name string) (verbKind, bool) {
 	return verbs[i], true
 }
 
-// verbNames lists the verbs' names, in the order of the table.
-func verbNames() []string {
+// Verbs lists every action verb, in the order the documentation presents them.
+func Verbs() []string {
 	names := make([]string, len(verbs))
 	for i, k := range verbs {
 		names[i] = k.name
 	}
 	return names
 }
-
-// Verbs lists every action verb, in the order the documentation presents them.
-func Verbs() []string { return verbNames() }
