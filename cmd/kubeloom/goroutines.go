@@ -43,16 +43,13 @@ docs/zh/goroutines.md).`,
 	}
 	cmd.Flags().BoolVarP(&o.long, "long", "l", false, "also print what each goroutine does (English and 中文), the article's words and today's differences")
 	cmd.Flags().StringVar(&o.format, "format", "text", "text, or markdown: the whole catalog as a reference page")
-	cmd.Flags().StringVar(&o.lang, "lang", locale.Reference, "language of --format markdown: "+locale.Choices())
+	addLangFlag(cmd.Flags(), &o.lang, "language of --format markdown: "+locale.Choices())
 	return cmd
 }
 
 // runGoroutines prints the catalog: a table, every entry at length, or
 // the reference page in markdown.
 func runGoroutines(o *goroutinesOptions) error {
-	if err := checkLang(o.lang); err != nil {
-		return err
-	}
 	switch o.format {
 	case "text":
 	case "markdown":

@@ -43,15 +43,12 @@ func newScenariosListCmd(d deps, runF func(*scenariosListOptions) error) *cobra.
 			return runScenariosList(o)
 		},
 	}
-	list.Flags().StringVar(&o.lang, "lang", locale.Reference, "language of the descriptions: "+locale.Choices())
+	addLangFlag(list.Flags(), &o.lang, "language of the descriptions: "+locale.Choices())
 	return list
 }
 
 // runScenariosList prints a table of the built-ins and their descriptions.
 func runScenariosList(o *scenariosListOptions) error {
-	if err := checkLang(o.lang); err != nil {
-		return err
-	}
 	tw := tabwriter.NewWriter(o.io.out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tDESCRIPTION")
 	for _, b := range scenarios.Builtins() {
@@ -93,15 +90,12 @@ for a built-in, its source with its comments, which is the file run would run.`,
 			return runScenariosShow(o)
 		},
 	}
-	show.Flags().StringVar(&o.lang, "lang", locale.Reference, "language of the description and what to watch for: "+locale.Choices())
+	addLangFlag(show.Flags(), &o.lang, "language of the description and what to watch for: "+locale.Choices())
 	return show
 }
 
 // runScenariosShow prints the scenario's header and its YAML as written.
 func runScenariosShow(o *scenariosShowOptions) error {
-	if err := checkLang(o.lang); err != nil {
-		return err
-	}
 	sc, err := scenarios.Resolve(o.name)
 	if err != nil {
 		return err
@@ -160,14 +154,6 @@ func runScenariosValidate(o *scenariosValidateOptions) error {
 	}
 	if bad > 0 {
 		return fmt.Errorf("%d of %d scenario files are invalid", bad, len(o.files))
-	}
-	return nil
-}
-
-// checkLang accepts the languages of sim/catalog/locale, a folder each.
-func checkLang(lang string) error {
-	if _, err := locale.Check(lang); err != nil || lang == "" {
-		return fmt.Errorf("--lang %q: expected %s", lang, locale.Choices())
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ func TestNewScenariosCmds(t *testing.T) {
 		checkFlags(t, newScenariosListCmd, deps{}, []flagCase[scenariosListOptions]{
 			{name: "defaults", want: scenariosListOptions{lang: "en"}},
 			{name: "in Chinese", args: []string{"--lang", "zh"}, want: scenariosListOptions{lang: "zh"}},
+			{name: "an unknown language", args: []string{"--lang", "fr"}, err: `invalid argument "fr" for "--lang" flag: unknown language "fr": expected en (English) or zh (中文)`},
 			{name: "an argument", args: []string{"informer-basics"}, err: `unknown command "informer-basics" for "list"`},
 		})
 	})

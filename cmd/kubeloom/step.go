@@ -67,7 +67,7 @@ characters, or rely on its font fallback). See docs/step.md.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.lang, "lang", locale.Reference, "language of the narrative: "+locale.Choices()+"; l switches it while stepping")
+	addLangFlag(f, &o.lang, "language of the narrative: "+locale.Choices()+"; l switches it while stepping")
 	f.BoolVar(&o.plain, "plain", false, "print every step as text instead of stepping interactively")
 	f.DurationVar(&o.from, "from", 0, "first step to show, in simulated time since the start")
 	f.DurationVar(&o.to, "to", 0, "last step to show (default: the end of the recording)")
@@ -77,9 +77,6 @@ characters, or rely on its font fallback). See docs/step.md.`,
 // runStep steps through the recording on a terminal, or prints every step
 // as text.
 func runStep(ctx context.Context, o *stepOptions) error {
-	if err := checkLang(o.lang); err != nil {
-		return err
-	}
 	spans, done, readErr := readRecording(o.file, traces.ReadOptions{})
 	defer done()
 	if len(spans) == 0 {

@@ -97,7 +97,7 @@ func TestStepErrors(t *testing.T) {
 		want string
 	}{
 		{nil, "accepts 1 arg(s), received 0"},
-		{[]string{good, "--lang", "qaa"}, `--lang "qaa": expected en (English)`},
+		{[]string{good, "--lang", "qaa"}, `invalid argument "qaa" for "--lang" flag: unknown language "qaa": expected en (English)`},
 		{[]string{good, "--from", "soon"}, `invalid argument "soon" for "--from"`},
 		{[]string{good, "--from", "-1s"}, "cannot be negative"},
 		{[]string{good, "--from", "20s", "--to", "10s"}, "--to must be after --from"},
@@ -132,5 +132,13 @@ func TestNewStepCmd(t *testing.T) {
 		name: "from not a duration",
 		args: []string{"run.jsonl", "--from", "soon"},
 		err:  `invalid argument "soon" for "--from" flag: time: invalid duration "soon"`,
+	}, {
+		name: "a language kubeloom does not speak",
+		args: []string{"run.jsonl", "--lang", "qaa"},
+		err:  `invalid argument "qaa" for "--lang" flag: unknown language "qaa": expected en (English) or zh (中文)`,
+	}, {
+		name: "an empty language",
+		args: []string{"run.jsonl", "--lang", ""},
+		err:  `invalid argument "" for "--lang" flag: expected en (English) or zh (中文)`,
 	}})
 }

@@ -29,6 +29,7 @@ func TestNewGoroutinesCmd(t *testing.T) {
 		{name: "defaults", want: goroutinesOptions{format: "text", lang: "en"}},
 		{name: "long", args: []string{"-l"}, want: goroutinesOptions{long: true, format: "text", lang: "en"}},
 		{name: "the reference page in Chinese", args: []string{"--format", "markdown", "--lang", "zh"}, want: goroutinesOptions{format: "markdown", lang: "zh"}},
+		{name: "an unknown language", args: []string{"--lang", "qaa"}, err: `invalid argument "qaa" for "--lang" flag: unknown language "qaa": expected en (English) or zh (中文)`},
 		{name: "an argument", args: []string{"kubelet"}, err: `unknown command "kubelet" for "goroutines"`},
 	})
 }
