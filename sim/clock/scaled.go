@@ -3,15 +3,11 @@ package clock
 import (
 	"fmt"
 	"math"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	k8sclock "k8s.io/utils/clock"
 )
-
-// Clock is the interface every simulated part receives.
-type Clock = k8sclock.WithTicker
 
 // Scaled is a clock whose time runs speed times faster than the real clock
 // under it: simulated now = origin + real elapsed × speed. Timers and tickers
@@ -35,7 +31,7 @@ type Scaled struct {
 // maxLead bounds the timer lead.
 const maxLead = 2 * time.Millisecond
 
-var _ k8sclock.WithTicker = (*Scaled)(nil)
+var _ Sim = (*Scaled)(nil)
 
 // NewScaled returns a clock that starts now (simulated time = real time at
 // the start) and runs speed times faster than real time. Inside a
@@ -54,13 +50,6 @@ type Base interface {
 func NewScaledOn(real Base, speed float64) (*Scaled, error) {
 	return newScaled(real, real.Now(), speed)
 }
-
-// Epoch is where a run's simulated time starts: midnight UTC on the day
-// Kubernetes v1.5.0, the release the articles read, was tagged. A fixed
-// origin makes a run reproducible: everything that reads the time of day
-// (a CronJob's schedule and the names of its Jobs, certificates, object
-// timestamps) is the same in every run of a scenario, whenever it is run.
-func Epoch() time.Time { return time.Date(2016, time.December, 12, 0, 0, 0, 0, time.UTC) }
 
 // NewScaledAt is NewScaled with simulated time starting at origin.
 func NewScaledAt(origin time.Time, speed float64) (*Scaled, error) {
@@ -153,23 +142,6 @@ func (c *Scaled) Wait(done <-chan struct{}, d time.Duration, t *k8sclock.Timer) 
 	}
 }
 
-// reuseTimer resets *t to fire after d, or sets it to a new timer of
-// newTimer if it is nil, and returns it (wait's resetOrReuseTimer). Since
-// Go 1.23 a reset timer delivers no value left from before.
-func reuseTimer(t *k8sclock.Timer, d time.Duration, newTimer func(time.Duration) k8sclock.Timer) k8sclock.Timer {
-	if *t == nil {
-		*t = newTimer(d)
-	} else {
-		(*t).Reset(d)
-	}
-	return *t
-}
-
-// ReuseTimer is reuseTimer for loops on a clock that is not Scaled.
-func ReuseTimer(c Clock, t *k8sclock.Timer, d time.Duration) k8sclock.Timer {
-	return reuseTimer(t, d, c.NewTimer)
-}
-
 // AfterFunc calls f in its own goroutine after d of simulated time.
 func (c *Scaled) AfterFunc(d time.Duration, f func()) k8sclock.Timer {
 	return &funcTimer{real: c.afterFunc(d, f), clock: c, f: f}
@@ -201,7 +173,7 @@ func (c *Scaled) learn(late time.Duration) {
 
 // NewTicker returns a ticker with a simulated period d.
 func (c *Scaled) NewTicker(d time.Duration) k8sclock.Ticker {
-	return &ticker{clock: c, real: c.real.NewTicker(c.ToReal(d)), c: make(chan time.Time, 1), done: make(chan struct{})}
+	return newTicker(c.real.NewTicker(c.ToReal(d)), c.Now)
 }
 
 // timer translates the real timer's firing into simulated time.
@@ -245,41 +217,4 @@ func (t *funcTimer) Reset(d time.Duration) bool {
 	active := t.real.Stop()
 	t.real = t.clock.afterFunc(d, t.f)
 	return active
-}
-
-// ticker relays real ticks as simulated times. The relay goroutine starts
-// on the first read of C, so a ticker that is only stopped starts none.
-type ticker struct {
-	clock     *Scaled
-	real      k8sclock.Ticker
-	c         chan time.Time
-	done      chan struct{}
-	startOnce sync.Once
-	stopOnce  sync.Once
-}
-
-func (t *ticker) C() <-chan time.Time {
-	t.startOnce.Do(func() {
-		go func() {
-			for {
-				select {
-				case <-t.real.C():
-					select {
-					case t.c <- t.clock.Now():
-					default: // a slow reader misses ticks, as with time.Ticker
-					}
-				case <-t.done:
-					return
-				}
-			}
-		}()
-	})
-	return t.c
-}
-
-func (t *ticker) Stop() {
-	t.stopOnce.Do(func() {
-		t.real.Stop()
-		close(t.done)
-	})
 }
