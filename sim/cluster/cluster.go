@@ -55,7 +55,11 @@ func WithSeed(seed int64) Option {
 // with: default, kube-system and kube-public.
 func New(opts ...Option) *Cluster {
 	c := &Cluster{
-		Client:  fake.NewClientset(),
+		// The clientset's own tracker is never asked (the reactors below
+		// answer every request): NewClientset would build it field-managed,
+		// parsing client-go's OpenAPI models first, 80% of the CPU of a
+		// short run (about 80 ms per process), for nothing.
+		Client:  fake.NewSimpleClientset(),
 		clock:   clock.RealClock{},
 		rv:      map[schema.GroupVersionResource]int64{},
 		watches: map[schema.GroupVersionResource]*watchSet{},

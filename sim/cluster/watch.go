@@ -1,9 +1,12 @@
 package cluster
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"go.opentelemetry.io/otel/trace"
@@ -149,6 +152,11 @@ func (c *Cluster) BreakAllWatches(ctx context.Context) map[string]int {
 		gvrs = append(gvrs, gvr)
 	}
 	c.mu.Unlock()
+	// Resource by resource in a fixed order, not the map's: the watches
+	// end, and their reflectors re-list, in the same order every run.
+	slices.SortFunc(gvrs, func(a, b schema.GroupVersionResource) int {
+		return cmp.Or(strings.Compare(a.Group, b.Group), strings.Compare(a.Version, b.Version), strings.Compare(a.Resource, b.Resource))
+	})
 	broken := map[string]int{}
 	for _, gvr := range gvrs {
 		if n := c.BreakWatches(ctx, gvr); n > 0 {

@@ -1,6 +1,9 @@
 package cluster
 
 import (
+	"maps"
+	"slices"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/fields"
@@ -93,13 +96,14 @@ func (s *watchSet) clear() {
 	}
 }
 
-// each calls f with every open watch, the indexed ones by value.
+// each calls f with every open watch, the indexed ones by value, in value
+// order, not map order: so that a run repeats.
 func (s *watchSet) each(f func(*watcher)) {
 	for _, w := range s.all {
 		f(w)
 	}
-	for _, ws := range s.byValue {
-		for _, w := range ws {
+	for _, v := range slices.Sorted(maps.Keys(s.byValue)) {
+		for _, w := range s.byValue[v] {
 			f(w)
 		}
 	}

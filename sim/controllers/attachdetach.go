@@ -258,17 +258,28 @@ func (adc *attachDetachController) updateNodeStatuses(ctx context.Context) {
 func (adc *attachDetachController) findAndRemoveDeletedPods(ctx context.Context) {
 	adc.mu.Lock()
 	defer adc.mu.Unlock()
+	type removal struct{ node, volume, pod string }
+	var removed []removal
 	for node, vols := range adc.desired {
 		for vol, pods := range vols {
 			for key := range pods {
 				if _, ok := get[*corev1.Pod](adc.pods, key); !ok {
 					delete(pods, key)
-					goroutine.SpanFrom(ctx).AddEvent(fmt.Sprintf("removing volume %s from the desired state of node %s: pod %s is gone", vol, node, key))
+					removed = append(removed, removal{node, vol, key})
 				}
 			}
 			if len(pods) == 0 {
 				delete(vols, vol)
 			}
 		}
+	}
+	// The span's events by node, volume and pod, not in map order: so that
+	// a run repeats.
+	sort.Slice(removed, func(i, j int) bool {
+		a, b := removed[i], removed[j]
+		return a.node < b.node || a.node == b.node && (a.volume < b.volume || a.volume == b.volume && a.pod < b.pod)
+	})
+	for _, r := range removed {
+		goroutine.SpanFrom(ctx).AddEvent(fmt.Sprintf("removing volume %s from the desired state of node %s: pod %s is gone", r.volume, r.node, r.pod))
 	}
 }

@@ -2,6 +2,8 @@ package controllers
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"sort"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -116,8 +118,10 @@ func (dsc *daemonSetController) sync(ctx context.Context, key string) error {
 			toDelete = append(toDelete, pods...)
 		}
 	}
-	for _, pods := range byNode { // pods on nodes that are gone
-		toDelete = append(toDelete, pods...)
+	// Pods on nodes that are gone, by node name, not in map order: so that
+	// a run repeats.
+	for _, node := range slices.Sorted(maps.Keys(byNode)) {
+		toDelete = append(toDelete, byNode[node]...)
 	}
 	if dsc.exp.satisfied(key) && ds.DeletionTimestamp == nil {
 		toCreate, toDelete = toCreate[:min(len(toCreate), burstReplicas)], toDelete[:min(len(toDelete), burstReplicas)]

@@ -1,10 +1,13 @@
 package controllers
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -188,7 +191,9 @@ func (gc *garbageCollector) processEvent(ctx context.Context) {
 		delete(gc.nodes, uid)
 		if len(n.dependents) > 0 {
 			gc.absent[uid] = true
-			for d := range n.dependents {
+			// In byRef order, not map order: so that a run repeats.
+			deps := slices.SortedFunc(maps.Keys(n.dependents), func(a, b *gcNode) int { return byRef(a.ref, a.namespace, b.ref, b.namespace) })
+			for _, d := range deps {
 				gc.dirty.Add(d)
 			}
 			sp.AddEvent("owner deleted: dependents queued", attribute.Int("dependents", len(n.dependents)))
@@ -334,7 +339,7 @@ func (gc *garbageCollector) orphanFinalizer(ctx context.Context) {
 		deps = append(deps, dep{d.ref, d.namespace})
 	}
 	gc.mu.Unlock()
-	sort.Slice(deps, func(i, j int) bool { return deps[i].ref.Name < deps[j].ref.Name })
+	sort.Slice(deps, func(i, j int) bool { return byRef(deps[i].ref, deps[i].ns, deps[j].ref, deps[j].ns) < 0 })
 	for _, d := range deps {
 		gvr, ok := gc.resource(d.ref)
 		if !ok {
@@ -367,6 +372,14 @@ func (gc *garbageCollector) orphanFinalizer(ctx context.Context) {
 	call(ctx, gvr.Resource+".Update", owner.ns+"/"+owner.ref.Name, func(ctx context.Context) (runtime.Object, error) {
 		return gc.c.API.Update(ctx, gvr, obj)
 	})
+}
+
+// byRef orders graph nodes by name, then namespace, kind and UID: a node's
+// dependents are a set (a map, in v1.5 too), and the collector acts on them
+// in this order, not the map's, so that a run repeats.
+func byRef(a metav1.OwnerReference, aNamespace string, b metav1.OwnerReference, bNamespace string) int {
+	return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(aNamespace, bNamespace),
+		strings.Compare(a.Kind, b.Kind), strings.Compare(string(a.UID), string(b.UID)))
 }
 
 func (gc *garbageCollector) resource(ref metav1.OwnerReference) (schema.GroupVersionResource, bool) {

@@ -3,6 +3,8 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -329,7 +331,9 @@ func (nc *nodeController) handleDisruption(ctx context.Context, counts map[strin
 			sp.AddEvent("NodeController detected that some Nodes are Ready. Exiting master disruption mode.")
 		}
 	}
-	for zone, state := range states {
+	// By zone, not in map order: so that a run repeats (a few zones, every 5s).
+	for _, zone := range slices.Sorted(maps.Keys(states)) {
+		state := states[zone]
 		if nc.zones[zone] != state {
 			sp.AddEvent(fmt.Sprintf("NodeController detected that zone %q is now in state %s.", zone, state))
 			nc.zones[zone] = state

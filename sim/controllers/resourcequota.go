@@ -2,6 +2,8 @@ package controllers
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -9,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/tools/cache"
 
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
@@ -124,9 +125,9 @@ func (rq *quotaController) enqueueAll(ctx context.Context) {
 func (rq *quotaController) replenish(resource string) func(ctx context.Context, obj any) {
 	return func(ctx context.Context, obj any) {
 		ns := accessor(untomb(obj)).GetNamespace()
-		objs, _ := rq.quotas.Indexer().ByIndex(cache.NamespaceIndex, ns)
-		for _, o := range objs {
-			q := o.(*corev1.ResourceQuota)
+		// By key (inNamespace), not in the index's map order: the queue
+		// gets them in that order, the same every run.
+		for _, q := range inNamespace[*corev1.ResourceQuota](rq.quotas, ns) {
 			for name := range q.Spec.Hard {
 				if counts(resource, name) {
 					rq.queue.Add(ctx, keyOf(q))
@@ -169,7 +170,9 @@ func (rq *quotaController) sync(ctx context.Context, key string) error {
 		lists[res] = l
 		return l
 	}
-	for name := range q.Spec.Hard {
+	// In name order, not map order: the first use of a resource LISTs it,
+	// and the LISTs must come in the same order every run.
+	for _, name := range slices.Sorted(maps.Keys(q.Spec.Hard)) {
 		if v, ok := usage(list, name); ok {
 			used[name] = v
 		}

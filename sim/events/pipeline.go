@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/clock"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 )
 
@@ -47,6 +48,19 @@ type Pipeline struct {
 	loop        *goroutine.Adopted
 	logger      *goroutine.Adopted
 	sink        *goroutine.Adopted
+
+	clock      clock.Clock
+	turnPrefix string // "<instance> <goroutine prefix> <component>"
+	logged     int    // events the log watcher has handled (its goroutine only)
+	sunk       int    // writes of the sink watcher (its goroutine only)
+}
+
+// turn makes a watcher's n-th event wait for its turn (clock.TakeTurn):
+// client-go's broadcaster hands each event to its watchers in map order,
+// so the log and the sink watchers would handle an event in either order,
+// half the runs each.
+func (p *Pipeline) turn(watcher string, n int) {
+	clock.TakeTurn(p.clock, p.turnPrefix+" "+watcher+" "+strconv.Itoa(n))
 }
 
 // Start builds a broadcaster and starts its watchers, as a component's Run
@@ -62,7 +76,7 @@ type Pipeline struct {
 func Start(ctx context.Context, o Options) *Pipeline {
 	rt := goroutine.RuntimeFrom(ctx)
 	attrs := goroutine.WithAttributes(attribute.String(catalog.AttrEventComponent, o.Component))
-	p := &Pipeline{}
+	p := &Pipeline{clock: rt.Clock(), turnPrefix: rt.Instance() + " " + o.Prefix + " " + o.Component}
 
 	sctx, sp := goroutine.Start(ctx, "NewBroadcaster", trace.WithAttributes(attribute.String(catalog.AttrEventComponent, o.Component)))
 	// The correlator's spam filter and aggregation run on the simulation
@@ -114,6 +128,8 @@ func (p *Pipeline) Shutdown() {
 }
 
 func (p *Pipeline) log(format string, args ...any) {
+	p.logged++
+	p.turn("log", p.logged)
 	_, sp := p.logger.Iterate("log", trace.WithAttributes(attribute.String("log.message", fmt.Sprintf(format, args...))))
 	sp.End()
 }
@@ -167,6 +183,8 @@ type sink struct {
 }
 
 func (s *sink) write(verb string, e *corev1.Event, do func() (*corev1.Event, error)) (*corev1.Event, error) {
+	s.p.sunk++
+	s.p.turn("sink", s.p.sunk)
 	key := cache.NewObjectName(e.InvolvedObject.Namespace, e.InvolvedObject.Name).String()
 	ctx, it := s.p.sink.Iterate("recordToSink", trace.WithAttributes(
 		attribute.String("k8s.event.reason", e.Reason), attribute.String(catalog.AttrObjectKey, key), attribute.Int("k8s.event.count", int(e.Count))))

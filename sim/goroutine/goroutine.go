@@ -277,6 +277,10 @@ func (r *Runtime) begin(parent context.Context, name, kind string, period time.D
 
 	r.registry.add(g)
 	return ctx, g, func() {
+		// Goroutines that end at one instant (a stop reaches them through
+		// contexts, which cancel their children in map order) end in turns,
+		// in the order of their spans.
+		clock.TakeTurn(r.clock, r.instance+" end "+lifetime.SpanContext().SpanID().String())
 		lifetime.End(trace.WithTimestamp(r.clock.Now()))
 		stopWithSim()
 		cancel()

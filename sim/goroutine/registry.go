@@ -20,6 +20,7 @@ type Registry struct {
 	mu      sync.Mutex
 	live    map[string]map[string]int // by instance, by name: goroutines alive (kept as they start and stop: a kubelet that stops asks for its own every 10ms, and a thousand stop at once)
 	counts  map[Key]*Count
+	alive   int // goroutines alive now, in every instance
 	stopped bool
 	wg      sync.WaitGroup
 }
@@ -47,6 +48,7 @@ func (r *Registry) add(g *G) {
 	byName[g.key.Name]++
 	c := r.count(g.key)
 	c.Started++
+	r.alive++
 	r.wg.Add(1)
 }
 
@@ -60,6 +62,7 @@ func (r *Registry) remove(g *G) {
 		delete(r.live, g.key.Instance)
 	}
 	r.count(g.key).Stopped++
+	r.alive--
 	r.mu.Unlock()
 	r.wg.Done()
 }
@@ -85,6 +88,13 @@ func (r *Registry) Live() []Alive {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key.less(out[j].Key) })
 	return out
+}
+
+// Alive is how many goroutines are alive now, in every instance.
+func (r *Registry) Alive() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.alive
 }
 
 // liveOf returns the goroutine families of one instance alive now, by
@@ -126,17 +136,10 @@ func (k Key) less(o Key) bool {
 	return k.Name < o.Name
 }
 
-// MinRealGrace is the least real time Stop waits, whatever grace is in
-// simulated time: at speed 120, 10 simulated seconds are 83 real
-// milliseconds, which a starved CPU (a loaded laptop, the race detector)
-// can spend before a stopped goroutine gets to run and return. A goroutine
-// still alive after both is a leak, not a slow machine.
-const MinRealGrace = time.Second
-
-// Stop cancels every goroutine and waits up to grace (simulated time), and
-// at least MinRealGrace of real time, for them to return. It returns the
-// goroutines still alive then, by family; an empty result means everything
-// stopped. Goroutines started after Stop are cancelled at once.
+// Stop cancels every goroutine and waits up to grace (simulated time) for
+// them to return. It returns the goroutines still alive then, by family; an
+// empty result means everything stopped. Goroutines started after Stop are
+// cancelled at once.
 func (r *Registry) Stop(grace time.Duration) []Alive {
 	r.mu.Lock()
 	r.stopped = true
@@ -144,19 +147,12 @@ func (r *Registry) Stop(grace time.Duration) []Alive {
 	r.cancel()
 	done := make(chan struct{})
 	go func() { r.wg.Wait(); close(done) }()
-	real := time.NewTimer(MinRealGrace)
-	defer real.Stop()
 	t := r.clock.NewTimer(grace)
 	defer t.Stop()
-	for simulated, realDone := t.C(), real.C; simulated != nil || realDone != nil; {
-		select {
-		case <-done:
-			return nil
-		case <-simulated:
-			simulated = nil
-		case <-realDone:
-			realDone = nil
-		}
+	select {
+	case <-done:
+		return nil
+	case <-t.C():
 	}
 	return r.Live()
 }

@@ -2,6 +2,7 @@ package informer
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/clock"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 )
 
@@ -55,6 +57,7 @@ type processor struct {
 // loop (which must never block on a slow handler) and the handler.
 type listener struct {
 	handler Handler
+	name    string // the informer's and the handler's, for its turns
 	attrs   []attribute.KeyValue
 	addCh   chan notification
 	nextCh  chan notification
@@ -85,6 +88,7 @@ func (inf *Informer) AddHandler(ctx context.Context, h Handler) {
 	p := inf.proc
 	l := &listener{
 		handler:      h,
+		name:         inf.cfg.Name + " " + h.Name(),
 		attrs:        append(append([]attribute.KeyValue{}, inf.attrs...), attribute.String(catalog.AttrHandler, h.Name())),
 		addCh:        make(chan notification),
 		nextCh:       make(chan notification),
@@ -114,8 +118,15 @@ func (inf *Informer) AddHandler(ctx context.Context, h Handler) {
 	p.listeners = append(p.listeners, l)
 	l.nextResync = goroutine.RuntimeFrom(ctx).Clock().Now().Add(l.resyncPeriod)
 	l.start(ctx, true)
-	for _, obj := range inf.indexer.List() {
-		l.addCh <- notification{kind: add, newObj: obj, key: keyOf(obj), isInInitialList: true, cause: sp.SpanContext()}
+	// In key order, not the indexer's map order, so that a run repeats.
+	keys := inf.indexer.ListKeys()
+	slices.Sort(keys)
+	for _, key := range keys {
+		obj, ok, _ := inf.indexer.GetByKey(key)
+		if !ok {
+			continue
+		}
+		l.addCh <- notification{kind: add, newObj: obj, key: key, isInInitialList: true, cause: sp.SpanContext()}
 	}
 }
 
@@ -204,15 +215,30 @@ func (l *listener) pop(ctx context.Context) {
 		n.cause = headSpan.SpanContext()
 		head, nextCh = n, l.nextCh
 	}
+	handedOver := func() {
+		headSpan.End()
+		if n, ok := l.pending.pop(); ok {
+			ready(n)
+		} else {
+			nextCh = nil
+		}
+	}
 	for {
+		// When run is waiting for the head and a notification is arriving
+		// too, client-go's select picks one at random, and which it picks
+		// decides whether the notification is buffered. kubeloom hands the
+		// head over first, one of the two outcomes, so that a run repeats.
+		if nextCh != nil {
+			select {
+			case nextCh <- head:
+				handedOver()
+				continue
+			default:
+			}
+		}
 		select {
 		case nextCh <- head:
-			headSpan.End()
-			if n, ok := l.pending.pop(); ok {
-				ready(n)
-			} else {
-				nextCh = nil
-			}
+			handedOver()
 		case n, ok := <-l.addCh:
 			if !ok {
 				if nextCh != nil {
@@ -236,8 +262,15 @@ func (l *listener) pop(ctx context.Context) {
 
 // run is processorListener.run: call the handler for each notification;
 // each call is an iteration of the goroutine.
+//
+// Handlers called at one instant (one watch event reaches every informer
+// of its resource) take turns in an order of their own, not the
+// scheduler's: what a handler enqueues, and whether a worker has taken the
+// key already, depends on which runs first.
 func (l *listener) run(ctx context.Context) {
+	rt := goroutine.RuntimeFrom(ctx)
 	for n := range l.nextCh {
+		clock.TakeTurn(rt.Clock(), rt.Instance()+" "+l.name+" "+n.key)
 		callHandler(ctx, l.handler, n, goroutine.Iterate) // the goroutine's attributes name the handler
 	}
 }

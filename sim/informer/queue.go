@@ -3,6 +3,7 @@ package informer
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync/atomic"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -52,14 +53,26 @@ func newTracedQueue(inf *Informer) *tracedQueue {
 		return &tracedQueue{inf: inf, kind: "DeltaFIFO", popAll: true, q: cache.NewDeltaFIFOWithOptions(cache.DeltaFIFOOptions{
 			Name:         inf.cfg.Name,
 			KeyFunction:  cache.MetaNamespaceKeyFunc,
-			KnownObjects: inf.indexer,
+			KnownObjects: sortedKeys{inf.indexer},
 		})}
 	}
 	return &tracedQueue{inf: inf, kind: "RealFIFO", q: cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{
 		Name:         inf.cfg.Name,
 		KeyFunction:  cache.MetaNamespaceKeyFunc,
-		KnownObjects: inf.indexer,
+		KnownObjects: sortedKeys{inf.indexer},
 	})}
+}
+
+// sortedKeys is the indexer as a FIFO's KnownObjects, its keys listed in
+// order: the FIFO queues a resync's Sync deltas, and the deletions a
+// re-list finds, in ListKeys order, which the indexer gives in map order.
+// Sorted, the handlers see them in the same order every run.
+type sortedKeys struct{ cache.KeyListerGetter }
+
+func (s sortedKeys) ListKeys() []string {
+	keys := s.KeyListerGetter.ListKeys()
+	slices.Sort(keys)
+	return keys
 }
 
 func (t *tracedQueue) op(name string, obj any, do func() error) error {

@@ -157,7 +157,12 @@ func (c *podConfig) merge(ctx context.Context, source string, u podUpdate) {
 		if len(batch.pods) == 0 {
 			continue
 		}
-		sort.Slice(batch.pods, func(i, j int) bool { return batch.pods[i].Name < batch.pods[j].Name })
+		// By name, then namespace and UID: removes come in map order, and
+		// pods of one name from two namespaces must not keep theirs.
+		sort.Slice(batch.pods, func(i, j int) bool {
+			a, b := batch.pods[i], batch.pods[j]
+			return a.Name < b.Name || a.Name == b.Name && (a.Namespace < b.Namespace || a.Namespace == b.Namespace && a.UID < b.UID)
+		})
 		sp.AddEvent(batch.op, attribute.Int("k8s.pods", len(batch.pods)))
 		select {
 		case c.updates <- podUpdate{pods: batch.pods, op: batch.op, source: source, cause: cause}:

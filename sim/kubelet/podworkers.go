@@ -2,6 +2,7 @@ package kubelet
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -145,6 +146,9 @@ func (w *podWorkers) forgetNonExisting(desired map[types.UID]bool) int {
 		}
 	}
 	w.mu.Unlock()
+	// In UID order, not map order: the workers wake and end in the order
+	// they are cancelled, the same every run.
+	slices.Sort(gone)
 	for _, uid := range gone {
 		w.forget(uid)
 	}

@@ -1,7 +1,10 @@
 package kubelet
 
 import (
+	"cmp"
 	"context"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -92,27 +95,32 @@ func (m *probeManager) addPod(ctx context.Context, pod *corev1.Pod) {
 
 // removePod stops the pod's workers.
 func (m *probeManager) removePod(pod *corev1.Pod) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for k, cancel := range m.workers {
-		if k.uid == pod.UID {
-			cancel()
-			delete(m.workers, k)
-			delete(m.results, k)
-		}
-	}
+	m.stop(func(k probeKey) bool { return k.uid == pod.UID })
 }
 
 // cleanup is CleanupPods: stop the workers of pods that are gone.
 func (m *probeManager) cleanup(desired map[types.UID]bool) {
+	m.stop(func(k probeKey) bool { return !desired[k.uid] })
+}
+
+// stop stops the workers whose key matches, in key order, not map order:
+// they wake and end in the order they are cancelled, the same every run.
+func (m *probeManager) stop(match func(probeKey) bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for k, cancel := range m.workers {
-		if !desired[k.uid] {
-			cancel()
-			delete(m.workers, k)
-			delete(m.results, k)
+	var keys []probeKey
+	for k := range m.workers {
+		if match(k) {
+			keys = append(keys, k)
 		}
+	}
+	slices.SortFunc(keys, func(a, b probeKey) int {
+		return cmp.Or(strings.Compare(string(a.uid), string(b.uid)), strings.Compare(a.container, b.container), strings.Compare(a.probe, b.probe))
+	})
+	for _, k := range keys {
+		m.workers[k]()
+		delete(m.workers, k)
+		delete(m.results, k)
 	}
 }
 

@@ -246,13 +246,18 @@ func (k *Kubelet) applyDefaults(pod *corev1.Pod, source string, isFile bool) {
 	}
 }
 
-// sortedPods sorts pods by namespace and name, for stable iteration.
+// sortedPods sorts pods by namespace and name, for stable iteration; by
+// UID between pods of one name (a pod deleted and made again, the old one
+// still terminating), which would otherwise keep their map order.
 func sortedPods(pods []*corev1.Pod) []*corev1.Pod {
 	sort.Slice(pods, func(i, j int) bool {
 		if pods[i].Namespace != pods[j].Namespace {
 			return pods[i].Namespace < pods[j].Namespace
 		}
-		return pods[i].Name < pods[j].Name
+		if pods[i].Name != pods[j].Name {
+			return pods[i].Name < pods[j].Name
+		}
+		return pods[i].UID < pods[j].UID
 	})
 	return pods
 }

@@ -1,9 +1,12 @@
 package kubelet
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"reflect"
+	"slices"
+	"strings"
 	"sync"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -26,7 +29,7 @@ type statusManager struct {
 	mu       sync.Mutex
 	statuses map[types.UID]*versionedStatus
 	synced   map[types.UID]uint64 // apiStatusVersions
-	ch       chan syncRequest     // podStatusChannel, capacity 1000
+	ch       chan *syncRequest    // podStatusChannel, capacity 1000 (pointers: 8 KB a node, not 72)
 }
 
 type versionedStatus struct {
@@ -43,7 +46,7 @@ type syncRequest struct {
 }
 
 func newStatusManager(k *Kubelet) *statusManager {
-	return &statusManager{k: k, statuses: map[types.UID]*versionedStatus{}, synced: map[types.UID]uint64{}, ch: make(chan syncRequest, 1000)}
+	return &statusManager{k: k, statuses: map[types.UID]*versionedStatus{}, synced: map[types.UID]uint64{}, ch: make(chan *syncRequest, 1000)}
 }
 
 // start is manager.Start: go wait.Forever(func() { select { podStatusChannel → syncPod; syncTicker → syncBatch } }, 0).
@@ -124,7 +127,7 @@ func (m *statusManager) requestSync(ctx context.Context, uid types.UID, vs *vers
 	goroutine.SpanFrom(ctx).AddEvent("SetPodStatus", attribute.String("k8s.pod.phase", string(vs.status.Phase)),
 		attribute.Int64("kubelet.status_version", int64(vs.version)))
 	select {
-	case m.ch <- syncRequest{uid: uid, cause: trace.SpanContextFromContext(ctx)}:
+	case m.ch <- &syncRequest{uid: uid, cause: trace.SpanContextFromContext(ctx)}:
 	default: // the batch sync will catch up
 	}
 }
@@ -160,21 +163,30 @@ func (m *statusManager) setContainerReadiness(ctx context.Context, uid types.UID
 // syncBatch writes every status newer than what the apiserver has.
 func (m *statusManager) syncBatch(ctx context.Context) {
 	m.mu.Lock()
-	var due []types.UID
+	type pod struct {
+		uid      types.UID
+		ns, name string
+	}
+	var due []pod
 	for uid, s := range m.statuses {
 		// needsUpdate, or couldBeDeleted: a terminating pod is retried
 		// until its volumes are gone and it can be deleted.
 		if m.synced[uid] < s.version || s.terminate {
-			due = append(due, uid)
+			due = append(due, pod{uid, s.ns, s.name})
 		}
 	}
 	m.mu.Unlock()
 	if len(due) == 0 {
 		return
 	}
+	// By namespace and name, not in map order: the writes come in the same
+	// order every run.
+	slices.SortFunc(due, func(a, b pod) int {
+		return cmp.Or(strings.Compare(a.ns, b.ns), strings.Compare(a.name, b.name), strings.Compare(string(a.uid), string(b.uid)))
+	})
 	goroutine.SpanFrom(ctx).SetAttributes(attribute.Int("k8s.pods", len(due)))
-	for _, uid := range due {
-		m.syncPod(ctx, uid)
+	for _, p := range due {
+		m.syncPod(ctx, p.uid)
 	}
 }
 

@@ -50,14 +50,27 @@ func (k *Kubelet) syncLoop(ctx context.Context) {
 			continue
 		}
 		backoff = base
-		// Pod updates already queued go first. Go's select picks at random
-		// among ready arms (so does the real syncLoop); kubeloom does not,
-		// so that a housekeeping tick can never run between a source's
-		// first update and the ADD it queued, which would kill the pods a
-		// restarted kubelet has not re-added yet, and so that runs repeat.
+		// Go's select picks at random among ready arms (so does the real
+		// syncLoopIteration); kubeloom takes a ready arm in the order the
+		// select lists them, so that runs repeat, and so that a housekeeping
+		// tick can never run between a source's first update and the ADD it
+		// queued, which would kill the pods a restarted kubelet has not
+		// re-added yet. Only with no arm ready does it wait on them all.
 		select {
 		case u := <-k.config.updates:
-			goroutine.Tick(ctx, "configCh", 0, func(ctx context.Context) { k.handleConfig(ctx, u) })
+			k.onConfig(ctx, u)
+			continue
+		default:
+		}
+		select {
+		case e := <-plegCh:
+			k.onPLEG(ctx, e)
+			continue
+		default:
+		}
+		select {
+		case <-syncTicker.C():
+			k.onSyncTick(ctx)
 			continue
 		default:
 		}
@@ -65,26 +78,44 @@ func (k *Kubelet) syncLoop(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case u := <-k.config.updates:
-			goroutine.Tick(ctx, "configCh", 0, func(ctx context.Context) { k.handleConfig(ctx, u) })
+			k.onConfig(ctx, u)
 		case e := <-plegCh:
-			goroutine.Tick(ctx, "plegCh", 0, func(ctx context.Context) { k.handlePLEG(ctx, e) })
+			k.onPLEG(ctx, e)
 		case <-syncTicker.C():
-			goroutine.Tick(ctx, "syncCh", syncLoopTick, func(ctx context.Context) {
-				if pods := k.podsOf(k.workQueue.getWork()); len(pods) > 0 {
-					k.handlePodSyncs(ctx, pods, "")
-				}
-			})
+			k.onSyncTick(ctx)
 		case <-housekeepingTicker.C():
-			goroutine.Tick(ctx, "housekeepingCh", housekeepingPeriod, func(ctx context.Context) {
-				if !k.config.allReady() {
-					// glog.V(4).Infof("SyncLoop (housekeeping, skipped): sources aren't ready yet.")
-					goroutine.SpanFrom(ctx).SetAttributes(attribute.Bool("kubelet.sources_ready", false))
-					return
-				}
-				k.handlePodCleanups(ctx)
-			})
+			k.onHousekeeping(ctx)
 		}
 	}
+}
+
+// The arms of syncLoopIteration, each an iteration of kubelet/main-loop.
+
+func (k *Kubelet) onConfig(ctx context.Context, u podUpdate) {
+	goroutine.Tick(ctx, "configCh", 0, func(ctx context.Context) { k.handleConfig(ctx, u) })
+}
+
+func (k *Kubelet) onPLEG(ctx context.Context, e *lifecycleEvent) {
+	goroutine.Tick(ctx, "plegCh", 0, func(ctx context.Context) { k.handlePLEG(ctx, e) })
+}
+
+func (k *Kubelet) onSyncTick(ctx context.Context) {
+	goroutine.Tick(ctx, "syncCh", syncLoopTick, func(ctx context.Context) {
+		if pods := k.podsOf(k.workQueue.getWork()); len(pods) > 0 {
+			k.handlePodSyncs(ctx, pods, "")
+		}
+	})
+}
+
+func (k *Kubelet) onHousekeeping(ctx context.Context) {
+	goroutine.Tick(ctx, "housekeepingCh", housekeepingPeriod, func(ctx context.Context) {
+		if !k.config.allReady() {
+			// glog.V(4).Infof("SyncLoop (housekeeping, skipped): sources aren't ready yet.")
+			goroutine.SpanFrom(ctx).SetAttributes(attribute.Bool("kubelet.sources_ready", false))
+			return
+		}
+		k.handlePodCleanups(ctx)
+	})
 }
 
 func (k *Kubelet) podsOf(uids []types.UID) []*corev1.Pod {
@@ -191,7 +222,7 @@ func (k *Kubelet) handlePodSyncs(ctx context.Context, pods []*corev1.Pod, why st
 }
 
 // handlePLEG is the plegCh arm: a lifecycle event makes the pod sync.
-func (k *Kubelet) handlePLEG(ctx context.Context, e lifecycleEvent) {
+func (k *Kubelet) handlePLEG(ctx context.Context, e *lifecycleEvent) {
 	sp := goroutine.SpanFrom(ctx)
 	sp.SetAttributes(attribute.String("kubelet.pleg.event", e.typ), attribute.String("k8s.pod.uid", string(e.uid)),
 		attribute.String(catalog.AttrContainer, e.container))

@@ -16,6 +16,13 @@ import (
 // 2-core machine costs more than encoding the span; and it drops spans when
 // its queue is full, which a recording must never do: here a producer waits
 // instead (back-pressure), so the recording is complete by construction.
+//
+// In virtual time the engine makes the Tracing, and so the collector,
+// outside the run's bubble, so that its goroutine encodes and writes the
+// file outside it: a bubble's goroutines then only append spans, and a producer
+// that waits for room waits on a channel of the writer's, which does not
+// let the bubble's clock move, so how fast the disk is cannot change what
+// the simulation does.
 type collector struct {
 	exp       sdktrace.SpanExporter
 	batchSize int
@@ -23,7 +30,7 @@ type collector struct {
 	interval  time.Duration // real time between exports of a partial batch
 
 	mu      sync.Mutex
-	room    sync.Cond // signalled when the queue has room again
+	drained chan struct{} // closed (and replaced) when the writer takes the queue
 	queue   []sdktrace.ReadOnlySpan
 	stopped bool
 	err     error // first export error
@@ -40,8 +47,8 @@ func newCollector(exp sdktrace.SpanExporter) *collector {
 	c := &collector{
 		exp: exp, batchSize: 1024, maxQueued: 16 * 1024, interval: 200 * time.Millisecond,
 		kick: make(chan struct{}, 1), flushes: make(chan chan error), done: make(chan struct{}),
+		drained: make(chan struct{}),
 	}
-	c.room.L = &c.mu
 	c.wg.Add(1)
 	go c.run()
 	return c
@@ -52,7 +59,14 @@ func (c *collector) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
 func (c *collector) OnEnd(s sdktrace.ReadOnlySpan) {
 	c.mu.Lock()
 	for len(c.queue) >= c.maxQueued && !c.stopped {
-		c.room.Wait()
+		drained := c.drained
+		c.mu.Unlock()
+		select {
+		case c.kick <- struct{}{}:
+		default:
+		}
+		<-drained
+		c.mu.Lock()
 	}
 	if c.stopped {
 		c.mu.Unlock()
@@ -100,7 +114,7 @@ func (c *collector) export(spare []sdktrace.ReadOnlySpan) []sdktrace.ReadOnlySpa
 		c.mu.Lock()
 		batch := c.queue
 		c.queue = spare[:0]
-		c.room.Broadcast()
+		c.drain()
 		c.mu.Unlock()
 		if len(batch) == 0 {
 			return batch
@@ -115,6 +129,14 @@ func (c *collector) export(spare []sdktrace.ReadOnlySpan) []sdktrace.ReadOnlySpa
 		clear(batch) // let the spans be collected
 		spare = batch
 	}
+}
+
+// drain wakes the producers waiting for room (c.mu held). Only the
+// writer's goroutine calls it, as only it may close a channel it made
+// outside a bubble.
+func (c *collector) drain() {
+	close(c.drained)
+	c.drained = make(chan struct{})
 }
 
 func (c *collector) exportErr() error {
@@ -149,8 +171,7 @@ func (c *collector) Shutdown(ctx context.Context) error {
 		c.mu.Unlock()
 		return nil
 	}
-	c.stopped = true
-	c.room.Broadcast()
+	c.stopped = true // the writer's last export wakes the producers waiting for room
 	c.mu.Unlock()
 	close(c.done)
 	c.wg.Wait()

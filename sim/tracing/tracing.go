@@ -42,6 +42,9 @@ type Options struct {
 	// minus the simulated clock at the start, so that Jaeger shows a run at
 	// the time it was made. The recording keeps simulated time.
 	OTLPShift time.Duration
+	// WallStart is when the run was made; it tells this run's trace IDs
+	// from another's (see ids).
+	WallStart time.Time
 }
 
 // Tracing owns the processors and the per-instance providers.
@@ -52,6 +55,7 @@ type Tracing struct {
 	timeout    time.Duration
 
 	ended counter // spans ended so far, for progress (the recorder counts when it writes)
+	nonce [8]byte // the run's, in every trace ID
 
 	mu        sync.Mutex
 	providers []*sdktrace.TracerProvider
@@ -63,7 +67,7 @@ func New(ctx context.Context, o Options) (*Tracing, error) {
 	if o.Recording == nil {
 		return nil, errors.New("tracing: a recording writer is required")
 	}
-	t := &Tracing{timeout: o.ExportTimeout}
+	t := &Tracing{timeout: o.ExportTimeout, nonce: runNonce(o.WallStart)}
 	if t.timeout <= 0 {
 		t.timeout = 5 * time.Second
 	}
@@ -110,16 +114,19 @@ type processor struct {
 
 // Provider returns a new TracerProvider for one instance, its resource built
 // from attrs (service.name, service.instance.id, kubeloom.scenario, ...).
+// Its span and trace IDs count in the order its spans start (see ids), so
+// call Provider in the same order in every run.
 func (t *Tracing) Provider(attrs ...attribute.KeyValue) *sdktrace.TracerProvider {
 	opts := providerOptions(attrs...)
 	for _, p := range t.shared {
 		opts = append(opts, sdktrace.WithSpanProcessor(p))
 	}
 	opts = append(opts, sdktrace.WithSpanProcessor(&t.ended))
-	tp := sdktrace.NewTracerProvider(opts...)
 	t.mu.Lock()
+	defer t.mu.Unlock()
+	opts = append(opts, sdktrace.WithIDGenerator(&ids{instance: uint32(len(t.providers) + 1), nonce: t.nonce}))
+	tp := sdktrace.NewTracerProvider(opts...)
 	t.providers = append(t.providers, tp)
-	t.mu.Unlock()
 	return tp
 }
 

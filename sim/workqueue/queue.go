@@ -12,6 +12,7 @@ import (
 	k8sworkqueue "k8s.io/client-go/util/workqueue"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/clock"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 )
 
@@ -90,6 +91,12 @@ func (q *Queue) ProcessNext(ctx context.Context, syncName string, sync Sync) boo
 		return false
 	}
 	defer q.q.Done(key)
+	// Workers woken at one instant (by one event, in several controllers)
+	// sync in an order of their own, not the scheduler's: each sync writes
+	// to the apiserver, and which of two writes of one object comes first
+	// decides which one conflicts.
+	rt := goroutine.RuntimeFrom(ctx)
+	clock.TakeTurn(rt.Clock(), rt.Instance()+" "+q.name+" "+key)
 	sctx, sp := goroutine.Start(ctx, syncName, trace.WithLinks(q.takeCauses(key)...),
 		trace.WithAttributes(attribute.String(catalog.AttrObjectKey, key), attribute.String("workqueue.name", q.name)))
 	defer sp.End()

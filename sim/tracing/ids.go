@@ -1,0 +1,58 @@
+package tracing
+
+import (
+	"context"
+	"encoding/binary"
+	"hash/fnv"
+	"sync/atomic"
+	"time"
+
+	"go.opentelemetry.io/otel/trace"
+)
+
+// ids gives one instance's spans their IDs in the order they start, instead
+// of the SDK's random ones: a recording orders spans that start at one
+// instant by their IDs (traces/timeline), and in virtual time every startup
+// step of a process starts at one instant, so random IDs would shuffle them
+// from run to run.
+//
+// A span ID is the instance's number (its provider's place among the run's,
+// from 1) in its top 24 bits and the instance's count of spans in the other
+// 40, so IDs are unique across the recording (its views key spans by span
+// ID alone) and sort by instance, then by start. A trace ID is the
+// instance's number and its count of traces, then the run's nonce: Jaeger
+// keeps spans of one trace ID together, so two runs must not share them.
+type ids struct {
+	instance uint32
+	nonce    [8]byte
+	traces   atomic.Uint32
+	spans    atomic.Uint64
+}
+
+// runNonce is the last eight bytes of a run's trace IDs, from when the run
+// was made: runs made at different times differ, and a run made with the
+// same wall-clock start (SOURCE_DATE_EPOCH) gets the same IDs.
+func runNonce(wallStart time.Time) (n [8]byte) {
+	h := fnv.New64a()
+	binary.Write(h, binary.BigEndian, wallStart.UnixNano())
+	binary.BigEndian.PutUint64(n[:], h.Sum64())
+	return n
+}
+
+// maxSpansPerInstance is how many spans the 40 bits of a span ID count.
+const maxSpansPerInstance = 1 << 40
+
+func (g *ids) NewIDs(ctx context.Context) (trace.TraceID, trace.SpanID) {
+	var t trace.TraceID
+	binary.BigEndian.PutUint32(t[0:4], g.instance)
+	binary.BigEndian.PutUint32(t[4:8], g.traces.Add(1))
+	copy(t[8:], g.nonce[:])
+	return t, g.NewSpanID(ctx, t)
+}
+
+func (g *ids) NewSpanID(context.Context, trace.TraceID) trace.SpanID {
+	var s trace.SpanID
+	n := g.spans.Add(1) % maxSpansPerInstance // wraps after a trillion spans
+	binary.BigEndian.PutUint64(s[:], uint64(g.instance)<<40|n)
+	return s
+}
