@@ -36,13 +36,17 @@ test: ## every test, with the race detector (what CI runs)
 test-short: ## every test, without the race detector
 	$(GO) test -count=1 ./...
 
-# The long benchmarks (BenchmarkClusterScale; BenchmarkScale100TracingOverhead, a 100-node run
-# recorded and one with noop tracers, two minutes) are skipped by the `-bench .` line and run
-# once each on the last.
-bench: ## the performance benchmarks (cost per span side by side: recorder, SDK floor, stdouttrace, noop; one controller sync, cm-startup across speeds, kubelets per node-minute, HTML first paint at 100k spans, replay --summary and export --format html of 1M spans, then 10, 100 and 1,000 kubelets for 10 simulated minutes and a 100-node run's tracing overhead; about 12 minutes, 3.5 GB of memory and 2 GB in $TMPDIR)
-	$(GO) test -run '^$$' -bench . -skip 'ClusterScale|Scale100TracingOverhead' -benchmem ./sim/... ./traces/...
+# Runs as a user runs them (cmd/kubeloom: the built binary, in virtual time): every built-in
+# (BenchmarkRun, 3 times each), 10, 100 and 1,000 kubelets for 10 simulated minutes
+# (BenchmarkClusterScale, a few minutes at 1,000) and Ctrl-C in the 1,000-node burst. The live-mode
+# and in-process benchmarks of sim/ and traces/ come first; BenchmarkScale100TracingOverhead, two
+# live runs of 100 nodes, last.
+bench: ## the performance benchmarks (cost per span side by side: recorder, SDK floor, stdouttrace, noop; one controller sync; cm-startup live across speeds; HTML first paint at 100k spans; every built-in as a user runs it; replay --summary and export --format html of 1M spans; 10, 100 and 1,000 kubelets for 10 simulated minutes in virtual time, and Ctrl-C at 1,000; a 100-node run's tracing overhead; about 20 minutes, 4 GB of memory and 3 GB in $$TMPDIR)
+	$(GO) test -run '^$$' -bench . -skip 'Scale100TracingOverhead' -benchmem ./sim/... ./traces/...
+	$(GO) test -run '^$$' -bench '^BenchmarkRun$$' -benchtime 3x ./cmd/kubeloom
 	$(GO) test -run '^$$' -bench 'ReplaySummary1M|ExportHTML1M' -benchtime 1x ./cmd/kubeloom
-	$(GO) test -run '^$$' -bench 'ClusterScale|Scale100TracingOverhead' -benchtime 1x -benchmem ./sim/engine
+	$(GO) test -run '^$$' -bench 'ClusterScale' -benchtime 1x -timeout 60m ./cmd/kubeloom
+	$(GO) test -run '^$$' -bench 'Scale100TracingOverhead' -benchtime 1x -benchmem ./sim/engine
 
 # staticcheck is a tool of its own small module, tools/lint/go.mod (docs/design.md, "Lint"): its
 # version and its dependencies' are pinned there with their checksums, and `go tool` builds it
@@ -60,9 +64,9 @@ docs: ## regenerate the docs written from the code (docs/cli.md, docs/goroutines
 	$(GO) test ./cmd/kubeloom -run 'TestGeneratedDocsAreUpToDate' -count=1 -args -update
 	$(GO) test ./docs -run 'TestFigures' -count=1 -args -update
 
-docs-check-large: ## check the figures of docs/scale.md and the golden summary of cluster-scale, the large built-in, against runs of it without the race detector (make test skips them under -race: a minute of CPU and 7 GB, ten times both with it)
+docs-check-large: ## check the figures of docs/scale.md against a run of cluster-scale, the large built-in, and that three runs of it repeat, without the race detector (make test skips reading its 1.5 GB recordings under -race, which takes ten times the CPU and memory)
 	$(GO) test ./docs -run 'TestFigures' -count=1 -args -only=docs/scale.md,docs/zh/scale.md,scenarios/builtin/cluster-scale.yaml
-	$(GO) test ./cmd/kubeloom -run 'TestRunSummaryGolden/cluster-scale' -count=1
+	$(GO) test ./cmd/kubeloom -run 'TestSameRunEveryTime/cluster-scale' -count=1
 
 docs-picture: ## retake the HTML timeline's screenshots in docs/images (cm-leader-failover and cluster-basics at 1280x720 and 1920x1080; the README shows one) and timeline.json beside them (needs Chromium and a CJK font, e.g. Debian's fonts-noto-cjk)
 	CI=true $(GO) test ./traces/htmlview -run 'TestBrowserScenarios$$' -count=1 -args -update

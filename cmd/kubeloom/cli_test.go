@@ -17,6 +17,7 @@ import (
 	"github.com/kubeloom/kubeloom/internal/memnet"
 	"github.com/kubeloom/kubeloom/scenarios"
 	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/engine"
 	"github.com/kubeloom/kubeloom/traces"
 )
 
@@ -35,8 +36,27 @@ func executeInBubble(t *testing.T, args ...string) (string, string, error) {
 	return executeIn(t, deps{network: network{listen: n.Listen, dial: n.Dial}}, args...)
 }
 
+// inTestBubble is how a test runs a scenario in virtual time: in the
+// synctest bubble the test is already in (engine.RunVirtual makes its own,
+// which a test binary cannot: internal/bubble), on an in-memory network.
+func inTestBubble(ctx context.Context, o engine.Options) (*engine.Summary, error) {
+	if o.Listen == nil {
+		n := memnet.New()
+		o.Listen, o.Dial = n.Listen, n.Dial
+	}
+	if o.Watch == nil {
+		o.Watch = &engine.Watch{}
+	}
+	return engine.Run(ctx, o)
+}
+
+// executeIn runs the CLI with d; a run in virtual time runs in the test's
+// bubble (inTestBubble), so a test that runs one calls synctest.Test.
 func executeIn(t *testing.T, d deps, args ...string) (string, string, error) {
 	t.Helper()
+	if d.runVirtual == nil {
+		d.runVirtual = inTestBubble
+	}
 	var out, errOut bytes.Buffer
 	d.in, d.out, d.err = strings.NewReader(""), &out, &errOut
 	cmd := newRootCmd(d)
@@ -102,9 +122,9 @@ func TestInterruptedRunKeepsAValidRecording(t *testing.T) {
 		var errOut bytes.Buffer
 		done := make(chan error)
 		go func() {
-			done <- runRun(ctx, &runOptions{io: streams{out: &bytes.Buffer{}, err: &errOut}, clock: clock.RealClock{}, scenario: "informer-basics", out: file, quiet: true})
+			done <- runRun(ctx, &runOptions{io: streams{out: &bytes.Buffer{}, err: &errOut}, clock: clock.RealClock{}, runVirtual: inTestBubble, scenario: "informer-basics", out: file, quiet: true})
 		}()
-		time.Sleep(1200 * time.Millisecond) // 12 simulated seconds at the scenario's speed 10: Ctrl-C then
+		time.Sleep(12 * time.Second) // 12 simulated seconds into the run (virtual time): Ctrl-C then
 		cancel()
 		if err := <-done; err != nil {
 			t.Fatalf("interrupted run: %v", err)
@@ -217,7 +237,9 @@ func TestRunControllerManagerFailover(t *testing.T) {
 		}
 	})
 	for _, want := range []string{
-		"classic/cm-0 serves http://127.0.0.1:", "modern/cm-2 serves http://127.0.0.1:",
+		// Virtual time: the servers answer on the run's in-memory network,
+		// which one line says, once.
+		"  the servers (classic/cm-0 /healthz /configz /metrics /debug/pprof/, …) answer on the run's in-memory network; 'kubeloom run … --live' serves them on 127.0.0.1\n",
 		"killLeader at 1m0s",
 		"exited: killed by the scenario (killLeader): the process got SIGKILL",
 		"cm/leader-renew", "every goroutine stopped",
@@ -243,7 +265,7 @@ func TestRunEra(t *testing.T) {
 			t.Fatalf("run: %v\n%s", err, stderr)
 		}
 	})
-	for _, want := range []string{"era modern)", "cm-0 serves http://127.0.0.1:"} {
+	for _, want := range []string{"era modern)", "the servers (cm-0 /healthz"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("run output lacks %q:\n%s", want, stderr)
 		}

@@ -1,4 +1,4 @@
-package engine
+package main
 
 import (
 	"math"
@@ -18,7 +18,7 @@ func TestTuneGCRespectsTheUsersSettings(t *testing.T) {
 
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
-	restore := TuneGC()
+	restore := tuneGC()
 	if p, l := read(); p != 100 || l != math.MaxInt64 {
 		t.Errorf("with GOGC and GOMEMLIMIT set: GC percent %d, limit %d; want the user's 100 and no limit", p, l)
 	}
@@ -32,9 +32,9 @@ func TestTuneGCSetsTheRunsBudget(t *testing.T) {
 		old := debug.SetMemoryLimit(userLimit)
 		t.Cleanup(func() { debug.SetMemoryLimit(old) })
 		if lookupEnv("GOGC") || lookupEnv("GOMEMLIMIT") {
-			t.Skip("GOGC or GOMEMLIMIT is set for this test process") // TuneGC would rightly leave them
+			t.Skip("GOGC or GOMEMLIMIT is set for this test process") // tuneGC would rightly leave them
 		}
-		restore := TuneGC()
+		restore := tuneGC()
 		p := debug.SetGCPercent(-1)
 		debug.SetGCPercent(p)
 		if l := debug.SetMemoryLimit(-1); p != runGCPercent || l != min(userLimit, runMemoryLimit) {

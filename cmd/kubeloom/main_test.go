@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"os"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -15,5 +16,9 @@ var update = flag.Bool("update", false, "rewrite the generated docs (docs/cli.md
 
 func TestMain(m *testing.M) {
 	quietOTel() // as main does
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(int) {
+		if binaryDir != "" {
+			os.RemoveAll(binaryDir)
+		}
+	}))
 }

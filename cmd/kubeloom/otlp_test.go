@@ -16,42 +16,64 @@ func TestRunWithADeadCollector(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		endpoint func(*testing.T) string
-		want     string
+		// what the warning says, live (the exporter, as spans end) and in
+		// virtual time (the push when the run has ended)
+		live, virtual string
 	}{
-		{"refused over HTTP", func(t *testing.T) string { return "http://" + deadend.Refused(t) }, "connection refused"},
-		{"hung over HTTP", func(t *testing.T) string { return "http://" + deadend.Hung(t) }, "failed: no answer within 500ms"},
-		{"hung over gRPC", func(t *testing.T) string { return "grpc://" + deadend.Hung(t) }, "failed: no answer within 500ms"},
+		{"refused over HTTP", func(t *testing.T) string { return "http://" + deadend.Refused(t) }, "connection refused", "connection refused"},
+		{"hung over HTTP", func(t *testing.T) string { return "http://" + deadend.Hung(t) }, "failed: no answer within 500ms", "gave up after 500ms"},
+		{"hung over gRPC", func(t *testing.T) string { return "grpc://" + deadend.Hung(t) }, "failed: no answer within 500ms", "gave up after 500ms"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			endpoint := tc.endpoint(t)
-			file := filepath.Join(t.TempDir(), "run.jsonl")
-			_, stderr, err := execute(t, "run", "informer-basics", "-q", "--duration", "10s", "--speed", "200", "--out", file, "--otlp-endpoint", endpoint, "--otlp-timeout", "500ms")
-			if err != nil {
-				t.Fatalf("the run failed: %v\n%s", err, stderr)
-			}
-			if n := strings.Count(stderr, "warning:"); n != 1 {
-				t.Errorf("%d warnings, want one:\n%s", n, stderr)
-			}
-			if want := "warning: the OTLP export to " + endpoint + " failed"; !strings.Contains(stderr, want) {
-				t.Errorf("the warning does not say %q:\n%s", want, stderr)
-			}
-			if !strings.Contains(stderr, tc.want) {
-				t.Errorf("the warning does not say %q:\n%s", tc.want, stderr)
-			}
-			if !strings.Contains(stderr, "the recording is complete") {
-				t.Errorf("the output does not say the recording is complete:\n%s", stderr)
-			}
-			f, err := os.Open(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			spans, err := traces.Read(f, file)
-			if err != nil || len(spans) == 0 {
-				t.Errorf("the recording: %d spans, %v", len(spans), err)
-			}
-		})
+		for _, mode := range []string{"live", "virtual time"} {
+			t.Run(tc.name+", "+mode, func(t *testing.T) {
+				t.Parallel()
+				want := tc.live
+				if mode != "live" {
+					want = tc.virtual
+				}
+				checkDeadCollector(t, mode, tc.endpoint(t), want)
+			})
+		}
+	}
+}
+
+// checkDeadCollector runs informer-basics exporting to endpoint: live in
+// this process, and in virtual time as a user does (the built binary,
+// which pushes the recording when the run ends).
+func checkDeadCollector(t *testing.T, mode, endpoint, want string) {
+	file := filepath.Join(t.TempDir(), "run.jsonl")
+	args := []string{"run", "informer-basics", "-q", "--duration", "10s", "--out", file, "--otlp-endpoint", endpoint, "--otlp-timeout", "500ms"}
+	var stderr string
+	var err error
+	if mode == "live" {
+		_, stderr, err = execute(t, append(args, "--speed", "200")...)
+	} else {
+		r := runProcess(t, builtBinary(t), "", args...)
+		stderr, err = r.stderr, r.exitErr
+	}
+	if err != nil {
+		t.Fatalf("the run failed: %v\n%s", err, stderr)
+	}
+	if n := strings.Count(stderr, "warning:"); n != 1 {
+		t.Errorf("%d warnings, want one:\n%s", n, stderr)
+	}
+	if w := "warning: the OTLP export to " + endpoint + " failed"; !strings.Contains(stderr, w) {
+		t.Errorf("the warning does not say %q:\n%s", w, stderr)
+	}
+	if !strings.Contains(stderr, want) {
+		t.Errorf("the warning does not say %q:\n%s", want, stderr)
+	}
+	if !strings.Contains(stderr, "the recording is complete") {
+		t.Errorf("the output does not say the recording is complete:\n%s", stderr)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	spans, err := traces.Read(f, file)
+	if err != nil || len(spans) == 0 {
+		t.Errorf("the recording: %d spans, %v", len(spans), err)
 	}
 }
 

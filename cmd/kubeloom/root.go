@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/utils/clock"
 
+	"github.com/kubeloom/kubeloom/sim/engine"
 	"github.com/kubeloom/kubeloom/traces/otlp"
 )
 
@@ -53,6 +54,10 @@ type deps struct {
 	// recording's wall-clock start, the real time a run took); nil is the
 	// real clock.
 	clock clock.PassiveClock
+	// runVirtual runs a scenario in virtual time; nil is engine.RunVirtual,
+	// which makes a bubble of its own. Tests, already inside one
+	// (synctest.Test), run engine.Run there instead.
+	runVirtual func(context.Context, engine.Options) (*engine.Summary, error)
 	// otlpEnv is the endpoint the OTEL_EXPORTER_OTLP_* variables name, ""
 	// when none does: run and push export there without --otlp-endpoint.
 	// nil is otlp.EnvEndpointURL. (The OpenTelemetry exporter reads the

@@ -8,9 +8,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	rtrace "runtime/trace"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -21,6 +21,7 @@ import (
 	"github.com/kubeloom/kubeloom/sim/engine"
 	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/otlp"
+	"github.com/kubeloom/kubeloom/traces/push"
 )
 
 // runOptions are what `kubeloom run` is told: its argument and flags, and
@@ -28,12 +29,15 @@ import (
 type runOptions struct {
 	io streams
 	network
-	clock clock.PassiveClock
+	clock      clock.PassiveClock
+	runVirtual func(context.Context, engine.Options) (*engine.Summary, error)
 
 	scenario      string
 	out           string
 	compress      bool
 	speed         float64
+	live          bool
+	cores         int
 	duration      time.Duration
 	seed          int64
 	era           eraFlag
@@ -50,7 +54,7 @@ type runOptions struct {
 // parsed options instead of runRun (tests of the flags).
 func newRunCmd(d deps, runF func(context.Context, *runOptions) error) *cobra.Command {
 	d = d.withDefaults()
-	o := &runOptions{io: d.streams, network: d.network, clock: d.clock}
+	o := &runOptions{io: d.streams, network: d.network, clock: d.clock, runVirtual: d.runVirtual}
 	cmd := &cobra.Command{
 		Use:   "run SCENARIO|FILE.yaml",
 		Short: "Run a scenario and record its spans",
@@ -58,28 +62,43 @@ func newRunCmd(d deps, runF func(context.Context, *runOptions) error) *cobra.Com
 show progress, write the recording (JSON Lines, one span per line) and print a
 summary of the goroutines that ran.
 
+By default a run is in virtual time: simulated time moves only when every
+simulated goroutine waits, so the run takes as long as its work takes the
+CPU (ten simulated minutes of a kubelet in a fraction of a second), every
+period is exact however busy the machine is, and the same scenario and seed
+give the same run. The components' HTTP servers are real net/http servers
+on an in-memory network that only the simulation reaches.
+
+--speed N is live mode: simulated time runs N times faster than the real
+clock. Use it for what needs the wall clock: watching spans arrive in Jaeger
+as they end (--otlp-endpoint), and curling the components' servers on
+127.0.0.1 while the run lasts. --live is live mode at the scenario's own
+pace, its spec.speed (60 for cm-startup). A live run's loops can run late on
+a busy machine, and two live runs differ a little more than two virtual ones.
+
 A recording whose name ends in .zst (--out FILE.jsonl.zst, or --compress) is
 compressed with zstd, some 30 times smaller; every command that reads
 recordings reads both kinds, whatever the name.
 
---otlp-endpoint also sends every span, as it ends, to an OpenTelemetry
-collector or Jaeger. Without the flag, OTEL_EXPORTER_OTLP_ENDPOINT (or
-OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) turns the export on; the other standard
-OTEL_EXPORTER_OTLP_* variables (protocol, headers, certificates) apply with
---otlp-endpoint env. A collector that is down or does not answer costs at
-most --otlp-timeout (5 s) and one warning; the recording is complete either
-way.
+--otlp-endpoint also sends every span to an OpenTelemetry collector or
+Jaeger: in live mode as each span ends, in virtual time once the run has
+ended, as 'kubeloom push' would. Without the flag,
+OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) turns
+the export on; the other standard OTEL_EXPORTER_OTLP_* variables
+(protocol, headers, certificates) apply with --otlp-endpoint env. A
+collector that is down or does not answer costs at most --otlp-timeout
+(5 s) per request and one warning; the recording is complete either way.
 
 --go-trace also writes a Go execution trace in which every simulated
 goroutine's work is a region named by its goroutine.name: open it with
 'go tool trace FILE'.
 
-A run sets Go's garbage collector to GOGC=400 under a 3 GiB memory limit
-(a simulation allocates fast and keeps little; the collector's pauses would
-make loops late): set GOGC or GOMEMLIMIT to choose otherwise.`,
+A run sets Go's garbage collector to GOGC=400 under a 3.5 GiB memory limit
+(a simulation allocates fast and keeps little): set GOGC or GOMEMLIMIT to
+choose otherwise.`,
 		Example: `  kubeloom run informer-basics --out recordings/informer-basics.jsonl
-  kubeloom run informer-eras --speed 30 --out recordings/eras.jsonl
   kubeloom run cluster-basics --out recordings/cluster.jsonl.zst
+  kubeloom run cm-startup --live      # live, at the scenario's speed: curl its servers meanwhile
   kubeloom scenarios show goroutine-leak > my-scenario.yaml
   kubeloom run my-scenario.yaml --strict --otlp-endpoint http://127.0.0.1:4318`,
 		Args: cobra.ExactArgs(1),
@@ -100,7 +119,9 @@ make loops late): set GOGC or GOMEMLIMIT to choose otherwise.`,
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "out", "o", "", "recording file (default recordings/<scenario>-<time>.jsonl); compressed if it ends in .zst")
 	f.BoolVar(&o.compress, "compress", false, "compress the recording with zstd (adds .zst to the --out name if missing)")
-	f.Float64Var(&o.speed, "speed", 0, "simulated seconds per real second (default: the scenario's spec.speed)")
+	f.Float64Var(&o.speed, "speed", 0, "live mode: simulated seconds per real second (default: virtual time, as fast as the CPU allows)")
+	f.BoolVar(&o.live, "live", false, "live mode at the scenario's own speed (its spec.speed)")
+	f.IntVar(&o.cores, "cores", 0, "CPU cores a run in virtual time uses: 1 runs the same run every time, more run a large cluster faster (default: $GOMAXPROCS if set, else 1 up to 10 kubelets and every core above)")
 	f.DurationVar(&o.duration, "duration", 0, "simulated time to run (default: the scenario's spec.duration)")
 	f.Int64Var(&o.seed, "seed", 0, "random seed of loop jitter (default: the scenario's spec.seed)")
 	f.Var(&o.era, "era", "run in this era only: classic (the v1.5 code the articles read) or modern (today's client-go) (default: the scenario's spec.era or spec.eras)")
@@ -111,6 +132,7 @@ make loops late): set GOGC or GOMEMLIMIT to choose otherwise.`,
 	f.BoolVar(&o.allIterations, "all-iterations", false, "record every iteration of loops of 1s or less (default: idle ones are sampled)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress, only the summary")
 	f.BoolVar(&o.strict, "strict", false, "exit with status 1 when an action of the scenario fails (the recording is still complete)")
+	cmd.MarkFlagsMutuallyExclusive("speed", "live")
 	return cmd
 }
 
@@ -120,8 +142,17 @@ func (o *runOptions) validate() error {
 	if o.speed < 0 || o.duration < 0 {
 		return errors.New("--speed and --duration must not be negative")
 	}
+	if o.speed > engine.MaxSpeed {
+		return fmt.Errorf("--speed %g is more than live mode keeps up with (at most %d); without --speed a run is in virtual time, as fast as the CPU allows", o.speed, engine.MaxSpeed)
+	}
 	if o.otlpTimeout < 0 {
 		return errors.New("--otlp-timeout must not be negative")
+	}
+	if o.cores < 0 {
+		return errors.New("--cores must not be negative")
+	}
+	if o.cores > 0 && (o.speed > 0 || o.live) {
+		return errors.New("--cores is for virtual time; live mode (--speed, --live) uses every core")
 	}
 	return nil
 }
@@ -139,6 +170,10 @@ func runRun(ctx context.Context, o *runOptions) error {
 	}
 	if err := engine.Check(sc); err != nil {
 		return err
+	}
+	speed := o.speed
+	if o.live {
+		speed = sc.Spec.Speed
 	}
 	if o.otlpEndpoint != "" {
 		if err := otlp.Check(o.otlpEndpoint); err != nil {
@@ -176,54 +211,57 @@ func runRun(ctx context.Context, o *runOptions) error {
 		defer rtrace.Stop()
 	}
 
+	watch := &engine.Watch{}
 	opts := engine.Options{
-		Scenario: sc, Recording: file, Speed: o.speed, Duration: o.duration, Seed: o.seed,
-		AllIterations: o.allIterations, OTLPEndpoint: o.otlpEndpoint, OTLPTimeout: o.otlpTimeout,
-		WallStart: o.clock.Now(), Listen: o.listen, Dial: o.dial,
+		Scenario: sc, Recording: file, Speed: speed, Duration: o.duration, Seed: o.seed,
+		AllIterations: o.allIterations, OTLPTimeout: o.otlpTimeout,
+		WallStart: o.clock.Now(), Listen: o.listen, Dial: o.dial, Watch: watch,
+	}
+	if speed > 0 {
+		opts.OTLPEndpoint = o.otlpEndpoint // virtual time pushes after the run
 	}
 	if o.stdout {
 		opts.Stdout = o.io.out
 	}
-	progress := o.io.err
-	live := isTerminal(o.io.err)
-	var mu sync.Mutex // servers report from their own goroutines
-	if !o.quiet {
-		show := progressPrinter(progress, live)
-		opts.Progress = func(p engine.Progress) {
-			mu.Lock()
-			defer mu.Unlock()
-			show(p)
+	p := &runPrinter{w: o.io.err, live: isTerminal(o.io.err) && !o.quiet, quiet: o.quiet, virtual: speed == 0, prog: o.io.name()}
+	opts.Progress = p.action
+	opts.ActionFailed = p.failed
+	opts.Serving = p.serving
+	mode := fmt.Sprintf("live at speed %gx", speed)
+	if speed == 0 {
+		cores := runCores(o.cores, sc)
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(cores))
+		opts.Serial = cores == 1
+		mode = "virtual time on one core, as fast as the CPU allows"
+		if cores > 1 {
+			mode = fmt.Sprintf("virtual time on %d cores, as fast as the CPU allows", cores)
 		}
 	}
-	opts.ActionFailed = func(f engine.ActionFailure) {
-		mu.Lock()
-		defer mu.Unlock()
-		if live && !o.quiet {
-			fmt.Fprint(progress, "\r\x1b[K")
-		}
-		fmt.Fprintf(progress, "warning: %s\n", f)
-	}
-	opts.Serving = func(instance, addr string, paths []string) {
-		mu.Lock()
-		defer mu.Unlock()
-		if live && !o.quiet {
-			fmt.Fprint(progress, "\r\x1b[K")
-		}
-		fmt.Fprintf(progress, "  %s serves http://%s  (%s)\n", instance, addr, strings.Join(paths, " "))
-	}
-	fmt.Fprintf(o.io.err, "running %s (%s, era %s) for %s of simulated time at speed %gx\n",
-		sc.Metadata.Name, sc.Source, eraList(sc.Spec.RunEras()), cmp.Or(o.duration, sc.Spec.Duration), cmp.Or(o.speed, sc.Spec.Speed))
+	fmt.Fprintf(o.io.err, "running %s (%s, era %s) for %s of simulated time: %s\n",
+		sc.Metadata.Name, sc.Source, eraList(sc.Spec.RunEras()), cmp.Or(o.duration, sc.Spec.Duration), mode)
 	start := o.clock.Now()
-	defer engine.TuneGC()()
-	sum, err := engine.Run(ctx, opts)
-	if !o.quiet && live {
-		fmt.Fprintln(progress)
+	defer tuneGC()()
+	stopProgress := p.follow(watch, o.clock)
+	var sum *engine.Summary
+	if speed > 0 {
+		sum, err = engine.Run(ctx, opts)
+	} else {
+		runVirtual := o.runVirtual
+		if runVirtual == nil {
+			runVirtual = engine.RunVirtual
+		}
+		sum, err = runVirtual(ctx, opts)
 	}
+	stopProgress()
 	if cerr := file.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("failed to write the recording: %w", cerr)
 	}
+	real := o.clock.Since(start)
+	if sum != nil && err == nil && speed == 0 && o.otlpEndpoint != "" {
+		sum.ExportErr = pushAfter(ctx, o, out)
+	}
 	if sum != nil {
-		printSummary(o.io, sum, out, o.clock.Since(start))
+		printSummary(o.io, sum, out, real)
 		if n := len(sum.Failures); n > 0 && o.strict && err == nil {
 			err = fmt.Errorf("--strict: %d of the scenario's actions failed (see the warnings above)", n)
 		}
@@ -231,24 +269,44 @@ func runRun(ctx context.Context, o *runOptions) error {
 	return err
 }
 
-// progressPrinter redraws one status line on a terminal; elsewhere (a
-// pipe, CI) it prints a line per action only.
-func progressPrinter(w io.Writer, live bool) func(engine.Progress) {
-	lastPrinted := ""
-	return func(p engine.Progress) {
-		if !live {
-			if p.LastAction != "" && p.LastAction != lastPrinted {
-				lastPrinted = p.LastAction
-				fmt.Fprintf(w, "  %6.1fs  %s  (goroutines %d, spans %d)\n", p.Elapsed.Seconds(), p.LastAction, p.Goroutines, p.Spans)
-			}
-			return
-		}
-		last := ""
-		if p.LastAction != "" {
-			last = "  last: " + p.LastAction
-		}
-		fmt.Fprintf(w, "\r\x1b[K  %6.1fs / %s   goroutines %-4d spans %-7d%s", p.Elapsed.Seconds(), p.Duration, p.Goroutines, p.Spans, last)
+// parallelFrom is the number of kubelets from which a run in virtual time
+// uses every core by default: one core makes a run repeat (goroutines take
+// turns at each instant, engine.Options.Serial), and up to ten kubelets a
+// run takes a second or two anyway; from there, two cores cut the wall
+// time of a run by about 40% (docs/design.md, "Time").
+const parallelFrom = 11
+
+// runCores is how many cores a run in virtual time uses: --cores, else
+// $GOMAXPROCS if the user set it, else 1 for a scenario of fewer than
+// parallelFrom kubelets and every core for a larger one.
+func runCores(flag int, sc *scenarios.Scenario) int {
+	switch {
+	case flag > 0:
+		return flag
+	case os.Getenv("GOMAXPROCS") != "":
+		return runtime.GOMAXPROCS(0)
+	case sc.Spec.Kubelets != nil && sc.Spec.Kubelets.Count >= parallelFrom:
+		return runtime.NumCPU()
 	}
+	return 1
+}
+
+// pushAfter sends a recording made in virtual time over OTLP, as 'kubeloom
+// push' would: a bubble's clock cannot move while a goroutine waits on the
+// network, so the export waits for the end of the run.
+func pushAfter(ctx context.Context, o *runOptions, file string) error {
+	spans, done, err := readRecording(file, traces.ReadOptions{})
+	defer done()
+	if err != nil {
+		return fmt.Errorf("the OTLP export to %s failed: %w", otlp.Describe(o.otlpEndpoint), err)
+	}
+	shift, _ := traces.WallClockOffset(spans)
+	timeout := cmp.Or(o.otlpTimeout, 5*time.Second)
+	if err := push.Push(ctx, spans, o.otlpEndpoint, push.WithTimeout(timeout), push.WithShift(shift)); err != nil {
+		return fmt.Errorf("the OTLP export to %s failed: %w", otlp.Describe(o.otlpEndpoint), err)
+	}
+	fmt.Fprintf(o.io.err, "pushed %d spans to %s\n", len(spans), otlp.Describe(o.otlpEndpoint))
+	return nil
 }
 
 func isTerminal(w io.Writer) bool {
@@ -262,8 +320,8 @@ func printSummary(s streams, sum *engine.Summary, out string, real time.Duration
 	if sum.Cancelled {
 		state = "interrupted"
 	}
-	fmt.Fprintf(w, "%s %s: %s simulated in %s real, %d actions, %d spans\n",
-		state, sum.Scenario, sum.Duration.Round(time.Millisecond), real.Round(time.Millisecond), sum.Actions, sum.Spans)
+	fmt.Fprintf(w, "%s %s: %s simulated in %s real (%s), %d actions, %d spans\n",
+		state, sum.Scenario, sum.Duration.Round(time.Millisecond), roundReal(real), pace(sum, real), sum.Actions, sum.Spans)
 	for _, in := range sum.Instances {
 		fmt.Fprintf(w, "  %s %s\n", in.Service, in.ID)
 		if in.Exit != "" {

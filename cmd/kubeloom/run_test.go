@@ -131,6 +131,8 @@ func TestRunNamesTheRecordingByItsClock(t *testing.T) {
 			network: network{listen: n.Listen, dial: n.Dial},
 			clock:   clocktesting.NewFakePassiveClock(time.Date(2026, 3, 4, 5, 6, 7, 0, time.Local)),
 
+			runVirtual: inTestBubble,
+
 			scenario: "informer-basics", duration: 5 * time.Second, quiet: true,
 		}
 		if err := runRun(context.Background(), o); err != nil {

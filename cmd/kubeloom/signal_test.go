@@ -15,41 +15,51 @@ import (
 // TestCtrlCEndsRunWith130 builds the real binary, interrupts a run with
 // SIGINT once it is under way, and checks the exit status and that the
 // recording holds every span ended so far, each line valid JSON: plain,
-// and compressed (the zstd stream is ended too, its checksum checked).
+// and compressed (the zstd stream is ended too, its checksum checked). A
+// run in virtual time learns of the signal from outside its bubble (its
+// Watch); a live one through its context.
 func TestCtrlCEndsRunWith130(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "kubeloom")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtBinary(t)
 	// A command that ends by itself exits 0.
 	if err := exec.Command(bin, "version").Run(); err != nil {
 		t.Fatalf("kubeloom version: %v, want exit status 0", err)
 	}
-	for _, name := range []string{"cut.jsonl", "cut.jsonl.zst"} {
-		t.Run(name, func(t *testing.T) {
-			rec := filepath.Join(dir, name)
-			interruptRun(t, bin, rec)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		// Live: SIGINT once the kubelet is up and spans are written.
+		{"live.jsonl", []string{"kubelet-startup", "--speed", "60"}},
+		{"live.jsonl.zst", []string{"kubelet-startup", "--speed", "60"}},
+		// Virtual time: a run long enough (ten simulated hours of two
+		// nodes, seconds of CPU) to be interrupted in the middle.
+		{"virtual.jsonl", []string{"cluster-basics", "--duration", "10h"}},
+		{"virtual.jsonl.zst", []string{"cluster-basics", "--duration", "10h"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := filepath.Join(dir, tc.name)
+			interruptRun(t, bin, rec, tc.args...)
 			spans, err := traces.ReadFile(rec)
 			if err != nil || len(spans) < 100 {
 				t.Errorf("recording after Ctrl-C: %d spans, error %v; want every line valid and the spans so far", len(spans), err)
 			}
-			if isCompressedFile(t, rec) != strings.HasSuffix(name, ".zst") {
-				t.Errorf("%s: compressed %v", name, isCompressedFile(t, rec))
+			if isCompressedFile(t, rec) != strings.HasSuffix(tc.name, ".zst") {
+				t.Errorf("%s: compressed %v", tc.name, isCompressedFile(t, rec))
 			}
 		})
 	}
 }
 
-// interruptRun runs kubelet-startup recording to rec, sends SIGINT once
-// the progress shows the first action (the kubelet is up and spans have
-// been written), and checks the exit status.
-func interruptRun(t *testing.T, bin, rec string) {
+// interruptRun runs a scenario (args) recording to rec, sends SIGINT once
+// the progress shows its second action (the run is well under way and
+// spans have been written), and checks the exit status.
+func interruptRun(t *testing.T, bin, rec string, args ...string) {
 	t.Helper()
-	cmd := exec.Command(bin, "run", "kubelet-startup", "--speed", "60", "--out", rec)
+	cmd := exec.Command(bin, append(append([]string{"run"}, args...), "--out", rec)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -59,11 +69,14 @@ func interruptRun(t *testing.T, bin, rec string) {
 	}
 	sc := bufio.NewScanner(stderr)
 	var seen []string
+	actions := 0
 	for sc.Scan() {
 		seen = append(seen, sc.Text())
-		if strings.Contains(sc.Text(), "injectOOM at") {
-			cmd.Process.Signal(syscall.SIGINT)
-			break
+		if strings.Contains(sc.Text(), "(goroutines ") { // an action's progress line
+			if actions++; actions == 2 {
+				cmd.Process.Signal(syscall.SIGINT)
+				break
+			}
 		}
 	}
 	for sc.Scan() {

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"math"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -23,32 +21,6 @@ func cpuTime(b *testing.B) time.Duration {
 		b.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// BenchmarkInformerEras is the cost of simulating the informer-eras lesson
-// (30 simulated seconds, two informers side by side, recorded) at speed
-// 1000: cpu-ms/run is the process CPU of one whole run, much of it
-// building the two fake clientsets (client-go's field-managed tracker).
-func BenchmarkInformerEras(b *testing.B) {
-	sc, err := scenarios.Builtin("informer-eras")
-	if err != nil {
-		b.Fatal(err)
-	}
-	var spans int64
-	b.ReportAllocs()
-	cpu0 := cpuTime(b)
-	for range b.N {
-		sum, err := Run(context.Background(), Options{Scenario: sc, Recording: io.Discard, Speed: 1000})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(sum.Leftovers) > 0 {
-			b.Fatalf("leftovers: %v", sum.Leftovers)
-		}
-		spans += sum.Spans
-	}
-	b.ReportMetric(float64((cpuTime(b)-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/run")
-	b.ReportMetric(float64(spans)/float64(b.N), "spans/run")
 }
 
 // periodDeviation is the worst relative difference, over every periodic
@@ -83,7 +55,7 @@ func periodDeviation(tl *timeline.Timeline, minPeriod time.Duration) (worst floa
 }
 
 // BenchmarkCMStartupSpeeds runs cm-startup (5 simulated minutes, one
-// controller-manager, every controller) in real time at several speeds and
+// controller-manager, every controller) in live mode at several speeds and
 // reports wall and CPU time, spans, and how far the loops' periods drift
 // from Kubernetes' (max-period-dev-%, and for loops of 1s or more alone):
 // the highest speed that keeps it under 5% is the one docs/design.md
@@ -120,56 +92,6 @@ func BenchmarkCMStartupSpeeds(b *testing.B) {
 				b.ReportMetric(slow*100, "max-period-dev-1s+-%")
 				b.Logf("speed %g: worst lane %s", speed, lane)
 			}
-		})
-	}
-}
-
-// nodesScenario is N kubelets, each running one pod, for the given
-// simulated duration.
-func nodesScenario(b *testing.B, n int, d time.Duration) *scenarios.Scenario {
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "apiVersion: kubeloom.dev/v1\nkind: Scenario\nmetadata: {name: nodes-%d}\nspec:\n  duration: %s\n  kubelets: {count: %d}\n  objects:\n", n, d, n)
-	for i := 1; i <= n; i++ {
-		fmt.Fprintf(&sb, "    - {apiVersion: v1, kind: Pod, metadata: {name: web-%d}, spec: {nodeName: node-%d, containers: [{name: web, image: \"nginx:1.11\"}]}}\n", i, i)
-	}
-	sc, err := scenarios.Parse("nodes.yaml", []byte(sb.String()))
-	if err != nil {
-		b.Fatal(err)
-	}
-	return sc
-}
-
-// BenchmarkKubeletNodes runs 1, 10 and 50 kubelets (one pod each) for 2
-// simulated minutes at speed 60 in real time, recorded, and reports the
-// process CPU per simulated node-minute (it should stay flat as nodes are
-// added: the cost grows linearly), spans per node-minute and the peak RSS
-// of the process so far (run one size alone, e.g. -bench 'KubeletNodes/nodes=50',
-// for that size's own peak). Run with -benchtime=1x.
-func BenchmarkKubeletNodes(b *testing.B) {
-	const d = 2 * time.Minute
-	for _, n := range []int{1, 10, 50} {
-		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
-			sc := nodesScenario(b, n, d)
-			var cpu time.Duration
-			var spans int64
-			for range b.N {
-				cpu0 := cpuTime(b)
-				sum, err := Run(context.Background(), Options{Scenario: sc, Recording: io.Discard, Speed: 60})
-				cpu += cpuTime(b) - cpu0
-				if err != nil {
-					b.Fatal(err)
-				}
-				if len(sum.Leftovers) > 0 {
-					b.Fatalf("leftovers: %v", sum.Leftovers)
-				}
-				spans += sum.Spans
-			}
-			nodeMinutes := float64(b.N) * float64(n) * d.Minutes()
-			var ru syscall.Rusage
-			syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-			b.ReportMetric(float64(cpu.Microseconds())/1000/nodeMinutes, "cpu-ms/node-min")
-			b.ReportMetric(float64(spans)/nodeMinutes, "spans/node-min")
-			b.ReportMetric(float64(ru.Maxrss)/1024, "peak-rss-MiB")
 		})
 	}
 }

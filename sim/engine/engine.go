@@ -12,7 +12,6 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
-	k8sclock "k8s.io/utils/clock"
 
 	"github.com/kubeloom/kubeloom/scenarios"
 	"github.com/kubeloom/kubeloom/sim/catalog"
@@ -28,25 +27,46 @@ type Options struct {
 	Scenario  *scenarios.Scenario
 	Recording io.Writer // the JSON Lines recording (required)
 
-	Speed         float64       // simulated seconds per real second; 0 = spec.speed
+	// Speed chooses the mode. 0 is virtual time: simulated time moves only
+	// when every simulated goroutine waits, and Run must be called inside a
+	// testing/synctest bubble (RunVirtual makes one; a test calls
+	// synctest.Test). Above 0 is live mode: simulated seconds per real
+	// second, the scenario's spec.speed if the caller wants its pace.
+	Speed float64
+	// Serial, in virtual time, makes the goroutines that wake at one
+	// simulated instant run one after another in a fixed order (see
+	// clock.WithTurns): with the process on one processor (GOMAXPROCS=1,
+	// which is the caller's to set) a run then repeats. It forgoes the
+	// other cores, so large runs are faster without it.
+	Serial        bool
 	Duration      time.Duration // simulated; 0 = spec.duration
 	Seed          int64         // 0 = spec.seed
 	AllIterations bool          // record every iteration of fast loops
 	Stdout        io.Writer     // also print spans here (stdouttrace)
-	OTLPEndpoint  string        // also push spans here
-	OTLPTimeout   time.Duration // bounds each OTLP export and the final flush (default 5s)
+	// OTLPEndpoint, in live mode only, also pushes spans there as they end.
+	// (Network I/O does not let a bubble's clock move: in virtual time a
+	// caller pushes the recording after the run, as `kubeloom run` does.)
+	OTLPEndpoint string
+	OTLPTimeout  time.Duration // bounds each OTLP export and the final flush (default 5s)
 	// Grace is how long (simulated) goroutines get to stop at the end
-	// before they are reported as leftovers. Default 10s.
+	// before they are reported as leftovers. Default 10s; in live mode at
+	// least a real second (see liveGrace).
 	Grace time.Duration
-	// Progress, if set, is called about twice a real second and after each action.
+	// Progress, if set, is called after each action, from the run's own
+	// goroutine. Watch follows a run at any moment.
 	Progress func(Progress)
+	// Watch, if set, is how a caller follows the run from outside it.
+	Watch *Watch
 	// ActionFailed, if set, is told at once of each action that fails.
 	ActionFailed func(ActionFailure)
-	// Listen opens the simulated servers' listeners (default net.Listen).
+	// Listen opens the simulated servers' listeners and Dial connects the
+	// simulated HTTP clients (the kubelet's manifest URL source) to them.
+	// The default in live mode is the host's network (net.Listen, a
+	// net.Dialer), which RunVirtual replaces with an in-memory one
+	// (internal/memnet): a goroutine waiting on a real socket would keep a
+	// bubble's clock from moving.
 	Listen func(network, address string) (net.Listener, error)
-	// Dial connects the simulated HTTP clients (the kubelet's manifest URL
-	// source) to those servers (default: a net.Dialer's).
-	Dial func(ctx context.Context, network, address string) (net.Conn, error)
+	Dial   func(ctx context.Context, network, address string) (net.Conn, error)
 	// Serving, if set, is told the address of each instance's HTTP server
 	// and the paths it serves.
 	Serving func(instance, addr string, paths []string)
@@ -59,6 +79,9 @@ type Options struct {
 	// inspect, if set (tests), sees each era's cluster at the end of the
 	// run, before anything stops.
 	inspect func(era scenarios.Era, c *cluster.Cluster)
+	// tracing, if set, is where spans go, made by the caller: RunVirtual
+	// makes it outside the bubble, so that files are written outside it.
+	tracing *tracing.Tracing
 	// tracer, if set (benchmarks), is every instance's tracer instead of
 	// one that records: BenchmarkScale100TracingOverhead's baseline is a
 	// run with a noop tracer. Spans it starts are not in the recording.
@@ -76,7 +99,7 @@ type Progress struct {
 // Summary is what a run did.
 type Summary struct {
 	Scenario  string
-	Speed     float64
+	Speed     float64       // live mode's; 0 in virtual time
 	Duration  time.Duration // simulated time actually run
 	Instances []InstanceSummary
 	Spans     int64
@@ -114,10 +137,16 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	if err := Check(sc); err != nil {
 		return nil, err
 	}
-	speed := cmp.Or(o.Speed, sc.Spec.Speed)
 	duration := cmp.Or(o.Duration, sc.Spec.Duration)
 	o.Seed = cmp.Or(o.Seed, sc.Spec.Seed)
-	grace := cmp.Or(o.Grace, 10*time.Second)
+	m, err := newMode(o.Speed, o.Serial)
+	if err != nil {
+		return nil, err
+	}
+	if m.virtual() && o.OTLPEndpoint != "" {
+		return nil, errors.New("engine: OTLP export runs in live mode (Speed > 0); in virtual time push the recording after the run")
+	}
+	grace := m.grace(cmp.Or(o.Grace, 10*time.Second))
 	if o.Listen == nil {
 		o.Listen = net.Listen
 	}
@@ -135,13 +164,11 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	// that Run leaves nothing running behind it.
 	release := make(chan struct{})
 	defer close(release)
-	var shift time.Duration
-	if !o.WallStart.IsZero() {
-		shift = o.WallStart.Sub(clock.Epoch())
-	}
-	tr, err := tracing.New(ctx, tracing.Options{Recording: o.Recording, Stdout: o.Stdout, OTLPEndpoint: o.OTLPEndpoint, ExportTimeout: o.OTLPTimeout, OTLPShift: shift})
-	if err != nil {
-		return nil, err
+	tr := o.tracing
+	if tr == nil {
+		if tr, err = tracing.New(ctx, tracingOptions(o)); err != nil {
+			return nil, err
+		}
 	}
 	defer func() {
 		// Flush the recording whatever happened, with a fresh context: an
@@ -154,20 +181,15 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 		err = errors.Join(err, sdErr)
 	}()
 
-	// The fake apiservers are built before the clock starts: a process's
-	// first clientset costs about 80ms of real time (client-go parses its
-	// OpenAPI models once), which would be seconds of simulated time.
-	var clusterClock lateClock
+	clk := m.start()
+	if v, ok := clk.(interface{ Stop() }); ok {
+		defer v.Stop()
+	}
 	var clusters []*cluster.Cluster
 	eras := sc.Spec.RunEras()
 	for range eras {
-		clusters = append(clusters, cluster.New(cluster.WithClock(&clusterClock), cluster.WithSeed(o.Seed)))
+		clusters = append(clusters, cluster.New(cluster.WithClock(clk), cluster.WithSeed(o.Seed)))
 	}
-	clk, err := clock.NewScaledAt(clock.Epoch(), speed)
-	if err != nil {
-		return nil, err
-	}
-	clusterClock.PassiveClock = clk
 	reg := goroutine.NewRegistry(clk)
 	b := builder{sc: sc, tr: tr, clk: clk, reg: reg, o: &o, multi: len(eras) > 1, release: release}
 	var worlds []*world
@@ -183,9 +205,13 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 		defer w.close()
 	}
 
-	sum = &Summary{Scenario: sc.Metadata.Name, Speed: speed}
+	sum = &Summary{Scenario: sc.Metadata.Name, Speed: o.Speed}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if o.Watch != nil {
+		stopWatch := o.Watch.follow(m, clk, reg, tr, duration, cancel)
+		defer stopWatch()
+	}
 	stop := func() []goroutine.Alive {
 		for _, w := range worlds {
 			for _, c := range w.cms {
@@ -229,10 +255,10 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 		}
 	}
 
-	p := player{clk: clk, worlds: worlds, reg: reg, tracing: tr, duration: duration, progress: o.Progress, failed: o.ActionFailed}
+	p := player{clk: clk, worlds: worlds, reg: reg, tracing: tr, duration: duration, progress: o.Progress, watch: o.Watch, failed: o.ActionFailed}
 	sum.Actions = p.play(runCtx, sc.Spec.Actions)
 	sum.Failures = p.failures
-	sum.Cancelled = ctx.Err() != nil
+	sum.Cancelled = runCtx.Err() != nil
 	sum.Duration = min(clk.Elapsed(), duration)
 	if o.inspect != nil {
 		for _, w := range worlds {
@@ -245,11 +271,21 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	return sum, nil
 }
 
+// tracingOptions says where a run's spans go.
+func tracingOptions(o Options) tracing.Options {
+	var shift time.Duration
+	if !o.WallStart.IsZero() {
+		shift = o.WallStart.Sub(clock.Epoch())
+	}
+	return tracing.Options{Recording: o.Recording, Stdout: o.Stdout, OTLPEndpoint: o.OTLPEndpoint,
+		ExportTimeout: o.OTLPTimeout, OTLPShift: shift, WallStart: o.WallStart}
+}
+
 // builder makes the worlds and instances of a run.
 type builder struct {
 	sc    *scenarios.Scenario
 	tr    *tracing.Tracing
-	clk   *clock.Scaled
+	clk   clock.Sim
 	reg   *goroutine.Registry
 	o     *Options
 	multi bool // several eras: instance IDs carry the era
@@ -259,20 +295,6 @@ type builder struct {
 }
 
 type instanceID struct{ service, id string }
-
-// lateClock is the clusters' clock: the simulation's epoch until the
-// simulation clock is set, which happens before any component runs. Only
-// the default namespaces are stamped before, at the origin.
-type lateClock struct{ k8sclock.PassiveClock }
-
-func (c *lateClock) Now() time.Time {
-	if c.PassiveClock == nil {
-		return clock.Epoch()
-	}
-	return c.PassiveClock.Now()
-}
-
-func (c *lateClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
 
 func (b *builder) world(era scenarios.Era, c *cluster.Cluster, manifestDir string) (*world, error) {
 	w := &world{sc: b.sc, o: b.o, clk: b.clk, era: era, cluster: c, manifestDir: manifestDir}

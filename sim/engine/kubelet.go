@@ -102,7 +102,7 @@ func (n *kubeletNode) podCIDR() string { return fmt.Sprintf("10.244.%d.0/24", n.
 
 // start starts the node's kubelet process; cause is the span that starts
 // it (a startKubelet action), invalid at the start of the run.
-func (n *kubeletNode) start(ctx context.Context, o *Options, clk clock.Clock, cause trace.SpanContext) error {
+func (n *kubeletNode) start(ctx context.Context, o *Options, clk clock.Sim, cause trace.SpanContext) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.done != nil {
@@ -224,7 +224,7 @@ func (n *kubeletNode) oomEvent(ev containerruntime.OOMEvent) bool {
 
 // takePort binds one of the kubelet's server ports, for d (0: until the
 // end of the run); cause is the action's span.
-func (n *kubeletNode) takePort(server string, d time.Duration, listen func(network, address string) (net.Listener, error), clk *clock.Scaled, cause trace.SpanContext) (string, error) {
+func (n *kubeletNode) takePort(server string, d time.Duration, listen func(network, address string) (net.Listener, error), clk clock.Sim, cause trace.SpanContext) (string, error) {
 	addr := n.addrs[server]
 	ln, err := n.listener(listen)("tcp", addr)
 	if err != nil {

@@ -13,12 +13,13 @@ import (
 
 // player plays the timed actions in every world, in simulated time.
 type player struct {
-	clk      *clock.Scaled
+	clk      clock.Sim
 	worlds   []*world
 	reg      *goroutine.Registry
 	tracing  *tracing.Tracing
 	duration time.Duration
 	progress func(Progress)
+	watch    *Watch
 	failed   func(ActionFailure)
 	last     string
 	failures []ActionFailure
@@ -52,38 +53,34 @@ func (p *player) play(ctx context.Context, actions []scenarios.Action) int {
 	return n
 }
 
-// waitUntil sleeps until simulated time at (since the start), reporting
-// progress on the way. It returns false when ctx ended first.
+// waitUntil sleeps until simulated time at (since the start). It returns
+// false when ctx ended first. It sets no other timer on the way: progress
+// is read from outside (Watch), so that a run shown with progress and a
+// quiet one wake the same goroutines at the same instants.
 func (p *player) waitUntil(ctx context.Context, at time.Duration) bool {
-	step := time.Duration(float64(500*time.Millisecond) * p.clk.Speed()) // half a real second
-	for {
-		left := at - p.clk.Elapsed()
-		if left <= 0 {
-			return true
-		}
-		if p.progress != nil && left > step {
-			left = step
-		}
-		t := p.clk.NewTimer(left)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return false
-		case <-t.C():
-		}
-		p.report()
+	left := at - p.clk.Elapsed()
+	if left <= 0 {
+		return true
+	}
+	t := p.clk.NewTimer(left)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C():
+		return true
 	}
 }
 
+// report tells the caller an action was played.
 func (p *player) report() {
+	if p.watch != nil {
+		p.watch.played(p.last)
+	}
 	if p.progress == nil {
 		return
 	}
-	live := 0
-	for _, a := range p.reg.Live() {
-		live += a.N
-	}
-	p.progress(Progress{Elapsed: min(p.clk.Elapsed(), p.duration), Duration: p.duration, Goroutines: live, Spans: p.tracing.Ended(), LastAction: p.last})
+	p.progress(Progress{Elapsed: min(p.clk.Elapsed(), p.duration), Duration: p.duration, Goroutines: p.reg.Alive(), Spans: p.tracing.Ended(), LastAction: p.last})
 }
 
 // ActionFailure is a scenario action that failed when the run played it.

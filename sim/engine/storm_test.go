@@ -81,8 +81,9 @@ spec:
 
 			// Every broken watch of a reflector brings exactly one LIST and
 			// one new watch, and none comes before the reflector's wait. The
-			// one other watch is the scheduler stand-in's (scheduler/bind),
-			// which watches again at once, without a LIST and without a span.
+			// two other watches are the scheduler stand-in's (scheduler/bind:
+			// its pods and its nodes), which watch again at once, without a
+			// LIST and without a span.
 			var lists, watches []traces.Span
 			for _, s := range mine {
 				if s.Start.Before(at) || s.Attributes.String(catalog.AttrInformer) == "" {
@@ -95,7 +96,7 @@ spec:
 					watches = append(watches, s)
 				}
 			}
-			if reflectors := broken - 1; int64(len(lists)) != reflectors || int64(len(watches)) != reflectors {
+			if reflectors := broken - 2; int64(len(lists)) != reflectors || int64(len(watches)) != reflectors {
 				t.Errorf("%d watches broke; after them %d LISTs and %d new watches of reflectors, want %d of each", broken, len(lists), len(watches), reflectors)
 			}
 			first, last := at.Add(time.Hour), at

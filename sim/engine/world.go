@@ -26,7 +26,7 @@ import (
 type world struct {
 	sc        *scenarios.Scenario
 	o         *Options
-	clk       *clock.Scaled
+	clk       clock.Sim
 	era       scenarios.Era
 	cluster   *cluster.Cluster
 	driver    *driver
