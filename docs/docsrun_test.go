@@ -2,7 +2,6 @@ package docs
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,22 +10,16 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"testing/synctest"
 	"time"
 
-	"github.com/kubeloom/kubeloom/internal/memnet"
-	"github.com/kubeloom/kubeloom/scenarios"
-	"github.com/kubeloom/kubeloom/sim/engine"
 	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
 // docRuns are the runs the docs' figures come from: each built-in (and
-// each other seed a figure asks for) run once, in a synctest bubble, with
-// its servers on an in-memory network. Virtual time makes the figures
-// those of the simulated components, not of the machine: a live run at the
-// scenario's speed shows the same events a little later (each real
-// millisecond of CPU is speed milliseconds of simulated time).
+// each other seed, era, duration a figure asks for) run once as a user
+// runs it, `bin/kubeloom run NAME --out recordings/NAME.jsonl`, with this
+// tree's binary: in virtual time, the run a reader's own command repeats.
 type docRuns struct {
 	t    *testing.T
 	root string // the repository
@@ -40,7 +33,7 @@ type docRuns struct {
 type docRun struct {
 	name    string
 	seed    int64
-	sum     *engine.Summary
+	sum     runSummary // what the run printed at its end
 	spans   []traces.Span
 	tl      *timeline.Timeline
 	steps   []timeline.Step
@@ -65,19 +58,20 @@ func (d *docRuns) of(name string) *docRun { return d.seeded(name, 0) }
 // seeded returns the run of a built-in with another seed (0: its own).
 func (d *docRuns) seeded(name string, seed int64) *docRun {
 	d.t.Helper()
-	variant := ""
+	variant, args := "", []string(nil)
 	if seed != 0 {
-		variant = fmt.Sprintf("seed-%d", seed)
+		variant, args = fmt.Sprintf("seed-%d", seed), []string{"--seed", fmt.Sprint(seed)}
 	}
-	r := d.variant(name, variant, func(_ *scenarios.Scenario, o *engine.Options) { o.Seed = seed })
+	r := d.variant(name, variant, args...)
 	r.seed = seed
 	return r
 }
 
-// variant returns the run of a built-in changed by change (another seed,
-// era, duration, every iteration recorded), recorded once per name and
-// variant ("" is the built-in as it is) in recordings/NAME[-VARIANT].jsonl.
-func (d *docRuns) variant(name, variant string, change func(*scenarios.Scenario, *engine.Options)) *docRun {
+// variant returns the run of a built-in with more flags of `run` (another
+// seed, era, duration, every iteration recorded), recorded once per name
+// and variant ("" is the built-in as it is) in
+// recordings/NAME[-VARIANT].jsonl.
+func (d *docRuns) variant(name, variant string, flags ...string) *docRun {
 	d.t.Helper()
 	key := name + "@" + variant
 	d.mu.Lock()
@@ -85,36 +79,23 @@ func (d *docRuns) variant(name, variant string, change func(*scenarios.Scenario,
 	if r, ok := d.runs[key]; ok {
 		return r
 	}
-	sc, err := scenarios.Builtin(name)
-	if err != nil {
-		d.t.Fatal(err)
-	}
 	base := name
 	if variant != "" {
 		base += "-" + variant
 	}
 	file := filepath.Join("recordings", base+".jsonl")
-	if err := os.MkdirAll(filepath.Join(d.dir, "recordings"), 0o755); err != nil {
-		d.t.Fatal(err)
+	cmd := exec.Command(filepath.Join(d.dir, "bin", "kubeloom"), append([]string{"run", name, "--out", file, "-q"}, flags...)...)
+	cmd.Dir = d.dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		d.t.Fatalf("bin/kubeloom run %s %s: %v\n%s", name, strings.Join(flags, " "), err, stderr.String())
 	}
-	var rec bytes.Buffer
-	var sum *engine.Summary
-	synctest.Test(d.t, func(t *testing.T) {
-		n := memnet.New()
-		o := engine.Options{Scenario: sc, Recording: &rec, Listen: n.Listen, Dial: n.Dial}
-		if change != nil {
-			change(sc, &o)
-		}
-		var err error
-		sum, err = engine.Run(context.Background(), o)
-		if err != nil {
-			t.Fatalf("running %s (%s): %v", name, variant, err)
-		}
-	})
-	if err := os.WriteFile(filepath.Join(d.dir, file), rec.Bytes(), 0o644); err != nil {
-		d.t.Fatal(err)
+	sum, err := parseRunSummary(stderr.String())
+	if err != nil {
+		d.t.Fatalf("bin/kubeloom run %s %s: %v", name, strings.Join(flags, " "), err)
 	}
-	spans, err := traces.Read(&rec, file)
+	spans, err := traces.ReadFile(filepath.Join(d.dir, file))
 	if err != nil {
 		d.t.Fatal(err)
 	}

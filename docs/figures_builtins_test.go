@@ -496,23 +496,6 @@ func scByStart(spans []traces.Span) []traces.Span {
 // scWebGCAt is when the first container GC after the kubelet deleted web
 // removed web's containers.
 func scWebGCAt(r *docRun) (time.Time, error) {
-	del := scByStart(r.spansNamed("node-1", "pods.Delete"))
-	if len(del) == 0 {
-		return time.Time{}, fmt.Errorf("%s: the kubelet deleted no pod", r.name)
-	}
-	l, err := r.lane("node-1", "kubelet/container-gc")
-	if err != nil {
-		return time.Time{}, err
-	}
-	for _, m := range l.Iterations {
-		if m.Start.Before(del[0].Start) {
-			continue
-		}
-		for _, e := range l.Events {
-			if e.SpanID == m.SpanID && e.Name == "removed" && e.Attributes.String("k8s.pod.name") == "web" {
-				return m.Start, nil
-			}
-		}
-	}
-	return time.Time{}, fmt.Errorf("%s: no container GC removed web's containers", r.name)
+	m, _, err := r.kdocWebGC()
+	return m.Start, err
 }

@@ -12,7 +12,6 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/kubeloom/kubeloom/scenarios"
-	"github.com/kubeloom/kubeloom/sim/engine"
 	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
@@ -865,13 +864,13 @@ func cmDocLastTerm(r *docRun, era string) (cmDocTerm, string, error) {
 func cmDocRFC3339(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // cmDocKilled is the instance of an era that killLeader killed.
-func cmDocKilled(r *docRun, era string) (engine.InstanceSummary, error) {
+func cmDocKilled(r *docRun, era string) (runInstance, error) {
 	for _, in := range r.sum.Instances {
 		if strings.HasPrefix(in.ID, era+"/") && strings.Contains(in.Exit, "killLeader") {
 			return in, nil
 		}
 	}
-	return engine.InstanceSummary{}, fmt.Errorf("%s: nothing was killed in %s", r.name, era)
+	return runInstance{}, fmt.Errorf("%s: nothing was killed in %s", r.name, era)
 }
 
 // cmDocObjects are the generated names (keys are namespace/name) of the
@@ -928,10 +927,12 @@ func cmDocVariant(d *docRuns, name, era string, allIterations bool) (*docRun, er
 			return nil, err
 		}
 	}
-	return d.variant(name, fmt.Sprintf("era-%s-all-%v", era, allIterations), func(sc *scenarios.Scenario, o *engine.Options) {
-		if e != "" {
-			sc.Spec.Era, sc.Spec.Eras = e, nil
-		}
-		o.AllIterations = allIterations
-	}), nil
+	var flags []string
+	if e != "" {
+		flags = append(flags, "--era", string(e))
+	}
+	if allIterations {
+		flags = append(flags, "--all-iterations")
+	}
+	return d.variant(name, fmt.Sprintf("era-%s-all-%v", era, allIterations), flags...), nil
 }

@@ -10,7 +10,6 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/kubeloom/kubeloom/scenarios"
-	"github.com/kubeloom/kubeloom/sim/engine"
 	"github.com/kubeloom/kubeloom/traces"
 )
 
@@ -366,5 +365,5 @@ func jsBothEras(f func(era string) (figure, error)) (figure, error) {
 // jsShortRun is a built-in run for less than its duration (`run
 // --duration`).
 func jsShortRun(d *docRuns, name string, duration time.Duration) (*docRun, error) {
-	return d.variant(name, "duration-"+duration.String(), func(_ *scenarios.Scenario, o *engine.Options) { o.Duration = duration }), nil
+	return d.variant(name, "duration-"+duration.String(), "--duration", duration.String()), nil
 }

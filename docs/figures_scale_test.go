@@ -17,7 +17,7 @@ import (
 // cluster-scale is the one large built-in: its run in virtual time costs
 // about a minute of CPU and 7 GB, and ten times both under the race
 // detector. So its figures are checked without -race only (.ci/run runs
-// `make docs-check-scale`, `make docs` rewrites them), and the checks that
+// `make docs-check-large`, `make docs` rewrites them), and the checks that
 // walk every built-in (group labels, the Jaeger trace sizes, the kubelet
 // doc's lists of built-ins) leave it out: it has the shape of
 // cluster-basics, a hundred times over.
