@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -100,6 +101,39 @@ func TestRunChecksTheEndpointFirst(t *testing.T) {
 			}
 			if _, err := os.Stat(file); !os.IsNotExist(err) {
 				t.Errorf("the failed run left %s behind (%v)", file, err)
+			}
+		})
+	}
+}
+
+// TestStdoutInBothModes: --stdout prints every span of the recording as
+// stdouttrace does, live and in virtual time (as a user runs it: the built
+// binary, whose exporter writes outside the run's bubble).
+func TestStdoutInBothModes(t *testing.T) {
+	for _, mode := range []string{"live", "virtual time"} {
+		t.Run(mode, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "run.jsonl")
+			args := []string{"run", "informer-basics", "-q", "--duration", "10s", "--out", file, "--stdout"}
+			var stdout, stderr string
+			var err error
+			if mode == "live" {
+				stdout, stderr, err = execute(t, append(args, "--speed", "200")...)
+			} else {
+				cmd := exec.Command(builtBinary(t), args...)
+				var out, errOut strings.Builder
+				cmd.Stdout, cmd.Stderr = &out, &errOut
+				err = cmd.Run()
+				stdout, stderr = out.String(), errOut.String()
+			}
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			spans, err := traces.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(stdout, "\n"+`{"Name":`) + 1; n != len(spans) || !strings.Contains(stdout, `"Name":"informer/run"`) {
+				t.Errorf("--stdout printed %d spans, the recording has %d", n, len(spans))
 			}
 		})
 	}
