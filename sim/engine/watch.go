@@ -45,8 +45,18 @@ func (w *Watch) Snapshot() (Progress, bool) {
 }
 
 // requestStop asks a run in virtual time to stop, as Ctrl-C does; safe from
-// outside its bubble. The run notices within pulse of simulated time.
-func (w *Watch) requestStop() { w.stop.Store(true) }
+// outside its bubble. Its goroutines stop at the next goroutine or span the
+// run starts (goroutine.Registry.Interrupt), and the run itself within a
+// pulse of simulated time.
+func (w *Watch) requestStop() {
+	w.stop.Store(true)
+	w.mu.Lock()
+	reg := w.reg
+	w.mu.Unlock()
+	if reg != nil {
+		reg.Interrupt()
+	}
+}
 
 // pulse is how often, in simulated time, a run in virtual time publishes
 // its clock to its Watch and looks whether it must stop: a tenth of a
@@ -64,6 +74,9 @@ func (w *Watch) follow(m mode, clk clock.Sim, reg *goroutine.Registry, tr *traci
 		w.live = clk
 	}
 	w.mu.Unlock()
+	if w.stop.Load() {
+		reg.Interrupt()
+	}
 	if !m.virtual() {
 		return func() {}
 	}

@@ -237,6 +237,7 @@ func (r *Runtime) begin(parent context.Context, name, kind string, period time.D
 	if !ok {
 		panic(fmt.Sprintf("goroutine: %q is not in the catalog (sim/catalog)", name))
 	}
+	r.registry.noticeInterrupt()
 	o := collect(opts)
 	g = &G{key: Key{Instance: r.instance, Name: name}, entry: entry, rt: r, attrs: o.attrs, iterName: o.iterName}
 	if g.iterName == "" {

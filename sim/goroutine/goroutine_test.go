@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/pprof"
 	"strings"
 	"testing"
@@ -436,5 +437,40 @@ func TestRecordErrorLinksItsCause(t *testing.T) {
 		if CausedBy(stopped, trace.SpanContext{}, "x") != stopped || CausedBy(nil, action.SpanContext(), "x") != nil {
 			t.Error("CausedBy without a cause or an error changed its error")
 		}
+	})
+}
+
+// TestInterruptStopsWorkWithinAnInstant: Interrupt, called from outside
+// the simulation, stops goroutines at the next span they start, not when
+// simulated time next moves: one instant of virtual time can hold seconds
+// of work, and Ctrl-C must not wait for it.
+func TestInterruptStopsWorkWithinAnInstant(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 1)
+		interrupted := make(chan struct{})
+		spans := 0
+		h.rt.Go(h.ctx, "controller/replicaset/worker", func(ctx context.Context) {
+			// A sync that starts a span per pod, in one instant, and looks
+			// at its context as a controller's loop does.
+			for ; spans < 1_000_000 && ctx.Err() == nil; spans++ {
+				if spans == 1000 {
+					close(interrupted) // the other goroutine interrupts now
+					for !h.reg.interrupt.Load() {
+						runtime.Gosched()
+					}
+				}
+				_, sp := Start(ctx, "pods.Create")
+				sp.End()
+			}
+		})
+		<-interrupted
+		go h.reg.Interrupt() // as from outside: it only sets a flag
+		synctest.Wait()
+		// A goroutine's context is cancelled from its own goroutine
+		// (context.AfterFunc): a few more spans may start meanwhile.
+		if spans > 2000 {
+			t.Errorf("the loop went on for %d spans after Interrupt, want it stopped within a few", spans-1000)
+		}
+		h.stop(t)
 	})
 }

@@ -25,6 +25,7 @@ func Iterate(ctx context.Context, name string, opts ...trace.SpanStartOption) (c
 }
 
 func (g *G) startIteration(ctx context.Context, name string, n int64, at time.Time, skipped int64, opts ...trace.SpanStartOption) (context.Context, Span) {
+	g.rt.registry.noticeInterrupt()
 	attrs := make([]attribute.KeyValue, 0, 3+len(g.attrs))
 	attrs = append(attrs, attribute.Int64(catalog.AttrIteration, n), attribute.String(catalog.AttrGoroutineName, g.key.Name))
 	if skipped > 0 {

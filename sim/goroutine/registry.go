@@ -5,6 +5,7 @@ import (
 	"maps"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kubeloom/kubeloom/sim/clock"
@@ -16,6 +17,10 @@ type Registry struct {
 	clock  clock.Clock
 	ctx    context.Context
 	cancel context.CancelFunc
+
+	// interrupt is set by Interrupt, from any goroutine; the simulation
+	// acts on it at the next goroutine or span it starts (noticeInterrupt).
+	interrupt atomic.Bool
 
 	mu      sync.Mutex
 	live    map[string]map[string]int // by instance, by name: goroutines alive (kept as they start and stop: a kubelet that stops asks for its own every 10ms, and a thousand stop at once)
@@ -88,6 +93,21 @@ func (r *Registry) Live() []Alive {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key.less(out[j].Key) })
 	return out
+}
+
+// Interrupt asks every goroutine to stop, as Ctrl-C does; safe from any
+// goroutine, outside a run's bubble too (it only sets a flag). The next
+// goroutine or span the simulation starts cancels them all (the cancel
+// must come from inside the bubble): a single instant of virtual time can
+// hold seconds of work (1,000 kubelets starting 30,000 pods), and a check
+// between instants would come only after it.
+func (r *Registry) Interrupt() { r.interrupt.Store(true) }
+
+// noticeInterrupt cancels every goroutine once Interrupt was called.
+func (r *Registry) noticeInterrupt() {
+	if r.interrupt.Load() {
+		r.cancel() // idempotent
+	}
 }
 
 // Alive is how many goroutines are alive now, in every instance.

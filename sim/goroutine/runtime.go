@@ -119,6 +119,7 @@ func (s Span) AddEvent(name string, attrs ...attribute.KeyValue) {
 // iteration, since an iteration with work in it is never dropped.
 func Start(ctx context.Context, name string, opts ...trace.SpanStartOption) (context.Context, Span) {
 	s := scopeOf(ctx)
+	s.rt.registry.noticeInterrupt()
 	if s.lazy != nil {
 		ctx = s.lazy.materialize(ctx)
 	}
