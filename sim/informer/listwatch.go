@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/clock"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 )
 
@@ -22,6 +23,7 @@ func (inf *Informer) listWatch() cache.ListerWatcher {
 	res := inf.cfg.Resource.Resource
 	lw := &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+			inf.turn(ctx, "list")
 			opts.FieldSelector = inf.cfg.FieldSelector
 			ctx, sp := goroutine.Start(ctx, res+".List", trace.WithAttributes(append(inf.attrs,
 				attribute.String("k8s.list.resource_version", opts.ResourceVersion))...))
@@ -43,6 +45,7 @@ func (inf *Informer) listWatch() cache.ListerWatcher {
 			return list, nil
 		},
 		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			inf.turn(ctx, "watch")
 			opts.FieldSelector = inf.cfg.FieldSelector
 			ctx, sp := goroutine.Start(ctx, res+".Watch", trace.WithAttributes(append(inf.attrs,
 				attribute.String("k8s.watch.resource_version", opts.ResourceVersion))...))
@@ -58,6 +61,15 @@ func (inf *Informer) listWatch() cache.ListerWatcher {
 	// The fake clientset cannot stream a WatchList (it never sends the
 	// initial-events bookmark); tell the reflector to list and watch instead.
 	return cache.ToListWatcherWithWatchListSemantics(lw, noWatchList{})
+}
+
+// turn makes a LIST or a WATCH wait for its turn (clock.TakeTurn): a
+// reflector that lists at the instant an object is written sees it in the
+// LIST or as a watch event depending on which goes first, which the
+// scheduler would otherwise decide.
+func (inf *Informer) turn(ctx context.Context, call string) {
+	rt := goroutine.RuntimeFrom(ctx)
+	clock.TakeTurn(rt.Clock(), rt.Instance()+" "+call+" "+inf.cfg.Name)
 }
 
 // listKey is the origin key of the latest list as a whole.

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/clock"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 )
 
@@ -93,6 +94,10 @@ func (w *podWorkers) managePodLoop(ctx context.Context, pw *podWorker) {
 			case <-newer:
 			}
 		}
+		// Pod workers woken together (one relist, one config update) sync in
+		// an order of their own, not the scheduler's (clock.TakeTurn): they
+		// share the node's runtime and write to the apiserver.
+		clock.TakeTurn(w.k.rt.Clock(), w.k.rt.Instance()+" pod-worker "+string(u.pod.UID))
 		ictx, sp := goroutine.Iterate(ctx, "syncPod", trace.WithAttributes(append(podAttrs(u.pod),
 			attribute.String("kubelet.update_type", u.updateType))...), trace.WithLinks(goroutine.Cause(u.cause, key(u.pod))))
 		err := w.k.syncPod(ictx, u)

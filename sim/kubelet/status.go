@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/sim/clock"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 )
 
@@ -59,6 +60,7 @@ func (m *statusManager) start(ctx context.Context) {
 			case <-ctx.Done():
 				return
 			case r := <-m.ch:
+				clock.TakeTurn(m.k.rt.Clock(), m.k.rt.Instance()+" status-manager "+string(r.uid))
 				ictx, sp := goroutine.Iterate(ctx, "syncPod", trace.WithLinks(goroutine.Cause(r.cause, string(r.uid))))
 				m.syncPod(ictx, r.uid)
 				sp.End()
