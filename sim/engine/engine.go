@@ -50,7 +50,7 @@ type Options struct {
 	OTLPTimeout  time.Duration // bounds each OTLP export and the final flush (default 5s)
 	// Grace is how long (simulated) goroutines get to stop at the end
 	// before they are reported as leftovers. Default 10s; in live mode at
-	// least a real second (see liveGrace).
+	// least a real second (see mode.grace).
 	Grace time.Duration
 	// Progress, if set, is called after each action, from the run's own
 	// goroutine. Watch follows a run at any moment.

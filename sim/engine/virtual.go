@@ -18,8 +18,9 @@ import (
 // The simulated servers are real net/http servers on an in-memory network
 // (internal/memnet) unless o.Listen and o.Dial name one: a goroutine
 // waiting on a real socket would keep the bubble's clock from moving.
-// ctx's end stops the run as Ctrl-C should, within a pulse of simulated
-// time (the context cannot reach into the bubble; o.Watch carries it).
+// ctx's end stops the run as Ctrl-C should: its goroutines at the next
+// goroutine or span it starts, the run within a pulse of simulated time
+// (the context cannot reach into the bubble; o.Watch carries it).
 // o.Speed must be 0 and o.OTLPEndpoint empty.
 //
 // RunVirtual must not be called from a test binary (see bubble.Run): tests
