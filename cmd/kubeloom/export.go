@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -29,6 +28,7 @@ type exportOptions struct {
 	io streams
 
 	file, format, out string
+	force             bool
 }
 
 // newExportCmd builds `kubeloom export`; runF, if not nil, is called with
@@ -70,6 +70,7 @@ Lines of the recording that cannot be read are reported; the rest is exported.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.format, "format", "", "html, jaeger or chrome (required)")
+	f.BoolVar(&o.force, "force", false, "replace an existing output file that is not a kubeloom export; never the recording itself")
 	f.StringVarP(&o.out, "out", "o", "", "output file, - for stdout (default: FILE with the format's suffix: .html, .jaeger.json, .chrome.json)")
 	return cmd
 }
@@ -77,7 +78,19 @@ Lines of the recording that cannot be read are reported; the rest is exported.`,
 // runExport writes the recording in the format asked, beside it or where
 // -o says.
 func runExport(o *exportOptions) error {
-	suffix := exportFormats[o.format]
+	out := o.out
+	if out == "" {
+		base := strings.TrimSuffix(o.file, traces.CompressedExt) // run.jsonl.zst → run.html
+		out = strings.TrimSuffix(base, filepath.Ext(base)) + exportFormats[o.format]
+	}
+	if out != "-" {
+		// Checked before reading: a big recording takes a while, and the
+		// answer does not depend on it.
+		c := outputCheck{flag: "-o", reads: []string{o.file}, force: o.force, ours: isExport}
+		if err := c.check(out); err != nil {
+			return err
+		}
+	}
 	spans, done, readErr := readRecording(o.file, traces.ReadOptions{})
 	defer done()
 	if len(spans) == 0 {
@@ -106,36 +119,18 @@ func runExport(o *exportOptions) error {
 		done()
 		write = func(w io.Writer) error { return htmlview.Write(w, tl) }
 	}
-	if o.out == "-" {
+	if out == "-" {
 		return write(o.io.out)
 	}
-	out := o.out
-	if out == "" {
-		base := strings.TrimSuffix(o.file, traces.CompressedExt) // run.jsonl.zst → run.html
-		out = strings.TrimSuffix(base, filepath.Ext(base)) + suffix
-	}
-	// Written beside the target and renamed, so that a failed export never
-	// leaves half a file where a good one was.
-	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
+	tmp, err := createOutput(out)
 	if err != nil {
 		return fmt.Errorf("failed to create %s: %w", out, err)
 	}
-	defer os.Remove(tmp.Name())
-	// CreateTemp makes the file private (0600); an export is a document to
-	// share (a page for the class's web folder), readable as os.Create's
-	// files are under the usual umask.
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fmt.Errorf("failed to create %s: %w", out, err)
-	}
+	defer tmp.Abort()
 	if err := write(tmp); err != nil {
-		tmp.Close()
 		return fmt.Errorf("failed to export %s as %s: %w", o.file, o.format, err)
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("failed to write %s: %w", out, err)
-	}
-	if err := os.Rename(tmp.Name(), out); err != nil {
+	if err := tmp.Commit(); err != nil {
 		return fmt.Errorf("failed to write %s: %w", out, err)
 	}
 	fmt.Fprintf(o.io.out, "wrote %s (%s, %d spans)\n", out, o.format, n)

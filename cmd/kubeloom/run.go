@@ -45,6 +45,7 @@ type runOptions struct {
 	otlpEndpoint  string
 	otlpTimeout   time.Duration
 	goTrace       string
+	force         bool
 	allIterations bool
 	quiet         bool
 	strict        bool
@@ -118,6 +119,7 @@ choose otherwise.`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "out", "o", "", "recording file (default recordings/<scenario>-<time>.jsonl); compressed if it ends in .zst")
+	f.BoolVar(&o.force, "force", false, "replace an existing --out or --go-trace file that is not a kubeloom recording (or Go trace); never the scenario itself")
 	f.BoolVar(&o.compress, "compress", false, "compress the recording with zstd (adds .zst to the --out name if missing)")
 	f.Float64Var(&o.speed, "speed", 0, "live mode: simulated seconds per real second (default: virtual time, as fast as the CPU allows)")
 	f.BoolVar(&o.live, "live", false, "live mode at the scenario's own speed (its spec.speed)")
@@ -190,6 +192,9 @@ func runRun(ctx context.Context, o *runOptions) error {
 	if o.compress && !strings.HasSuffix(out, traces.CompressedExt) {
 		out += traces.CompressedExt
 	}
+	if err := o.checkOutputs(sc, out); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return fmt.Errorf("failed to create the folder of --out: %w", err)
 	}
@@ -197,18 +202,23 @@ func runRun(ctx context.Context, o *runOptions) error {
 	if err != nil {
 		return fmt.Errorf("failed to create the recording: %w", err)
 	}
-	defer file.Close()
+	defer file.Discard()
 
 	if o.goTrace != "" {
-		tf, err := os.Create(o.goTrace)
+		tf, err := createOutput(o.goTrace)
 		if err != nil {
 			return fmt.Errorf("failed to create --go-trace file: %w", err)
 		}
-		defer tf.Close()
+		defer tf.Abort()
 		if err := rtrace.Start(tf); err != nil {
 			return fmt.Errorf("failed to start the Go execution trace: %w", err)
 		}
-		defer rtrace.Stop()
+		defer func() {
+			rtrace.Stop()
+			if cerr := tf.Commit(); cerr != nil {
+				fmt.Fprintf(o.io.err, "warning: failed to write --go-trace %s: %v\n", o.goTrace, cerr)
+			}
+		}()
 	}
 
 	watch := &engine.Watch{}
@@ -267,6 +277,26 @@ func runRun(ctx context.Context, o *runOptions) error {
 		}
 	}
 	return err
+}
+
+// checkOutputs refuses, before anything runs, to write the recording or the
+// Go execution trace over the scenario it reads, over each other, or over a
+// file that is not of their kind without --force (docs/design.md "Untrusted
+// input").
+func (o *runOptions) checkOutputs(sc *scenarios.Scenario, out string) error {
+	var reads []string
+	if !strings.HasPrefix(sc.Source, "builtin:") {
+		reads = append(reads, sc.Source)
+	}
+	rec := outputCheck{flag: "--out", reads: reads, force: o.force, ours: isRecording, others: []string{o.goTrace}}
+	if err := rec.check(out); err != nil {
+		return err
+	}
+	if o.goTrace == "" {
+		return nil
+	}
+	gt := outputCheck{flag: "--go-trace", reads: reads, force: o.force, ours: isGoTrace}
+	return gt.check(o.goTrace)
 }
 
 // parallelFrom is the number of kubelets from which a run in virtual time
