@@ -127,6 +127,11 @@ func comparable(s *Scenario) Scenario {
 		cp.FlagPos, cp.ControllerPos = nil, nil // positions differ between files
 		c.Spec.ControllerManager = &cp
 	}
+	if k := s.Spec.Kubelets; k != nil {
+		cp := *k
+		cp.ManifestDirPos = Position{}
+		c.Spec.Kubelets = &cp
+	}
 	c.Spec.Objects = slices.Clone(s.Spec.Objects)
 	for i := range c.Spec.Objects {
 		c.Spec.Objects[i].Pos = Position{}

@@ -178,7 +178,10 @@ func (d *decoder) kubelets(fl *field) *Kubelets {
 	if v, ok := f.count("count", MaxKubelets); ok {
 		k.Count = v
 	}
-	k.ManifestDir, _ = f.optional("manifestDir", "a directory path, such as manifests/").str(nil)
+	if dir := f.optional("manifestDir", "a directory path, such as manifests/"); dir.set() {
+		k.ManifestDir, _ = dir.str(nil)
+		k.ManifestDirPos = d.pos(dir.fl.val)
+	}
 	k.ManifestURL, _ = f.optional("manifestURL", "true or false").boolean()
 	return k
 }

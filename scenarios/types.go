@@ -149,6 +149,9 @@ type Kubelets struct {
 	// ManifestDir is the kubelet's --pod-manifest-path (the file source of static pods); a
 	// relative path is relative to the scenario file's folder. Empty: no file source.
 	ManifestDir string
+	// ManifestDirPos is where ManifestDir is written, for the simulator's errors about where it
+	// leads (engine.Check: outside the scenario's folder).
+	ManifestDirPos Position
 	// ManifestURL turns on the kubelet's --manifest-url source (an HTTP server kubeloom runs).
 	ManifestURL bool
 }

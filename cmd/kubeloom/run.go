@@ -49,6 +49,8 @@ type runOptions struct {
 	allIterations bool
 	quiet         bool
 	strict        bool
+	// allowHostManifests lets manifestDir leave the scenario's folder.
+	allowHostManifests bool
 }
 
 // newRunCmd builds `kubeloom run`; runF, if not nil, is called with the
@@ -134,6 +136,7 @@ choose otherwise.`,
 	f.BoolVar(&o.allIterations, "all-iterations", false, "record every iteration of loops of 1s or less (default: idle ones are sampled)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress, only the summary")
 	f.BoolVar(&o.strict, "strict", false, "exit with status 1 when an action of the scenario fails (the recording is still complete)")
+	f.BoolVar(&o.allowHostManifests, "allow-host-manifests", false, allowHostManifestsHelp)
 	cmd.MarkFlagsMutuallyExclusive("speed", "live")
 	return cmd
 }
@@ -170,7 +173,7 @@ func runRun(ctx context.Context, o *runOptions) error {
 	if o.era != "" {
 		sc.Spec.Era, sc.Spec.Eras = scenarios.Era(o.era), nil
 	}
-	if err := engine.Check(sc); err != nil {
+	if err := engine.Check(sc, engine.AllowHostManifests(o.allowHostManifests)); err != nil {
 		return err
 	}
 	speed := o.speed
@@ -224,7 +227,7 @@ func runRun(ctx context.Context, o *runOptions) error {
 	watch := &engine.Watch{}
 	opts := engine.Options{
 		Scenario: sc, Recording: file, Speed: speed, Duration: o.duration, Seed: o.seed,
-		AllIterations: o.allIterations, OTLPTimeout: o.otlpTimeout,
+		AllIterations: o.allIterations, OTLPTimeout: o.otlpTimeout, AllowHostManifests: o.allowHostManifests,
 		WallStart: o.clock.Now(), Listen: o.listen, Dial: o.dial, Watch: watch,
 	}
 	if speed > 0 {

@@ -111,8 +111,9 @@ func runScenariosShow(o *scenariosShowOptions) error {
 
 // scenariosValidateOptions are what `kubeloom scenarios validate` is told.
 type scenariosValidateOptions struct {
-	io    streams
-	files []string
+	io                 streams
+	files              []string
+	allowHostManifests bool
 }
 
 // newScenariosValidateCmd builds `kubeloom scenarios validate`; runF, if
@@ -120,7 +121,7 @@ type scenariosValidateOptions struct {
 // runScenariosValidate.
 func newScenariosValidateCmd(d deps, runF func(*scenariosValidateOptions) error) *cobra.Command {
 	o := &scenariosValidateOptions{io: d.streams}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "validate FILE...",
 		Short: "Check scenario files as run would; errors name file:line:column",
 		Args:  cobra.MinimumNArgs(1),
@@ -132,6 +133,8 @@ func newScenariosValidateCmd(d deps, runF func(*scenariosValidateOptions) error)
 			return runScenariosValidate(o)
 		},
 	}
+	cmd.Flags().BoolVar(&o.allowHostManifests, "allow-host-manifests", false, allowHostManifestsHelp)
+	return cmd
 }
 
 // runScenariosValidate checks each file, says ok or what is wrong, and
@@ -143,7 +146,7 @@ func runScenariosValidate(o *scenariosValidateOptions) error {
 		if err == nil {
 			// What run would refuse too: flags the era's binary
 			// does not take, parts not simulated yet.
-			err = engine.Check(sc)
+			err = engine.Check(sc, engine.AllowHostManifests(o.allowHostManifests))
 		}
 		if err != nil {
 			fmt.Fprintln(o.io.out, err)

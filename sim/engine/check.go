@@ -13,9 +13,14 @@ import (
 // Check reports what in a scenario this kubeloom cannot run — parts that
 // later versions simulate, flags the simulated binaries refuse — with the
 // file, line and column, so that a caller can say so before it creates a
-// recording.
-func Check(sc *scenarios.Scenario) error {
-	var errs []error
+// recording. It also refuses a spec.kubelets.manifestDir that would read
+// files outside the scenario's folder, unless AllowHostManifests.
+func Check(sc *scenarios.Scenario, opts ...CheckOption) error {
+	var c checkConfig
+	for _, o := range opts {
+		o(&c)
+	}
+	errs := checkManifestDir(sc, c)
 	where := sc.Source
 	if k := sc.Spec.Kubelets; k != nil && k.ManifestURL && k.ManifestDir == "" {
 		errs = append(errs, fmt.Errorf("%s: spec.kubelets.manifestURL: kubeloom serves the manifests of <manifestDir>/%s at the URL; set manifestDir too",

@@ -26,6 +26,10 @@ import (
 type Options struct {
 	Scenario  *scenarios.Scenario
 	Recording io.Writer // the JSON Lines recording (required)
+	// AllowHostManifests lets spec.kubelets.manifestDir be absolute or lead
+	// out of the scenario's folder (run --allow-host-manifests); without
+	// it a scenario reads manifests only under its own folder.
+	AllowHostManifests bool
 
 	// Speed chooses the mode. 0 is virtual time: simulated time moves only
 	// when every simulated goroutine waits, and Run must be called inside a
@@ -134,7 +138,7 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	if sc == nil {
 		return nil, errors.New("engine: no scenario")
 	}
-	if err := Check(sc); err != nil {
+	if err := Check(sc, AllowHostManifests(o.AllowHostManifests)); err != nil {
 		return nil, err
 	}
 	duration := cmp.Or(o.Duration, sc.Spec.Duration)
@@ -153,11 +157,13 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	if o.Dial == nil {
 		o.Dial = (&net.Dialer{}).DialContext
 	}
-	mdir, cleanup, err := manifestDir(sc)
+	manifests, err := openManifests(sc, o.AllowHostManifests)
 	if err != nil {
 		return nil, err
 	}
-	defer cleanup()
+	if manifests != nil {
+		defer manifests.close()
+	}
 	// Handlers a hangHandler action hung stay blocked until the recording
 	// is complete (this defer runs after the tracing one below), as a
 	// leaked goroutine lives until its process exits; then they return, so
@@ -194,7 +200,7 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	b := builder{sc: sc, tr: tr, clk: clk, reg: reg, o: &o, multi: len(eras) > 1, release: release}
 	var worlds []*world
 	for i, era := range eras {
-		w, err := b.world(era, clusters[i], mdir)
+		w, err := b.world(era, clusters[i], manifests)
 		if err != nil {
 			if w != nil {
 				w.close() // what it opened before it failed
@@ -296,8 +302,8 @@ type builder struct {
 
 type instanceID struct{ service, id string }
 
-func (b *builder) world(era scenarios.Era, c *cluster.Cluster, manifestDir string) (*world, error) {
-	w := &world{sc: b.sc, o: b.o, clk: b.clk, era: era, cluster: c, manifestDir: manifestDir}
+func (b *builder) world(era scenarios.Era, c *cluster.Cluster, manifests *manifestFiles) (*world, error) {
+	w := &world{sc: b.sc, o: b.o, clk: b.clk, era: era, cluster: c, manifests: manifests}
 	w.driver = &driver{w: w, rt: b.runtime(era, serviceDriver, "scenario")}
 	if len(b.sc.Spec.Informers) > 0 {
 		w.informers = &informers{w: w, rt: b.runtime(era, serviceInformers, "informers"), release: b.release}
@@ -320,7 +326,7 @@ func (b *builder) world(era scenarios.Era, c *cluster.Cluster, manifestDir strin
 		}
 		w.binder = &binder{w: w, nodes: k.NodeNames()}
 		if k.ManifestURL {
-			srv, url, err := startManifestServer(manifestDir, b.o.Listen)
+			srv, url, err := startManifestServer(manifests, b.o.Listen)
 			if err != nil {
 				return w, err
 			}

@@ -115,9 +115,12 @@ func (n *kubeletNode) start(ctx context.Context, o *Options, clk clock.Sim, caus
 	k := n.w.sc.Spec.Kubelets
 	opts := kubelet.Options{
 		Node: n.name, Era: informer.Era(n.w.era), Cluster: n.w.cluster, Runtime: n.runtime,
-		ManifestDir: n.w.manifestDir, HealthzAddr: n.addrs[kubelet.ServerHealthz],
-		ServerAddr: n.addrs[kubelet.ServerKubelet], ReadOnlyAddr: n.addrs[kubelet.ServerReadOnly],
-		PodCIDR: n.podCIDR(), Listen: n.listener(o.Listen), Dial: o.Dial, Cause: cause,
+		HealthzAddr: n.addrs[kubelet.ServerHealthz], ServerAddr: n.addrs[kubelet.ServerKubelet],
+		ReadOnlyAddr: n.addrs[kubelet.ServerReadOnly], PodCIDR: n.podCIDR(),
+		Listen: n.listener(o.Listen), Dial: o.Dial, Cause: cause,
+	}
+	if m := n.w.manifests; m != nil {
+		opts.Manifests, opts.ManifestDir = m.fsys, m.dir
 	}
 	if k.ManifestURL {
 		opts.ManifestURL = n.w.manifestURL

@@ -1,17 +1,12 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
-	"net"
-	"net/http"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/kubeloom/kubeloom/scenarios"
 )
@@ -21,27 +16,73 @@ import (
 // does not recurse into subfolders, so these pods come only by URL.
 const manifestURLDir = "url"
 
-// manifestDir returns the real directory of spec.kubelets.manifestDir: the
-// folder itself for a scenario file, a copy for a built-in (whose files
-// are embedded in the binary). cleanup removes a copy.
-func manifestDir(sc *scenarios.Scenario) (dir string, cleanup func(), err error) {
+// manifestFiles is the folder of spec.kubelets.manifestDir, as the file
+// sources and the manifest URL server read it.
+type manifestFiles struct {
+	dir   string // the folder as --pod-manifest-path names it
+	fsys  fs.FS  // its files; it need not exist yet
+	close func()
+}
+
+// openManifests opens the folder of spec.kubelets.manifestDir, or returns
+// nil without one. A scenario file reads it through an os.Root on its own
+// folder, so that no path, symbolic link or one made while the run lasts
+// leads out of that folder (Check has refused the paths that would, with
+// their line) — unless allowHost, when manifestDir may be any folder of
+// this machine. A built-in's folder is copied out of the binary to a new
+// temporary folder: only its embedded files.
+func openManifests(sc *scenarios.Scenario, allowHost bool) (*manifestFiles, error) {
 	k := sc.Spec.Kubelets
 	if k == nil || k.ManifestDir == "" {
-		return "", func() {}, nil
+		return nil, nil
 	}
-	name, ok := strings.CutPrefix(sc.Source, "builtin:")
-	if !ok {
-		if filepath.IsAbs(k.ManifestDir) {
-			return k.ManifestDir, func() {}, nil
+	if name, ok := strings.CutPrefix(sc.Source, "builtin:"); ok {
+		return copyBuiltinManifests(name, k.ManifestDir)
+	}
+	base := scenarioFolder(sc)
+	if allowHost {
+		dir := k.ManifestDir
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(base, dir)
 		}
-		return filepath.Join(filepath.Dir(sc.Source), k.ManifestDir), func() {}, nil
+		return &manifestFiles{dir: dir, fsys: os.DirFS(dir), close: func() {}}, nil
 	}
+	root, err := os.OpenRoot(base)
+	if err != nil {
+		return nil, fmt.Errorf("%s: spec.kubelets.manifestDir: %w", k.ManifestDirPos, err)
+	}
+	fsys, err := fs.Sub(root.FS(), localPath(k.ManifestDir))
+	if err != nil { // Check refuses what fs.Sub would
+		root.Close()
+		return nil, fmt.Errorf("%s: spec.kubelets.manifestDir: %w", k.ManifestDirPos, err)
+	}
+	return &manifestFiles{dir: filepath.Join(base, k.ManifestDir), fsys: fsys, close: func() { root.Close() }}, nil
+}
+
+// scenarioFolder is the folder of a scenario file, which a relative
+// manifestDir starts from. A scenario with no file (read from standard
+// input) has none: the current folder.
+func scenarioFolder(sc *scenarios.Scenario) string {
+	if noFolder(sc) {
+		return "."
+	}
+	return filepath.Dir(sc.Source)
+}
+
+func noFolder(sc *scenarios.Scenario) bool { return sc.Source == "" || sc.Source == "-" }
+
+// localPath is a relative manifestDir as an io/fs path: slashes, cleaned.
+func localPath(dir string) string { return path.Clean(filepath.ToSlash(dir)) }
+
+// copyBuiltinManifests copies a built-in's manifestDir out of the binary to
+// a new temporary folder, which close removes.
+func copyBuiltinManifests(name, dir string) (*manifestFiles, error) {
 	tmp, err := os.MkdirTemp("", "kubeloom-"+name+"-")
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
-	cleanup = func() { os.RemoveAll(tmp) }
-	src := path.Clean(k.ManifestDir)
+	cleanup := func() { os.RemoveAll(tmp) }
+	src := path.Clean(dir)
 	err = fs.WalkDir(scenarios.BuiltinFiles(), src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -58,81 +99,7 @@ func manifestDir(sc *scenarios.Scenario) (dir string, cleanup func(), err error)
 	})
 	if err != nil {
 		cleanup()
-		return "", nil, fmt.Errorf("built-in scenario %s: manifestDir %s: %w", name, k.ManifestDir, err)
+		return nil, fmt.Errorf("built-in scenario %s: manifestDir %s: %w", name, dir, err)
 	}
-	return tmp, cleanup, nil
-}
-
-// manifestServer is the HTTP server behind --manifest-url: it serves the
-// manifests of <manifestDir>/url, read again at each request, as one
-// manifest or, when there are several, a v1 List.
-type manifestServer struct {
-	dir string
-	srv *http.Server
-	ln  net.Listener
-}
-
-func startManifestServer(dir string, listen func(network, address string) (net.Listener, error)) (*manifestServer, string, error) {
-	ln, err := listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, "", fmt.Errorf("failed to start the manifest URL server: %w", err)
-	}
-	m := &manifestServer{dir: filepath.Join(dir, manifestURLDir), ln: ln}
-	m.srv = &http.Server{Handler: http.HandlerFunc(m.serve), ReadHeaderTimeout: 10 * time.Second}
-	go m.srv.Serve(ln)
-	return m, "http://" + ln.Addr().String() + "/manifests", nil
-}
-
-func (m *manifestServer) serve(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != "/manifests" {
-		http.NotFound(w, r)
-		return
-	}
-	entries, err := os.ReadDir(m.dir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	var docs [][]byte
-	var names []string
-	for _, e := range entries {
-		if !e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		data, err := os.ReadFile(filepath.Join(m.dir, n))
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		docs = append(docs, data)
-	}
-	w.Header().Set("Content-Type", "application/yaml")
-	switch len(docs) {
-	case 0:
-		return // an empty body: no pods
-	case 1:
-		w.Write(docs[0])
-		return
-	}
-	// Several manifests: a PodList whose items are the manifests, each
-	// indented under "- ".
-	var b strings.Builder
-	b.WriteString("apiVersion: v1\nkind: PodList\nitems:\n")
-	for _, d := range docs {
-		for i, line := range strings.Split(strings.TrimRight(string(d), "\n"), "\n") {
-			if i == 0 {
-				b.WriteString("- " + line + "\n")
-			} else {
-				b.WriteString("  " + line + "\n")
-			}
-		}
-	}
-	w.Write([]byte(b.String()))
-}
-
-func (m *manifestServer) close() {
-	m.srv.Close()
+	return &manifestFiles{dir: tmp, fsys: os.DirFS(tmp), close: cleanup}, nil
 }

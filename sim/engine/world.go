@@ -35,7 +35,7 @@ type world struct {
 	nodes     []*kubeletNode
 	binder    *binder // with kubelets: the stand-in scheduler
 
-	manifestDir string          // the real --pod-manifest-path ("" without one)
+	manifests   *manifestFiles  // spec.kubelets.manifestDir (nil without one)
 	manifestURL string          // --manifest-url ("" without one)
 	runCtx      context.Context // the run's, for processes started by actions
 	urlServer   *manifestServer

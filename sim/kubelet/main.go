@@ -3,6 +3,7 @@ package kubelet
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"net"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -27,8 +28,12 @@ type Options struct {
 	// OOM delivers the runtime's OOM events, as cAdvisor's event channel
 	// does; nil: none.
 	OOM <-chan containerruntime.OOMEvent
-	// ManifestDir is --pod-manifest-path (a real directory); "" turns the
-	// file source off.
+	// Manifests is the folder the file source reads; nil turns it off. The
+	// caller decides what it reaches (the engine: only the scenario's own
+	// folder, unless the user allowed more).
+	Manifests fs.FS
+	// ManifestDir is --pod-manifest-path: the folder Manifests reads, as
+	// the recording names it and its files.
 	ManifestDir string
 	// ManifestURL is --manifest-url; "" turns the URL source off.
 	ManifestURL string

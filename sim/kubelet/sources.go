@@ -9,10 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -35,7 +33,7 @@ func (k *Kubelet) makePodSourceConfig(ctx context.Context) {
 	ctx, sp := goroutine.Start(ctx, "makePodSourceConfig")
 	defer sp.End()
 	k.config = newPodConfig()
-	if k.o.ManifestDir != "" {
+	if k.o.Manifests != nil {
 		// config.NewSourceFile(s.PodManifestPath, nodeName, s.FileCheckFrequency, cfg.Channel(kubetypes.FileSource))
 		sctx, ssp := goroutine.Start(ctx, "NewSourceFile", trace.WithAttributes(attribute.String("path", k.o.ManifestDir)))
 		ch := k.config.channel(sctx, sourceFile)
@@ -91,38 +89,31 @@ func (k *Kubelet) makePodSourceConfig(ctx context.Context) {
 // every manifest in the directory and send them all as a SET.
 func (k *Kubelet) readManifestDir(ctx context.Context, ch chan<- podUpdate) {
 	sp := goroutine.SpanFrom(ctx)
-	entries, err := os.ReadDir(k.o.ManifestDir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	// A path that does not exist (yet) is an empty set of pods, so that
+	// the source still sends and counts as ready.
+	manifests, err := ReadManifests(k.o.Manifests)
+	if err != nil {
 		sp.RecordError(fmt.Errorf("unable to read manifest path %q: %w", k.o.ManifestDir, err))
 		return
 	}
-	// A path that does not exist (yet) is an empty set of pods, so that
-	// the source still counts as ready.
 	var pods []*corev1.Pod
-	for _, e := range entries {
-		// Hidden files are ignored, as extractFromDir does.
-		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+	for _, m := range manifests {
+		path := filepath.Join(k.o.ManifestDir, m.Name)
+		var invalid *InvalidManifest
+		switch {
+		case errors.As(m.Err, &invalid):
+			// The file's name and kubeloom's reason, never the file.
+			sp.AddEvent("skipped", attribute.String("path", path), attribute.String("error", invalid.Reason))
 			continue
-		}
-		path := filepath.Join(k.o.ManifestDir, e.Name())
-		data, err := os.ReadFile(path)
-		if err != nil {
-			sp.RecordError(err)
-			continue
-		}
-		pod, err := decodePod(data)
-		if err == nil && len(pod.Spec.Containers) == 0 {
-			err = errors.New("spec.containers: Required value") // filterInvalidPods
-		}
-		if err != nil {
-			sp.AddEvent("skipped", attribute.String("path", path), attribute.String("error", err.Error()))
+		case m.Err != nil:
+			sp.RecordError(m.Err)
 			continue
 		}
 		// Kubernetes hashes the manifest's path into the UID; kubeloom
 		// hashes its name within the manifest dir, which is a new temporary
 		// folder every run, so that UIDs are the same from run to run.
-		k.applyDefaults(pod, "file:"+e.Name(), true)
-		pods = append(pods, pod)
+		k.applyDefaults(m.Pod, "file:"+m.Name, true)
+		pods = append(pods, m.Pod)
 	}
 	sp.SetAttributes(attribute.Int("k8s.pods", len(pods)))
 	select {
@@ -174,7 +165,9 @@ func (s *urlSource) run(ctx context.Context) {
 			pods = append(pods, &list.Items[i])
 		}
 	} else {
-		sp.RecordError(fmt.Errorf("%v: received invalid manifest: %w", s.k.o.ManifestURL, lerr))
+		// As the file source: the reason, not the decoder's message, which
+		// quotes the body.
+		sp.RecordError(fmt.Errorf("%v: received invalid manifest: %s", s.k.o.ManifestURL, manifestReason(lerr)))
 		return
 	}
 	for _, p := range pods {
@@ -195,13 +188,13 @@ func cmpErr(err error, status string) any {
 }
 
 func decodePod(data []byte) (*corev1.Pod, error) {
-	obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(data, nil, nil)
+	obj, gvk, err := scheme.Codecs.UniversalDeserializer().Decode(data, nil, nil)
 	if err != nil {
 		return nil, err
 	}
 	pod, ok := obj.(*corev1.Pod)
 	if !ok {
-		return nil, fmt.Errorf("expected a Pod, got %T", obj)
+		return nil, &notAPod{gvk: *gvk} // a kind of the scheme: no word of the file
 	}
 	return pod, nil
 }

@@ -126,7 +126,7 @@ func TestReadManifestDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := h.kubelet(nil)
-	k.o.ManifestDir = dir
+	k.o.ManifestDir, k.o.Manifests = dir, os.DirFS(dir)
 	ch := make(chan podUpdate, 1)
 	k.readManifestDir(h.ctx, ch)
 	u := <-ch
