@@ -1,0 +1,135 @@
+package printable
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// String returns s with every character a terminal could take as a
+// command, or that does not show, written as a visible escape (see the
+// package doc), newlines included: for a field that is one line of a
+// layout (a name, a label, an attribute value). It returns s itself, with
+// no allocation, when there is nothing to escape.
+func String(s string) string { return escape(s, false) }
+
+// Text is String for a message of several lines (an error, a
+// description): it keeps '\n' and escapes the rest alike.
+func Text(s string) string { return escape(s, true) }
+
+// Strings returns a copy of ss with each made printable by String, or ss
+// itself when none needs it.
+func Strings(ss []string) []string {
+	for i, s := range ss {
+		if p := String(s); p != s {
+			out := make([]string, len(ss))
+			copy(out, ss[:i])
+			out[i] = p
+			for j := i + 1; j < len(ss); j++ {
+				out[j] = String(ss[j])
+			}
+			return out
+		}
+	}
+	return ss
+}
+
+const hex = "0123456789abcdef"
+
+func escape(s string, lines bool) string {
+	i := clean(s, lines)
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteString(s[:i])
+	for i < len(s) {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f || c == '\n' && lines {
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			switch c {
+			case '\t':
+				b.WriteString(`\t`)
+			case '\n':
+				b.WriteString(`\n`)
+			case '\r':
+				b.WriteString(`\r`)
+			default:
+				writeByte(&b, c)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			writeByte(&b, c)
+		case keep(r):
+			b.WriteString(s[i : i+n])
+		default:
+			writeRune(&b, r)
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// clean returns the index of the first byte of s that needs escaping, or
+// len(s). Printable ASCII, the common case, costs one comparison a byte.
+func clean(s string, lines bool) int {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f || c == '\n' && lines {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			return i
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 || !keep(r) {
+			return i
+		}
+		i += n
+	}
+	return len(s)
+}
+
+// keep reports whether a rune above ASCII is written as it is.
+func keep(r rune) bool {
+	switch {
+	case r >= 0x80 && r <= 0x9f: // C1: 0x9b is CSI on some terminals
+		return false
+	case unicode.IsGraphic(r):
+		return true
+	case r == 0x200c || r == 0x200d: // zero-width non-joiner, joiner
+		return true
+	case r >= 0xe0020 && r <= 0xe007f: // tags: 🏴 + tags + U+E007F is a flag
+		return true
+	}
+	return false
+}
+
+func writeByte(b *strings.Builder, c byte) {
+	b.WriteString(`\x`)
+	b.WriteByte(hex[c>>4])
+	b.WriteByte(hex[c&0xf])
+}
+
+func writeRune(b *strings.Builder, r rune) {
+	digits := 4
+	if r > 0xffff {
+		b.WriteString(`\U`)
+		digits = 8
+	} else {
+		b.WriteString(`\u`)
+	}
+	for shift := 4 * (digits - 1); shift >= 0; shift -= 4 {
+		b.WriteByte(hex[r>>shift&0xf])
+	}
+}
