@@ -11,7 +11,8 @@
 // What is escaped, and how:
 //
 //   - C0 controls (U+0000–U+001F) and DEL (U+007F): \t, \n and \r for
-//     those three, \xNN for the others (ESC is \x1b). Text keeps \n.
+//     those three, \xNN for the others (ESC is \x1b). Text, for text of
+//     several lines, keeps \n, \t and the \r of a \r\n line end.
 //   - C1 controls (U+0080–U+009F), written as \u0080 to \u009f.
 //   - Bytes that are not UTF-8, one \xNN each (a lone 0x9b is \x9b).
 //   - Every other rune that is not graphic in Unicode's sense (letters,

@@ -13,8 +13,11 @@ import (
 // no allocation, when there is nothing to escape.
 func String(s string) string { return escape(s, false) }
 
-// Text is String for a message of several lines (an error, a
-// description): it keeps '\n' and escapes the rest alike.
+// Text is String for text of several lines (an error, a description, a
+// scenario's YAML): it keeps the characters that only lay lines out, '\n',
+// '\t' and the '\r' of a "\r\n" line end, so that a file with nothing to
+// escape is written byte for byte; a lone '\r', which sends the cursor back
+// over what the line said, is escaped.
 func Text(s string) string { return escape(s, true) }
 
 // Strings returns a copy of ss with each made printable by String, or ss
@@ -36,6 +39,18 @@ func Strings(ss []string) []string {
 
 const hex = "0123456789abcdef"
 
+// layout reports whether the byte at s[i] lays out lines of text, which
+// Text keeps: '\n', '\t', and '\r' before '\n'.
+func layout(s string, i int) bool {
+	switch s[i] {
+	case '\n', '\t':
+		return true
+	case '\r':
+		return i+1 < len(s) && s[i+1] == '\n'
+	}
+	return false
+}
+
 func escape(s string, lines bool) string {
 	i := clean(s, lines)
 	if i == len(s) {
@@ -46,7 +61,7 @@ func escape(s string, lines bool) string {
 	b.WriteString(s[:i])
 	for i < len(s) {
 		c := s[i]
-		if c >= 0x20 && c < 0x7f || c == '\n' && lines {
+		if c >= 0x20 && c < 0x7f || lines && c < 0x20 && layout(s, i) {
 			b.WriteByte(c)
 			i++
 			continue
@@ -84,7 +99,7 @@ func escape(s string, lines bool) string {
 func clean(s string, lines bool) int {
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= 0x20 && c < 0x7f || c == '\n' && lines {
+		if c >= 0x20 && c < 0x7f || lines && c < 0x20 && layout(s, i) {
 			i++
 			continue
 		}

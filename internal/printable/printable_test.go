@@ -48,11 +48,16 @@ func TestString(t *testing.T) {
 	}
 }
 
-func TestTextKeepsNewlines(t *testing.T) {
-	in := "line 1\nline\t2\r\n\x1b[2J"
-	want := "line 1\nline\\t2\\r\n\\x1b[2J"
-	if got := Text(in); got != want {
-		t.Errorf("Text(%q) = %q, want %q", in, got, want)
+func TestTextKeepsLayout(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"line 1\nline\t2\r\n", "line 1\nline\t2\r\n"},
+		{"safe\rEVIL\n", `safe\rEVIL` + "\n"},
+		{"end\r", `end\r`},
+		{"a\n\x1b[2J\v", "a\n" + `\x1b[2J\x0b`},
+	} {
+		if got := Text(c.in); got != c.want {
+			t.Errorf("Text(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }
 
@@ -94,8 +99,8 @@ func FuzzString(f *testing.F) {
 			if !utf8.ValidString(out) {
 				t.Fatalf("escape(%q, %v) = %q: not UTF-8", s, lines, out)
 			}
-			for _, r := range out {
-				if bad(r) && !(lines && r == '\n') {
+			for i, r := range out {
+				if bad(r) && !(lines && r < 0x20 && layout(out, i)) {
 					t.Fatalf("escape(%q, %v) = %q: holds %U", s, lines, out, r)
 				}
 			}
