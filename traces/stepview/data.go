@@ -3,6 +3,7 @@ package stepview
 import (
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/kubeloom/kubeloom/internal/printable"
 	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
@@ -15,6 +16,7 @@ type data struct {
 	steps []timeline.Step
 	lanes []*timeline.Lane // every lane, in instance then lane order
 	lane  map[*timeline.Lane]int
+	label []string // per lane: its label made printable, as the tree shows it
 
 	first []int // per lane: the index of its first step (len(steps) if none)
 	stop  []int // per lane: the index of its stopped step, -1 if it has none
@@ -37,6 +39,7 @@ func newData(tl *timeline.Timeline, spans []traces.Span) *data {
 		for _, l := range in.Lanes {
 			d.lane[l] = len(d.lanes)
 			d.lanes = append(d.lanes, l)
+			d.label = append(d.label, printable.String(l.Label))
 		}
 	}
 	d.first = make([]int, len(d.lanes))
