@@ -20,23 +20,6 @@ func String(s string) string { return escape(s, false) }
 // over what the line said, is escaped.
 func Text(s string) string { return escape(s, true) }
 
-// Strings returns a copy of ss with each made printable by String, or ss
-// itself when none needs it.
-func Strings(ss []string) []string {
-	for i, s := range ss {
-		if p := String(s); p != s {
-			out := make([]string, len(ss))
-			copy(out, ss[:i])
-			out[i] = p
-			for j := i + 1; j < len(ss); j++ {
-				out[j] = String(ss[j])
-			}
-			return out
-		}
-	}
-	return ss
-}
-
 const hex = "0123456789abcdef"
 
 // layout reports whether the byte at s[i] lays out lines of text, which

@@ -1,7 +1,6 @@
 package printable
 
 import (
-	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -58,21 +57,6 @@ func TestTextKeepsLayout(t *testing.T) {
 		if got := Text(c.in); got != c.want {
 			t.Errorf("Text(%q) = %q, want %q", c.in, got, c.want)
 		}
-	}
-}
-
-func TestStrings(t *testing.T) {
-	clean := []string{"a", "b"}
-	if got := Strings(clean); &got[0] != &clean[0] {
-		t.Error("Strings copied a slice with nothing to escape")
-	}
-	dirty := []string{"a", "\x1b", "\x07"}
-	got := Strings(dirty)
-	if strings.Join(got, ",") != `a,\x1b,\x07` {
-		t.Errorf("Strings = %q", got)
-	}
-	if dirty[1] != "\x1b" {
-		t.Error("Strings changed its argument")
 	}
 }
 
