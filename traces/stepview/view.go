@@ -69,9 +69,9 @@ func (m Model) View() string {
 	}
 	switch m.prompt {
 	case jumpPrompt:
-		b.WriteString(promptLine(w.t("jumpPrompt")+m.input+"█", width) + "\n")
+		b.WriteString(promptLine(w.t("jumpPrompt")+printable.String(m.input)+"█", width) + "\n")
 	case searchPrompt:
-		b.WriteString(promptLine(w.t("searchPrompt")+m.input+"█", width) + "\n")
+		b.WriteString(promptLine(w.t("searchPrompt")+printable.String(m.input)+"█", width) + "\n")
 	default:
 		b.WriteString(m.st.status.Render(ansi.Truncate(m.status, width, "…")) + "\n")
 	}
