@@ -34,7 +34,7 @@ type data struct {
 // newData indexes tl. spans, the recording tl was built from, may be nil:
 // then there are no causal links and the goroutine tree is flat.
 func newData(tl *timeline.Timeline, spans []traces.Span) *data {
-	d := &data{tl: tl, steps: timeline.Steps(tl), lane: map[*timeline.Lane]int{}}
+	d := &data{tl: tl, steps: timeline.Steps(tl), lane: map[*timeline.Lane]int{}, label: make([]string, 0, tl.LaneCount())}
 	for _, in := range tl.Instances {
 		for _, l := range in.Lanes {
 			d.lane[l] = len(d.lanes)
