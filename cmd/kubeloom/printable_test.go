@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -116,3 +117,18 @@ func TestControlsInDataShowEscaped(t *testing.T) {
 		check(t, string(out), []string{`kubeloom: `, `\x1b]0;pwned\x07\x1b[2J.jsonl`})
 	})
 }
+
+// printf escapes what it quotes, not what kubeloom writes: a name is one
+// field (its newline shows as \n), an error keeps its lines.
+func TestPrintfEscapesEachArgument(t *testing.T) {
+	var b strings.Builder
+	printf(&b, "  %s %s\n%v\n", "node\n1", stringer("\x1b[2J"), errors.New("line 1: \x1b]0;x\x07\nline 2"))
+	want := "  node\\n1 \\x1b[2J\nline 1: \\x1b]0;x\\x07\nline 2\n"
+	if b.String() != want {
+		t.Errorf("printf wrote %q, want %q", b.String(), want)
+	}
+}
+
+type stringer string
+
+func (s stringer) String() string { return string(s) }

@@ -8,10 +8,26 @@ import (
 )
 
 // printf is fmt.Fprintf for a message that quotes data (a scenario's
-// names, a recording's services, an error from a reader): the message is
-// made printable (internal/printable.Text) before it reaches the
-// terminal, so that no name can write escape sequences to it. Only text
-// kubeloom styles itself (run's status line) writes with fmt directly.
+// names, a recording's services, an error from a reader): each argument
+// is made printable (internal/printable) before it is formatted, so that
+// no name can write escape sequences to the terminal. A string or a
+// Stringer is one field of a line (printable.String: a newline in a name
+// shows as \n); an error may be several lines (printable.Text). The
+// format is kubeloom's own. Only text kubeloom styles itself (run's
+// status line) is written with fmt directly.
 func printf(w io.Writer, format string, a ...any) {
-	io.WriteString(w, printable.Text(fmt.Sprintf(format, a...)))
+	safe := make([]any, len(a))
+	for i, v := range a {
+		switch v := v.(type) {
+		case string:
+			safe[i] = printable.String(v)
+		case error:
+			safe[i] = printable.Text(v.Error())
+		case fmt.Stringer:
+			safe[i] = printable.String(v.String())
+		default:
+			safe[i] = v
+		}
+	}
+	fmt.Fprintf(w, format, safe...)
 }
