@@ -15,22 +15,24 @@
 //     several lines, keeps \n, \t and the \r of a \r\n line end.
 //   - C1 controls (U+0080–U+009F), written as \u0080 to \u009f.
 //   - Bytes that are not UTF-8, one \xNN each (a lone 0x9b is \x9b).
-//   - Every other rune that is not graphic in Unicode's sense (letters,
-//     marks, numbers, punctuation, symbols, spaces): format characters
-//     such as the bidirectional controls U+202A–U+202E and U+2066–U+2069,
-//     U+200E, U+200F, U+061C, the zero-width space U+200B, the soft hyphen
-//     and U+FEFF; the line and paragraph separators U+2028 and U+2029;
-//     private-use and unassigned code points (as Go's Unicode tables know
-//     them). They are written \uXXXX, or \UXXXXXXXX above U+FFFF.
+//   - Format characters (Unicode's category Cf), which do not show but
+//     change what is around them: the bidirectional controls U+202A–U+202E
+//     and U+2066–U+2069, U+200E, U+200F and U+061C, the zero-width space
+//     U+200B, the soft hyphen, U+FEFF; the line and paragraph separators
+//     U+2028 and U+2029; the noncharacters (U+FDD0–U+FDEF, U+FFFE, U+FFFF
+//     and their like in every plane). They are written \uXXXX, or
+//     \UXXXXXXXX above U+FFFF.
 //
 // Three kinds of format character are kept, because text people write
 // needs them and a terminal draws them as part of what they join: the
 // zero-width joiner and non-joiner U+200D and U+200C (👩‍💻, Persian and
 // Indic scripts) and the tag characters U+E0020–U+E007F (the flags of
-// England, Scotland and Wales). Chinese, emoji, variation selectors and
-// combining marks are graphic and kept as they are; escaped text is
-// measured by the same width rule as any text (docs/design.md, "Terminal
-// text: one width rule").
+// England, Scotland and Wales). Everything else is kept as it is: Chinese,
+// emoji, variation selectors, combining marks, every kind of space, and
+// private-use and unassigned code points, which no terminal obeys (an
+// emoji newer than Go's Unicode tables is unassigned to them). Escaped
+// text is measured by the same width rule as any text (docs/design.md,
+// "Terminal text: one width rule").
 //
 // A backslash is not escaped: the output is read by people, not decoded,
 // and errors that quote Go strings would double every one of theirs. So a

@@ -98,19 +98,27 @@ func clean(s string, lines bool) int {
 	return len(s)
 }
 
-// keep reports whether a rune above ASCII is written as it is.
+// keep reports whether a rune above ASCII is written as it is: all but
+// controls, format characters, the line and paragraph separators and
+// noncharacters. Private-use and unassigned code points are kept: a
+// terminal obeys neither, and an emoji newer than Go's Unicode tables is
+// unassigned to them.
 func keep(r rune) bool {
 	switch {
-	case r >= 0x80 && r <= 0x9f: // C1: 0x9b is CSI on some terminals
+	case r <= 0x9f: // C1: 0x9b is CSI on some terminals
 		return false
-	case unicode.IsGraphic(r):
+	case r >= 0x2070 && r < 0xfdd0: // CJK and most symbols: no format characters
 		return true
 	case r == 0x200c || r == 0x200d: // zero-width non-joiner, joiner
 		return true
 	case r >= 0xe0020 && r <= 0xe007f: // tags: 🏴 + tags + U+E007F is a flag
 		return true
+	case unicode.Is(unicode.Cf, r), r == 0x2028, r == 0x2029:
+		return false
+	case r >= 0xfdd0 && r <= 0xfdef, r&0xfffe == 0xfffe: // noncharacters
+		return false
 	}
-	return false
+	return true
 }
 
 func writeByte(b *strings.Builder, c byte) {

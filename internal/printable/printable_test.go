@@ -2,6 +2,7 @@ package printable
 
 import (
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -24,9 +25,10 @@ func TestString(t *testing.T) {
 		{"bidi marks", "\u200e\u200f\u061c", `\u200e\u200f\u061c`},
 		{"line separators", "a\u2028b\u2029", `a\u2028b\u2029`},
 		{"invisible", "\u200b\u00ad\ufeff\u2060", `\u200b\u00ad\ufeff\u2060`},
-		{"private use", "\ue000", `\ue000`},
-		{"unassigned above FFFF", "\U000e0000", `\U000e0000`},
-		{"noncharacter", "\uffff", `\uffff`},
+		{"language tag", "\U000e0001", `\U000e0001`},
+		{"noncharacters", "\uffff\ufdd0\U0010fffe", `\uffff\ufdd0\U0010fffe`},
+		{"private use stays", "\ue0a0", "\ue0a0"},
+		{"unassigned stays: an emoji newer than Go's tables", "\U0001fae9", "\U0001fae9"},
 		{"backslash stays", `a\x1b`, `a\x1b`},
 		{"replacement character stays", "\ufffd", "\ufffd"},
 		// What learners write is kept as it is.
@@ -113,5 +115,15 @@ func BenchmarkString(b *testing.B) {
 				_ = String(c.s)
 			}
 		})
+	}
+}
+
+// keep takes U+2070–U+FDCF (CJK among them) as kept without looking them
+// up: no format character or separator may be there in Go's tables.
+func TestShortcutHoldsNoFormatCharacter(t *testing.T) {
+	for r := rune(0x2070); r < 0xfdd0; r++ {
+		if unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Zl, r) || unicode.Is(unicode.Zp, r) {
+			t.Fatalf("%U is a format character or a separator: keep must look it up", r)
+		}
 	}
 }
