@@ -100,7 +100,7 @@ func runExport(o *exportOptions) error {
 		return fmt.Errorf("%s: no spans in the recording", o.file)
 	}
 	if readErr != nil {
-		fmt.Fprintf(o.io.err, "warning: some lines of %s could not be read; exporting the rest:\n%v\n", o.file, readErr)
+		printf(o.io.err, "warning: some lines of %s could not be read; exporting the rest:\n%v\n", o.file, readErr)
 	}
 	n := len(spans)
 	var write func(w io.Writer) error

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeloom/kubeloom/internal/printable"
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 )
@@ -57,38 +58,41 @@ func runGoroutines(o *goroutinesOptions) error {
 	default:
 		return fmt.Errorf("--format %q: expected text or markdown", o.format)
 	}
+	// The catalog is compiled in, yet its texts go through printable as
+	// every view's do (printf), so that no entry can slip a control
+	// character past the rule.
 	if o.long {
 		for _, e := range catalog.All() {
-			fmt.Fprintf(o.io.out, "%s  (%s, %s)\n", e.Name, e.Kind, period(e))
-			fmt.Fprintf(o.io.out, "  started by  %s\n  in          %s\n", e.Function, e.File)
+			printf(o.io.out, "%s  (%s, %s)\n", e.Name, e.Kind, period(e))
+			printf(o.io.out, "  started by  %s\n  in          %s\n", e.Function, e.File)
 			if e.PeriodFrom != "" {
-				fmt.Fprintf(o.io.out, "  period      %s\n", e.PeriodFrom)
+				printf(o.io.out, "  period      %s\n", e.PeriodFrom)
 			}
 			if e.Article != "" {
-				fmt.Fprintf(o.io.out, "  article     %s\n", e.Article)
+				printf(o.io.out, "  article     %s\n", e.Article)
 			}
 			// What it does in every language; the rest in English.
 			for _, code := range locale.Codes() {
-				fmt.Fprintf(o.io.out, "  %s\n", e.Story(code).Summary)
+				printf(o.io.out, "  %s\n", e.Story(code).Summary)
 			}
 			st := e.Story(locale.Reference)
 			if st.Quote != "" {
-				fmt.Fprintf(o.io.out, "  「%s」\n", st.Quote)
+				printf(o.io.out, "  「%s」\n", st.Quote)
 			}
 			if st.Rendering != "" {
-				fmt.Fprintf(o.io.out, "  (rendered in English: %s)\n", st.Rendering)
+				printf(o.io.out, "  (rendered in English: %s)\n", st.Rendering)
 			}
 			if st.Now != "" {
-				fmt.Fprintf(o.io.out, "  today: %s\n", st.Now)
+				printf(o.io.out, "  today: %s\n", st.Now)
 			}
-			fmt.Fprintln(o.io.out)
+			printf(o.io.out, "\n")
 		}
 		return nil
 	}
 	tw := tabwriter.NewWriter(o.io.out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tKIND\tPERIOD\tKUBERNETES SOURCE")
 	for _, e := range catalog.All() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.Name, e.Kind, period(e), e.File)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", printable.String(e.Name), printable.String(e.Kind), period(e), printable.String(e.File))
 	}
 	return tw.Flush()
 }

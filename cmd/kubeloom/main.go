@@ -10,6 +10,8 @@ import (
 	"syscall"
 
 	"go.opentelemetry.io/otel"
+
+	"github.com/kubeloom/kubeloom/internal/printable"
 )
 
 func main() {
@@ -20,7 +22,7 @@ func main() {
 	cmd := newRootCmd(deps{streams: s})
 	err := cmd.ExecuteContext(ctx)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "kubeloom:", s.spell(err.Error()))
+		fmt.Fprintln(os.Stderr, "kubeloom:", printable.Text(s.spell(err.Error())))
 	}
 	interrupted := ctx.Err() != nil // read before stop, which cancels ctx
 	stop()

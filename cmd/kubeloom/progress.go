@@ -9,6 +9,7 @@ import (
 
 	"k8s.io/utils/clock"
 
+	"github.com/kubeloom/kubeloom/internal/printable"
 	"github.com/kubeloom/kubeloom/sim/engine"
 )
 
@@ -78,8 +79,10 @@ func (p *runPrinter) follow(watch *engine.Watch, clk clock.PassiveClock) (stop f
 	}
 }
 
-// say queues a line; safe from any goroutine, and it never waits.
+// say queues a line, made printable (it quotes names from the scenario);
+// safe from any goroutine, and it never waits.
 func (p *runPrinter) say(line string) {
+	line = printable.Text(line)
 	p.mu.Lock()
 	p.lines = append(p.lines, line)
 	wake := p.wake
@@ -110,7 +113,7 @@ func (p *runPrinter) flush() {
 func (p *runPrinter) draw(s engine.Progress, real time.Duration) {
 	last := ""
 	if s.LastAction != "" {
-		last = "  last: " + s.LastAction
+		last = "  last: " + printable.String(s.LastAction)
 	}
 	fmt.Fprintf(p.w, "\r\x1b[K  %6.1fs / %s  %-8s goroutines %-5d spans %-8d%s", s.Elapsed.Seconds(), s.Duration, times(s.Elapsed, real), s.Goroutines, s.Spans, last)
 	p.status = true

@@ -119,7 +119,7 @@ func runReplay(o *replayOptions) error {
 	}
 	if readErr != nil {
 		// Show what could be read, and say what could not.
-		fmt.Fprintf(o.io.err, "warning: some lines of %s could not be read:\n%v\n", o.file, readErr)
+		printf(o.io.err, "warning: some lines of %s could not be read:\n%v\n", o.file, readErr)
 	}
 	var tl *timeline.Timeline
 	if outline {

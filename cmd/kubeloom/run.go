@@ -250,7 +250,7 @@ func runRun(ctx context.Context, o *runOptions) error {
 			mode = fmt.Sprintf("virtual time on %d cores, as fast as the CPU allows", cores)
 		}
 	}
-	fmt.Fprintf(o.io.err, "running %s (%s, era %s) for %s of simulated time: %s\n",
+	printf(o.io.err, "running %s (%s, era %s) for %s of simulated time: %s\n",
 		sc.Metadata.Name, sc.Source, eraList(sc.Spec.RunEras()), cmp.Or(o.duration, sc.Spec.Duration), mode)
 	start := o.clock.Now()
 	defer tuneGC()()
@@ -338,7 +338,7 @@ func pushAfter(ctx context.Context, o *runOptions, file string) error {
 	if err := push.Push(ctx, spans, o.otlpEndpoint, push.WithTimeout(timeout), push.WithShift(shift)); err != nil {
 		return fmt.Errorf("the OTLP export to %s failed: %w", otlp.Describe(o.otlpEndpoint), err)
 	}
-	fmt.Fprintf(o.io.err, "pushed %d spans to %s\n", len(spans), otlp.Describe(o.otlpEndpoint))
+	printf(o.io.err, "pushed %d spans to %s\n", len(spans), otlp.Describe(o.otlpEndpoint))
 	return nil
 }
 
@@ -353,36 +353,36 @@ func printSummary(s streams, sum *engine.Summary, out string, real time.Duration
 	if sum.Cancelled {
 		state = "interrupted"
 	}
-	fmt.Fprintf(w, "%s %s: %s simulated in %s real (%s), %d actions, %d spans\n",
+	printf(w, "%s %s: %s simulated in %s real (%s), %d actions, %d spans\n",
 		state, sum.Scenario, sum.Duration.Round(time.Millisecond), roundReal(real), pace(sum, real), sum.Actions, sum.Spans)
 	for _, in := range sum.Instances {
-		fmt.Fprintf(w, "  %s %s\n", in.Service, in.ID)
+		printf(w, "  %s %s\n", in.Service, in.ID)
 		if in.Exit != "" {
-			fmt.Fprintf(w, "    exited: %s\n", in.Exit)
+			printf(w, "    exited: %s\n", in.Exit)
 		}
 		for _, g := range in.Goroutines {
-			fmt.Fprintf(w, "    %-28s started %3d  stopped %3d\n", g.Name, g.Started, g.Stopped)
+			printf(w, "    %-28s started %3d  stopped %3d\n", g.Name, g.Started, g.Stopped)
 		}
 	}
 	if len(sum.Leftovers) == 0 {
-		fmt.Fprintln(w, "  every goroutine stopped")
+		printf(w, "  every goroutine stopped\n")
 	} else {
 		var names []string
 		for _, l := range sum.Leftovers {
 			names = append(names, fmt.Sprintf("%s %s ×%d", l.Instance, l.Name, l.N))
 		}
-		fmt.Fprintf(w, "  LEFTOVER goroutines still running after the grace period: %s\n", strings.Join(names, ", "))
+		printf(w, "  LEFTOVER goroutines still running after the grace period: %s\n", strings.Join(names, ", "))
 	}
 	if len(sum.Failures) > 0 {
-		fmt.Fprintf(w, "  %d of %d actions FAILED (their spans have status Error):\n", len(sum.Failures), sum.Actions)
+		printf(w, "  %d of %d actions FAILED (their spans have status Error):\n", len(sum.Failures), sum.Actions)
 		for _, f := range sum.Failures {
-			fmt.Fprintf(w, "    %s\n", f)
+			printf(w, "    %s\n", f)
 		}
 	}
 	if sum.ExportErr != nil {
-		fmt.Fprintf(w, "warning: %v\n  the recording is complete; '%s push %s --otlp-endpoint URL' sends it later\n", sum.ExportErr, s.name(), out)
+		printf(w, "warning: %v\n  the recording is complete; '%s push %s --otlp-endpoint URL' sends it later\n", sum.ExportErr, s.name(), out)
 	}
-	fmt.Fprintf(w, "recording: %s\nreplay it:  %s replay %s\n", out, s.name(), out)
+	printf(w, "recording: %s\nreplay it:  %s replay %s\n", out, s.name(), out)
 }
 
 func eraList(eras []scenarios.Era) string {

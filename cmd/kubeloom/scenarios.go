@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeloom/kubeloom/internal/printable"
 	"github.com/kubeloom/kubeloom/scenarios"
 	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 	"github.com/kubeloom/kubeloom/sim/engine"
@@ -56,7 +57,8 @@ func runScenariosList(o *scenariosListOptions) error {
 		if sc, err := scenarios.Builtin(b.Name); err == nil {
 			d = sc.Metadata.Text(o.lang).Description
 		}
-		fmt.Fprintf(tw, "%s\t%s\n", b.Name, d)
+		// A cell's tabs would break the columns: printable.String.
+		fmt.Fprintf(tw, "%s\t%s\n", printable.String(b.Name), printable.String(d))
 	}
 	return tw.Flush()
 }
@@ -105,7 +107,9 @@ func runScenariosShow(o *scenariosShowOptions) error {
 		return err
 	}
 	writeScenarioHeader(o.io.out, o.io.name(), sc, o.name, o.lang)
-	_, err = o.io.out.Write(src)
+	// The YAML as written, made printable: a file with nothing to escape
+	// (tabs and CRLF line ends are kept) is written byte for byte.
+	_, err = io.WriteString(o.io.out, printable.Text(string(src)))
 	return err
 }
 
@@ -149,7 +153,7 @@ func runScenariosValidate(o *scenariosValidateOptions) error {
 			err = engine.Check(sc, engine.AllowHostManifests(o.allowHostManifests))
 		}
 		if err != nil {
-			fmt.Fprintln(o.io.out, err)
+			printf(o.io.out, "%v\n", err) // it quotes the file
 			bad++
 			continue
 		}
@@ -164,14 +168,16 @@ func runScenariosValidate(o *scenariosValidateOptions) error {
 // writeScenarioHeader writes what show prints above the YAML: the
 // scenario's description, what to watch for and the commands to run it.
 // Every line starts with "# ", so that the whole output is still a
-// scenario file.
+// scenario file. The scenario's texts are made printable before they are
+// wrapped (Wrap turns their newlines and tabs into spaces).
 func writeScenarioHeader(w io.Writer, prog string, sc *scenarios.Scenario, arg, lang string) {
 	t := sc.Metadata.Text(lang)
 	l := locale.Get(lang)
 	heading := [3]string{l.Text("cli.scenarios.watchFor"), l.Text("cli.scenarios.run"), l.Text("cli.scenarios.then")}
-	title := sc.Metadata.Name
+	name := printable.String(sc.Metadata.Name)
+	title := name
 	if t.Description != "" {
-		title += " — " + t.Description
+		title += " — " + printable.Text(t.Description)
 	}
 	for _, line := range stepview.Wrap(title, 94) {
 		fmt.Fprintln(w, "# "+line)
@@ -179,7 +185,7 @@ func writeScenarioHeader(w io.Writer, prog string, sc *scenarios.Scenario, arg, 
 	if len(t.WatchFor) > 0 {
 		fmt.Fprintf(w, "#\n# %s:\n", heading[0])
 		for _, item := range t.WatchFor {
-			for i, line := range stepview.Wrap(item, 92) {
+			for i, line := range stepview.Wrap(printable.Text(item), 92) {
 				prefix := "#   - "
 				if i > 0 {
 					prefix = "#     "
@@ -188,11 +194,11 @@ func writeScenarioHeader(w io.Writer, prog string, sc *scenarios.Scenario, arg, 
 			}
 		}
 	}
-	out := "recordings/" + sc.Metadata.Name + ".jsonl"
-	fmt.Fprintf(w, "#\n# %s:\n#   %s run %s --out %s\n", heading[1], prog, arg, out)
+	out := "recordings/" + name + ".jsonl"
+	printf(w, "#\n# %s:\n#   %s run %s --out %s\n", heading[1], prog, arg, out)
 	step := prog + " step " + out
 	if lang != locale.Reference {
 		step += " --lang " + lang
 	}
-	fmt.Fprintf(w, "# %s:\n#   %s replay %s\n#   %s\n#\n", heading[2], prog, out, step)
+	printf(w, "# %s:\n#   %s replay %s\n#   %s\n#\n", heading[2], prog, out, step)
 }

@@ -87,7 +87,7 @@ func runStep(ctx context.Context, o *stepOptions) error {
 	}
 	if readErr != nil {
 		// Step through what could be read, and say what could not.
-		fmt.Fprintf(o.io.err, "warning: some lines of %s could not be read:\n%v\n", o.file, readErr)
+		printf(o.io.err, "warning: some lines of %s could not be read:\n%v\n", o.file, readErr)
 	}
 	tl := timeline.Build(spans)
 	if o.plain || !readsTerminal(o.io.in) || !isTerminal(o.io.out) {

@@ -3,6 +3,7 @@ package stepview
 import (
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/kubeloom/kubeloom/internal/printable"
 	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
@@ -15,6 +16,7 @@ type data struct {
 	steps []timeline.Step
 	lanes []*timeline.Lane // every lane, in instance then lane order
 	lane  map[*timeline.Lane]int
+	label []string // per lane: its label made printable, as the tree shows it
 
 	first []int // per lane: the index of its first step (len(steps) if none)
 	stop  []int // per lane: the index of its stopped step, -1 if it has none
@@ -32,11 +34,12 @@ type data struct {
 // newData indexes tl. spans, the recording tl was built from, may be nil:
 // then there are no causal links and the goroutine tree is flat.
 func newData(tl *timeline.Timeline, spans []traces.Span) *data {
-	d := &data{tl: tl, steps: timeline.Steps(tl), lane: map[*timeline.Lane]int{}}
+	d := &data{tl: tl, steps: timeline.Steps(tl), lane: map[*timeline.Lane]int{}, label: make([]string, 0, tl.LaneCount())}
 	for _, in := range tl.Instances {
 		for _, l := range in.Lanes {
 			d.lane[l] = len(d.lanes)
 			d.lanes = append(d.lanes, l)
+			d.label = append(d.label, printable.String(l.Label))
 		}
 	}
 	d.first = make([]int, len(d.lanes))

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/kubeloom/kubeloom/internal/printable"
 	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/timeline"
@@ -206,7 +207,7 @@ func (m *Model) jump(in string) {
 	w := wordsOf(m.lang)
 	off, err := parseOffset(in)
 	if err != nil {
-		m.status = err.Error()
+		m.status = printable.String(err.Error()) // it quotes what was typed
 		return
 	}
 	i, ok := m.d.at(off, m.lo, m.hi)
@@ -223,7 +224,7 @@ func (m *Model) searchFor(in string) {
 	}
 	match, err := matcher(in)
 	if err != nil {
-		m.status = err.Error()
+		m.status = printable.String(err.Error())
 		return
 	}
 	m.lastSearch = in
@@ -232,7 +233,7 @@ func (m *Model) searchFor(in string) {
 	case !ok:
 		m.status = w.f("noMatch", locale.Args{"pattern": strconv.Quote(in)})
 	case wrapped:
-		m.status = w.f("wrapped", locale.Args{"pattern": in})
+		m.status = w.f("wrapped", locale.Args{"pattern": printable.String(in)})
 	}
 	m.goTo(i)
 }
@@ -240,13 +241,14 @@ func (m *Model) searchFor(in string) {
 func (m *Model) followKey() {
 	w := wordsOf(m.lang)
 	i, key, found, can := m.d.follow(m.cur, m.hi)
-	what := key
+	// The status line shows names from the recording: made printable.
+	what := printable.String(key)
 	if what == "" {
-		what = w.f("link", locale.Args{"step": m.d.steps[m.cur].Name()})
+		what = w.f("link", locale.Args{"step": printable.String(m.d.steps[m.cur].Name())})
 	}
 	switch {
 	case found:
-		m.status = w.f("followed", locale.Args{"what": what, "step": m.d.steps[i].Name(), "lane": m.d.steps[i].Lane.Label})
+		m.status = w.f("followed", locale.Args{"what": what, "step": printable.String(m.d.steps[i].Name()), "lane": m.d.label[m.d.lane[m.d.steps[i].Lane]]})
 		m.goTo(i)
 	case can:
 		m.status = w.f("followEnd", locale.Args{"what": what})

@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/kubeloom/kubeloom/internal/printable"
 	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
@@ -30,7 +31,7 @@ func Plain(w io.Writer, tl *timeline.Timeline, lang string, from, to time.Durati
 		return err
 	}
 	bw := bufio.NewWriter(w)
-	name := tl.Scenario
+	name := printable.String(tl.Scenario)
 	if name == "" {
 		name = "recording"
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubeloom/kubeloom/internal/printable"
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 	"github.com/kubeloom/kubeloom/traces"
@@ -27,25 +28,27 @@ type section struct {
 	lines   []string
 }
 
-// tell builds the story of step i of d in lang.
+// tell builds the story of step i of d in lang. What comes from the
+// recording (names, attributes) is made printable as it enters; the
+// catalog's texts are kubeloom's own.
 func (d *data) tell(i int, lang string) story {
 	w := wordsOf(lang)
 	s := d.steps[i]
 	var st story
-	where := s.Instance.Name() + " · " + groupPath(s.Lane)
+	where := printable.String(s.Instance.Name()) + " · " + printable.String(groupPath(s.Lane))
 	st.where = fmt.Sprintf("+%s · %s", formatOffset(d.tl.Offset(s.At)), where)
 	st.header = w.f("step", locale.Args{"i": i + 1, "n": len(d.steps)}) + " · " + st.where
 
-	st.title = w.t("kinds."+string(s.Kind)) + " · " + s.Name()
+	st.title = w.t("kinds."+string(s.Kind)) + " · " + printable.String(s.Name())
 	if s.Mark != nil && s.Kind == timeline.StepIteration && s.Mark.Iteration > 0 {
 		st.title += fmt.Sprintf(" #%d", s.Mark.Iteration)
 	}
 	attrs := d.attrs(i)
 	if key := attrs.String(catalog.AttrObjectKey); key != "" {
-		st.facts = append(st.facts, w.t("object")+" "+key)
+		st.facts = append(st.facts, w.t("object")+" "+printable.String(key))
 	}
 	if t := attrs.String(catalog.AttrEventType); t != "" && s.Kind == timeline.StepEvent {
-		st.facts = append(st.facts, w.t("type")+" "+t)
+		st.facts = append(st.facts, w.t("type")+" "+printable.String(t))
 	}
 	if s.Mark != nil {
 		if other := otherAttributes(attrs); other != "" {
@@ -54,7 +57,7 @@ func (d *data) tell(i int, lang string) story {
 	}
 	switch {
 	case s.Kind == timeline.StepStarted:
-		kind := s.Lane.Kind
+		kind := printable.String(s.Lane.Kind)
 		if s.Lane.Period > 0 {
 			kind += " " + w.t("period") + " " + formatOffset(s.Lane.Period)
 		}
@@ -99,7 +102,7 @@ func (d *data) tell(i int, lang string) story {
 	case s.Lane.Goroutine == timeline.MainLane:
 		st.sections = append(st.sections, section{w.t("what"), []string{w.t("mainLane")}})
 	default:
-		st.sections = append(st.sections, section{w.t("what"), []string{w.f("unknown", locale.Args{"goroutine": s.Lane.Goroutine})}})
+		st.sections = append(st.sections, section{w.t("what"), []string{w.f("unknown", locale.Args{"goroutine": printable.String(s.Lane.Goroutine)})}})
 	}
 	return st
 }
@@ -155,7 +158,7 @@ func otherAttributes(attrs traces.Attributes) string {
 			parts = append(parts, fmt.Sprintf("(+%d)", len(keys)-maxAttributes))
 			break
 		}
-		parts = append(parts, fmt.Sprintf("%s=%v", k, attrs[k]))
+		parts = append(parts, printable.String(fmt.Sprintf("%s=%v", k, attrs[k])))
 	}
 	return strings.Join(parts, " ")
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/kubeloom/kubeloom/internal/printable"
 	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 )
 
@@ -40,7 +41,7 @@ func (m Model) View() string {
 	width, treeW, storyW, body := m.layout()
 
 	s := m.Step()
-	title := fmt.Sprintf("kubeloom step · %s · %s · +%s / %s · %s", m.d.tl.Scenario, w.f("step", locale.Args{"i": m.cur + 1, "n": len(m.d.steps)}),
+	title := fmt.Sprintf("kubeloom step · %s · %s · +%s / %s · %s", printable.String(m.d.tl.Scenario), w.f("step", locale.Args{"i": m.cur + 1, "n": len(m.d.steps)}),
 		formatOffset(m.d.tl.Offset(s.At)), formatOffset(m.d.tl.Duration()), w.l.Short)
 
 	tree := m.treeLines(treeW, body)
@@ -68,9 +69,9 @@ func (m Model) View() string {
 	}
 	switch m.prompt {
 	case jumpPrompt:
-		b.WriteString(promptLine(w.t("jumpPrompt")+m.input+"█", width) + "\n")
+		b.WriteString(promptLine(w.t("jumpPrompt")+printable.String(m.input)+"█", width) + "\n")
 	case searchPrompt:
-		b.WriteString(promptLine(w.t("searchPrompt")+m.input+"█", width) + "\n")
+		b.WriteString(promptLine(w.t("searchPrompt")+printable.String(m.input)+"█", width) + "\n")
 	default:
 		b.WriteString(m.st.status.Render(ansi.Truncate(m.status, width, "…")) + "\n")
 	}
@@ -134,7 +135,7 @@ func (m Model) treeLines(width, rows int) []string {
 			case stopped:
 				glyph, style = "■", m.st.stopped
 			}
-			label := m.d.lanes[n.lane].Label
+			label := m.d.label[n.lane]
 			mark := " "
 			if n.lane == cur {
 				mark, style = "›", m.st.current
@@ -231,7 +232,7 @@ func (d *data) treeWidth() int {
 	for _, t := range d.tree {
 		w = max(w, ansi.StringWidth(t.name))
 		for _, n := range t.nodes {
-			w = max(w, 3+2*n.depth+ansi.StringWidth(d.lanes[n.lane].Label))
+			w = max(w, 3+2*n.depth+ansi.StringWidth(d.label[n.lane]))
 		}
 	}
 	return w
@@ -258,7 +259,7 @@ func (d *data) buildTree() []tree {
 		}
 	}
 	for _, in := range d.tl.Instances {
-		t := tree{name: in.Name()}
+		t := tree{name: printable.String(in.Name())}
 		var walk func(li, depth int)
 		walk = func(li, depth int) {
 			t.nodes = append(t.nodes, treeNode{li, depth})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/kubeloom/kubeloom/internal/printable"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
@@ -89,7 +90,9 @@ func (v *view) rows(in *timeline.Instance, fold bool) []row {
 			byParent[x.parent] = sib
 		}
 		x.peers, x.index = sib, len(sib.labels)
-		sib.labels = append(sib.labels, x.label)
+		// Labels are names from the recording: made printable before
+		// they are measured and fitted, so that an escape takes its cells.
+		sib.labels = append(sib.labels, printable.String(x.label))
 		sib.extra = append(sib.extra, ansi.StringWidth(x.before+x.after))
 	}
 	return r.out
@@ -198,7 +201,7 @@ func (v *view) foldedNote(rows []row) []string {
 		if r.folded {
 			n++
 			if example == "" || strings.HasPrefix(r.group.Name, "controller/") && !strings.HasPrefix(example, "controller/") {
-				example = r.group.Name
+				example = printable.String(r.group.Name)
 			}
 		}
 	}

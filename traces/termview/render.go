@@ -10,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/kubeloom/kubeloom/internal/printable"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
@@ -159,7 +160,7 @@ func (v *view) checkFilter() error {
 	var names []string
 	instances := 0
 	for _, in := range v.tl.Instances {
-		names = append(names, in.Name())
+		names = append(names, printable.String(in.Name()))
 		if !f.MatchInstance(in) {
 			continue
 		}
@@ -269,7 +270,7 @@ func (v *view) render() []string {
 		if i > 0 {
 			lines = append(lines, "")
 		}
-		lines = append(lines, v.fit(v.p.bold.paint(s.in.Name())))
+		lines = append(lines, v.fit(v.p.bold.paint(printable.String(s.in.Name()))))
 		for _, r := range s.rows {
 			lines = append(lines, v.row(r))
 		}
@@ -307,7 +308,7 @@ func rowPeriod(r row) time.Duration {
 // title is the recording's summary, wrapped at the width.
 func (v *view) title(shown int) []string {
 	tl := v.tl
-	name := tl.Scenario
+	name := printable.String(tl.Scenario)
 	if name == "" {
 		name = "recording"
 	}

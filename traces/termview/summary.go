@@ -10,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/kubeloom/kubeloom/internal/printable"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
@@ -175,7 +176,7 @@ func Summary(w io.Writer, tl *timeline.Timeline, opt Options) error {
 		l := r.Lane
 		kind, period, end := "-", "-", v.offset(l.End)
 		if l.Kind != "" {
-			kind = l.Kind
+			kind = printable.String(l.Kind)
 		}
 		if l.Period > 0 {
 			period = formatDuration(l.Period, v.ascii)
@@ -199,7 +200,7 @@ func Summary(w io.Writer, tl *timeline.Timeline, opt Options) error {
 			inst = r.Instance.ID // the title names the services
 		}
 		cells = append(cells, []string{
-			inst, l.Label, kind, period,
+			printable.String(inst), printable.String(l.Label), kind, period,
 			strconv.FormatInt(r.Iterations, 10), strconv.FormatInt(r.Skipped, 10), strconv.Itoa(r.Spans),
 			v.offset(l.Start), end,
 		})
