@@ -1,6 +1,8 @@
 package main
 
 import (
+	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -26,7 +28,8 @@ var exportFormats = map[string]string{
 // exportOptions are what `kubeloom export` is told: its argument and
 // flags, and the streams it reports on (and writes to with -o -).
 type exportOptions struct {
-	io streams
+	io  streams
+	ctx context.Context // the command's, done after SIGINT or SIGTERM; nil: none
 
 	file, format, out string
 }
@@ -65,6 +68,7 @@ Lines of the recording that cannot be read are reported; the rest is exported.`,
 			if runF != nil {
 				return runF(o)
 			}
+			o.ctx = cmd.Context()
 			return runExport(o)
 		},
 	}
@@ -78,7 +82,8 @@ Lines of the recording that cannot be read are reported; the rest is exported.`,
 // -o says.
 func runExport(o *exportOptions) error {
 	suffix := exportFormats[o.format]
-	spans, done, readErr := readRecording(o.file, traces.ReadOptions{})
+	ctx := cmp.Or(o.ctx, context.Background())
+	spans, done, readErr := readRecording(ctx, o.file, traces.ReadOptions{})
 	defer done()
 	if len(spans) == 0 {
 		if readErr != nil {
@@ -101,7 +106,10 @@ func runExport(o *exportOptions) error {
 		// spans (a third of what a big recording takes) are garbage, and
 		// the collector may have them back while the page is encoded,
 		// which takes one goroutine and leaves it the other CPUs.
-		tl := timeline.Build(spans)
+		tl, err := timeline.BuildContext(ctx, spans)
+		if err != nil {
+			return err
+		}
 		spans = nil
 		done()
 		write = func(w io.Writer) error { return htmlview.Write(w, tl) }

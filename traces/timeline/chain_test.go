@@ -1,7 +1,9 @@
 package timeline
 
 import (
+	"context"
 	"encoding/binary"
+	"errors"
 	"testing"
 
 	"go.opentelemetry.io/otel/trace"
@@ -65,5 +67,24 @@ func TestLongChainsOfParents(t *testing.T) {
 	}
 	if tl := Build(spans); tl.Orphans != n {
 		t.Errorf("a cycle of %d spans: %d orphans, want all", n, tl.Orphans)
+	}
+}
+
+// BuildContext and OutlineContext stop when their context is done, with its
+// cause.
+func TestBuildContextStops(t *testing.T) {
+	r := tt.New("stop").Instance("kubelet", "node-1")
+	r.Goroutine(tt.Root, "worker", "loop", 0, 1)
+	cause := errors.New("terminated signal received")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	if tl, err := BuildContext(ctx, r.Spans()); err != nil || len(tl.Instances) != 1 {
+		t.Fatalf("before: %v", err)
+	}
+	cancel(cause)
+	if tl, err := BuildContext(ctx, r.Spans()); tl != nil || err != cause {
+		t.Errorf("BuildContext after cancel: %v, %v; want nil and the cause", tl, err)
+	}
+	if tl, err := OutlineContext(ctx, r.Spans()); tl != nil || err != cause {
+		t.Errorf("OutlineContext after cancel: %v, %v; want nil and the cause", tl, err)
 	}
 }
