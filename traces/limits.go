@@ -24,11 +24,29 @@ const (
 	// hold one another. Each level reads its elements' text once more, so
 	// it also bounds the time a value takes to a constant times its size.
 	maxAttributeDepth = 8
+	// maxLineErrors is how many bad lines Read describes; it counts the
+	// others. A LineError takes a hundred bytes or more: a compressed
+	// file of 18 KB holding 100 M bad lines asked for gigabytes of them.
+	maxLineErrors = 100
 )
 
 // ErrLineTooLong is wrapped by the LineError of a line longer than a
 // reader accepts. Test for it with errors.Is.
 var ErrLineTooLong = errors.New("line too long")
+
+// limitLineErrors returns the first maxLineErrors of the errors of the
+// bad lines of file name, in order, and one more that says how many were
+// left out: the n errors not in errs, and those past maxLineErrors.
+func limitLineErrors(name string, errs []error, n int) []error {
+	if len(errs) > maxLineErrors {
+		n += len(errs) - maxLineErrors
+		errs = errs[:maxLineErrors:maxLineErrors]
+	}
+	if n > 0 {
+		errs = append(errs, fmt.Errorf("%s: %d more lines could not be read (only the first %d are listed)", name, n, maxLineErrors))
+	}
+	return errs
+}
 
 // lineTooLong is the error of a line longer than limit bytes.
 func lineTooLong(limit int) error {

@@ -249,3 +249,32 @@ func TestReadContextStops(t *testing.T) {
 		t.Errorf("done before: %v", err)
 	}
 }
+
+// An 18 KB compressed file of 100 M bad lines asked for a LineError each,
+// gigabytes. Read describes the first maxLineErrors and counts the rest,
+// in any chunks.
+func TestBadLinesAreCounted(t *testing.T) {
+	const bad = 100_000
+	text := strings.Repeat("x\n", bad) + goodLine + "\n"
+	for _, size := range []int{0, 1000, 64 << 10} {
+		var spans []Span
+		var err error
+		n := allocated(func() {
+			spans, err = ReadWith(strings.NewReader(text), "bad.jsonl", ReadOptions{chunkSize: size})
+		})
+		if len(spans) != 1 || spans[0].Line != bad+1 {
+			t.Fatalf("chunks of %d: %d spans, want the one on line %d", size, len(spans), bad+1)
+		}
+		errs := err.(interface{ Unwrap() []error }).Unwrap()
+		les := lineErrors(t, errors.Join(errs[:len(errs)-1]...))
+		if len(les) != maxLineErrors || les[0].Line != 1 || les[maxLineErrors-1].Line != maxLineErrors {
+			t.Errorf("chunks of %d: %d line errors, want lines 1 to %d", size, len(les), maxLineErrors)
+		}
+		if want := "bad.jsonl: 99900 more lines could not be read (only the first 100 are listed)"; !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("chunks of %d: error ends %q, want %q", size, err.Error()[max(0, len(err.Error())-100):], want)
+		}
+		if n > 16<<20 {
+			t.Errorf("chunks of %d: %d bad lines allocated %d MiB, want at most 16", size, bad, n>>20)
+		}
+	}
+}

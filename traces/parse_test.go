@@ -68,7 +68,16 @@ func slowReadLimit(r io.Reader, name string, maxLine int) ([]Span, error) {
 			break
 		}
 	}
-	return spans, errors.Join(errs...)
+	// The same limit as Read's, on the line errors (the read error last).
+	var lineErrs, other []error
+	for _, err := range errs {
+		if _, ok := err.(*LineError); ok {
+			lineErrs = append(lineErrs, err)
+		} else {
+			other = append(other, err)
+		}
+	}
+	return spans, errors.Join(append(limitLineErrors(name, lineErrs, 0), other...)...)
 }
 
 // lineVariants are variants of goodLine: other layouts, keys, escapes,

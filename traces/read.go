@@ -102,7 +102,7 @@ func read(ctx context.Context, r io.Reader, name string, remaining func() int64,
 		if first != nil {
 			res = parseChunk(first, newInternTable(keep), rd.maxLine)
 		}
-		return res.spans, errors.Join(append(res.errs, err)...)
+		return res.spans, errors.Join(append(limitLineErrors(name, res.errs, res.more), err)...)
 	}
 
 	// When the size of the input is known, the spans go straight into one
@@ -171,10 +171,14 @@ func read(ctx context.Context, r io.Reader, name string, remaining func() int64,
 	}
 	slices.SortFunc(done, func(a, b chunkResult) int { return cmp.Compare(a.seq, b.seq) })
 	var errs []error
+	more := 0
 	for i := range done {
-		errs = append(errs, done[i].errs...)
+		// At most maxLineErrors, counting the others.
+		keep := min(len(done[i].errs), max(0, maxLineErrors-len(errs)))
+		errs = append(errs, done[i].errs[:keep]...)
+		more += len(done[i].errs) - keep + done[i].more
 	}
-	return assemble(done, arena), errors.Join(append(errs, rd.err)...)
+	return assemble(done, arena), errors.Join(append(limitLineErrors(name, errs, more), rd.err)...)
 }
 
 // assemble puts the spans of the chunks, in order, into one slice: in
@@ -233,13 +237,13 @@ const defaultChunkSize = 4 << 20
 // A chunk is whole lines of the file.
 type chunk struct {
 	seq       int
-	file      string // the name to give in errors
-	firstLine int    // the number of its first line
-	data      []byte // whole lines, each ending in '\n' except perhaps the last of the file
-	lines     int    // the number of lines in data
-	final     bool   // the last chunk of the file
-	dst       []Span // where to put its spans (room for as many as it can hold), or nil
-	after     error  // the LineError of a line too long, skipped after data
+	file      string     // the name to give in errors
+	firstLine int        // the number of its first line
+	data      []byte     // whole lines, each ending in '\n' except perhaps the last of the file
+	lines     int        // the number of lines in data
+	final     bool       // the last chunk of the file
+	dst       []Span     // where to put its spans (room for as many as it can hold), or nil
+	after     *LineError // a line too long, skipped after data
 }
 
 // minSpanLine is fewer bytes than the shortest line that is a span (a
@@ -255,6 +259,7 @@ type chunkResult struct {
 	spans   []Span
 	inArena bool // spans are where the chunk's dst was
 	errs    []error
+	more    int // bad lines past maxLineErrors, not in errs
 }
 
 // chunkReader cuts a file into chunks of whole lines.
@@ -400,6 +405,15 @@ func (cr *chunkReader) readError(err error) error {
 	return fmt.Errorf("reading %s: %w", cr.name, err)
 }
 
+// badLine adds the error of a bad line, or counts it past maxLineErrors.
+func (res *chunkResult) badLine(err *LineError) {
+	if len(res.errs) < maxLineErrors {
+		res.errs = append(res.errs, err)
+	} else {
+		res.more++
+	}
+}
+
 // parseChunk reads the spans of a chunk's lines; a line longer than
 // maxLine is a LineError.
 func parseChunk(c *chunk, tab *internTable, maxLine int) chunkResult {
@@ -430,7 +444,7 @@ func parseChunk(c *chunk, tab *internTable, maxLine int) chunkResult {
 			length-- // the newline
 		}
 		if length > maxLine {
-			res.errs = append(res.errs, &LineError{File: c.file, Line: lineNo, Err: lineTooLong(maxLine)})
+			res.badLine(&LineError{File: c.file, Line: lineNo, Err: lineTooLong(maxLine)})
 			continue
 		}
 		if lineNo == 1 {
@@ -450,15 +464,15 @@ func parseChunk(c *chunk, tab *internTable, maxLine int) chunkResult {
 		// Parse in place: a Span is big to copy.
 		n := len(res.spans)
 		res.spans = append(res.spans, Span{})
-		if err := tab.parse(trimmed, c.final && !complete, &res.spans[n]); err != nil {
+		if err := tab.parseLine(trimmed, c.final && !complete, &res.spans[n], len(res.errs) < maxLineErrors); err != nil {
 			res.spans = res.spans[:n]
-			res.errs = append(res.errs, &LineError{File: c.file, Line: lineNo, Err: err})
+			res.badLine(&LineError{File: c.file, Line: lineNo, Err: err})
 			continue
 		}
 		res.spans[n].Line = lineNo
 	}
 	if c.after != nil {
-		res.errs = append(res.errs, c.after)
+		res.badLine(c.after)
 	}
 	if len(res.spans) == 0 {
 		res.spans = nil
