@@ -51,8 +51,11 @@ func ReadFile(path string) ([]Span, error) {
 // Every line that parses becomes a Span, in file order, with Line set; blank
 // lines are skipped. A malformed or truncated line does not stop reading:
 // Read returns every span it could read together with errors.Join of one
-// *LineError per bad line (nil when there is none), plus any error reading
-// r.
+// *LineError per bad line (nil when there is none; past the first 100, one
+// error counts the others), plus any error reading r. A line longer than
+// 16 MiB is a bad line (ErrLineTooLong), read past without being held, and
+// so is one nested too deep (limits.go): no file makes Read take memory or
+// time out of proportion to it.
 //
 // Spans read from one file share the values that repeat, such as attribute
 // keys and goroutine names, and spans of one resource share their Resource
