@@ -142,8 +142,9 @@ func runReplay(o *replayOptions) error {
 		Color:  termview.UseColor(o.color, o.io.out),
 		Expand: o.expand, MaxLanes: termview.TerminalLanes(o.io.out),
 	}
+	out := interruptible{ctx, o.io.out}
 	if o.summary {
-		return termview.Summary(o.io.out, tl, opt)
+		return termview.Summary(out, tl, opt)
 	}
-	return termview.Render(o.io.out, tl, opt)
+	return termview.Render(out, tl, opt)
 }

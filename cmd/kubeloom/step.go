@@ -94,7 +94,7 @@ func runStep(ctx context.Context, o *stepOptions) error {
 		return err
 	}
 	if o.plain || !readsTerminal(o.io.in) || !isTerminal(o.io.out) {
-		return stepview.Plain(o.io.out, tl, o.lang, o.from, o.to)
+		return stepview.Plain(interruptible{ctx, o.io.out}, tl, o.lang, o.from, o.to)
 	}
 	m, err := stepview.New(tl, stepview.Options{Lang: o.lang, From: o.from, To: o.to, Spans: spans})
 	if err != nil {
