@@ -98,14 +98,21 @@ type decompressor struct {
 }
 
 // estimate is how much text the compressed bytes left would give, at the
-// ratio so far (a recording's spans are much alike throughout).
+// ratio so far (a recording's spans are much alike throughout), but at most
+// maxEstimatedRatio: a file of blank lines compresses thousands of times,
+// and Read sizes its array of spans from the estimate.
 func (d *decompressor) estimate(compressedLeft int64) int64 {
 	read := d.read
 	if read == 0 || compressedLeft <= 0 {
 		return 0
 	}
-	return int64(float64(compressedLeft) * float64(d.written) / float64(read))
+	ratio := min(float64(d.written)/float64(read), maxEstimatedRatio)
+	return int64(float64(compressedLeft) * ratio)
 }
+
+// maxEstimatedRatio is more than a recording compresses (about 30 times:
+// docs/design.md, "Compressed recordings").
+const maxEstimatedRatio = 64
 
 type countingReader struct {
 	r io.Reader

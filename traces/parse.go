@@ -19,6 +19,7 @@ package traces
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -115,6 +116,13 @@ var required = [...]struct {
 // left zero. atEOF says the line is the last of the input and has no
 // newline.
 func (tab *internTable) parse(line []byte, atEOF bool, s *Span) error {
+	return tab.parseLine(line, atEOF, s, true)
+}
+
+// parseLine is parse; unless why, the error of a line is not explained
+// (errRefused): saying why costs more than reading, and past
+// maxLineErrors only the number of bad lines is kept.
+func (tab *internTable) parseLine(line []byte, atEOF bool, s *Span, why bool) error {
 	p := parser{b: line, tab: tab}
 	err := p.span(s)
 	if err == nil {
@@ -124,8 +132,14 @@ func (tab *internTable) parse(line []byte, atEOF bool, s *Span) error {
 		err = errSyntax
 	}
 	*s = Span{}
+	if !why {
+		return errRefused
+	}
 	return explain(line, atEOF, err)
 }
+
+// errRefused is the error of a line parseLine did not explain.
+var errRefused = errors.New("not a span")
 
 func (p *parser) span(s *Span) error {
 	if p.peek() != '{' {

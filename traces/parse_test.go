@@ -18,6 +18,11 @@ import (
 // one after the other. Read, which parses chunks on several goroutines,
 // must return the same spans and errors.
 func slowRead(r io.Reader, name string) ([]Span, error) {
+	return slowReadLimit(r, name, maxLineLength)
+}
+
+// slowReadLimit is slowRead with lines of at most maxLine bytes.
+func slowReadLimit(r io.Reader, name string, maxLine int) ([]Span, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var (
 		spans []Span
@@ -40,6 +45,13 @@ func slowRead(r io.Reader, name string) ([]Span, error) {
 			break
 		}
 		complete := len(line) > 0 && line[len(line)-1] == '\n'
+		if n := len(bytes.TrimSuffix(line, []byte("\n"))); n > maxLine {
+			errs = append(errs, &LineError{File: name, Line: lineNo, Err: lineTooLong(maxLine)})
+			if err == io.EOF {
+				break
+			}
+			continue
+		}
 		if lineNo == 1 {
 			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 		}
@@ -56,7 +68,16 @@ func slowRead(r io.Reader, name string) ([]Span, error) {
 			break
 		}
 	}
-	return spans, errors.Join(errs...)
+	// The same limit as Read's, on the line errors (the read error last).
+	var lineErrs, other []error
+	for _, err := range errs {
+		if _, ok := err.(*LineError); ok {
+			lineErrs = append(lineErrs, err)
+		} else {
+			other = append(other, err)
+		}
+	}
+	return spans, errors.Join(append(limitLineErrors(name, lineErrs, 0), other...)...)
 }
 
 // lineVariants are variants of goodLine: other layouts, keys, escapes,
@@ -210,21 +231,8 @@ func TestReadChunks(t *testing.T) {
 		"a newline at last": goodLine + "\n",
 	}
 	for name, in := range inputs {
-		want, wantErr := slowRead(strings.NewReader(in), "f.jsonl")
-		for _, size := range []int{64, 1000, 4096, 1 << 20} {
-			opt := ReadOptions{chunkSize: size}
-			got, gotErr := ReadWith(strings.NewReader(in), "f.jsonl", opt)
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("%s, chunks of %d: %d spans, want %d (or they differ)", name, size, len(got), len(want))
-			}
-			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
-				t.Errorf("%s, chunks of %d: error\n  %v\nwant\n  %v", name, size, gotErr, wantErr)
-			}
-			// Reading one byte at a time changes nothing.
-			got, gotErr = ReadWith(iotest.OneByteReader(strings.NewReader(in)), "f.jsonl", opt)
-			if !reflect.DeepEqual(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
-				t.Errorf("%s, chunks of %d, one byte per read: different result", name, size)
-			}
+		for _, maxLine := range []int{0, 4096} { // 4096: the lines of 3000 x are too long
+			readInChunks(t, name, in, maxLine)
 		}
 	}
 
@@ -239,6 +247,34 @@ func TestReadChunks(t *testing.T) {
 		}
 		if !strings.Contains(fmt.Sprint(gotErr), "reading f.jsonl: disk on fire") {
 			t.Errorf("read error not reported: %v", gotErr)
+		}
+	}
+}
+
+// readInChunks checks that reading in in chunks of several sizes, with
+// lines of at most maxLine bytes (0: the default), reads what slowRead
+// does.
+func readInChunks(t *testing.T, name, in string, maxLine int) {
+	t.Helper()
+	limit := maxLine
+	if limit == 0 {
+		limit = maxLineLength
+	}
+	want, wantErr := slowReadLimit(strings.NewReader(in), "f.jsonl", limit)
+	name = fmt.Sprintf("%s, lines of at most %d", name, limit)
+	for _, size := range []int{64, 1000, 4096, 1 << 20} {
+		opt := ReadOptions{chunkSize: size, maxLine: maxLine}
+		got, gotErr := ReadWith(strings.NewReader(in), "f.jsonl", opt)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s, chunks of %d: %d spans, want %d (or they differ)", name, size, len(got), len(want))
+		}
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Errorf("%s, chunks of %d: error\n  %v\nwant\n  %v", name, size, gotErr, wantErr)
+		}
+		// Reading one byte at a time changes nothing.
+		got, gotErr = ReadWith(iotest.OneByteReader(strings.NewReader(in)), "f.jsonl", opt)
+		if !reflect.DeepEqual(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Errorf("%s, chunks of %d, one byte per read: different result", name, size)
 		}
 	}
 }

@@ -180,7 +180,12 @@ func (p *parser) value(typ, raw []byte) (any, error) {
 		return fmt.Errorf("%s value: expected %s, got %s", typ, want, got)
 	}
 	isNull := len(raw) == 0 || string(raw) == "null"
-	sub := parser{b: raw, tab: p.tab}
+	sub := parser{b: raw, tab: p.tab, attrDepth: p.attrDepth + 1}
+	if (string(typ) == "SLICE" || string(typ) == "MAP") && sub.attrDepth > maxAttributeDepth {
+		// Each level reads its elements' text again: the limit keeps
+		// the time a value takes in proportion to its size.
+		return nil, fmt.Errorf("%s value: SLICE and MAP values nested more than %d deep, the most a reader accepts", typ, maxAttributeDepth)
+	}
 	switch string(typ) {
 	case "STRING":
 		if isNull || raw[0] != '"' {

@@ -110,6 +110,8 @@ func syntaxProblem(se *syntaxError, atEOF bool) error {
 			return fmt.Errorf("%w (the recording was probably interrupted while this line was written)", ErrTruncated)
 		}
 		return fmt.Errorf("%w (the line ends before its closing '}')", ErrTruncated)
+	case se.deep:
+		return fmt.Errorf("%s at column %d; a recording's lines nest 6 deep (the limit keeps the reader's stack small)", se.msg, se.col)
 	case se.trailing:
 		return fmt.Errorf("unexpected text after the JSON object at column %d; expected one JSON object per line", se.col)
 	}

@@ -233,6 +233,15 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(goodLine + "\n" + goodLine[:300]))
 	f.Add([]byte("garbage\n\n{}\n[1]\nnull\n\"x\""))
 	f.Add([]byte(`{"Name":"x","SpanContext":{"TraceID":"0af7651916cd43dd8448eb211c80319c","SpanID":"b7ad6b7169203331"},"StartTime":"2025-03-01T12:00:00Z","EndTime":"2025-03-01T12:00:00Z","Attributes":[{"Key":"s","Value":{"Type":"SLICE","Value":[{"Type":"MAP","Value":[{"Key":"k","Value":{"Type":"BYTESLICE","Value":"aGk="}}]}]}}]}`))
+	// Small forms of the files of docs/trace-file.md's "Limits" (issue
+	// 30): blank lines, deep nesting in a skipped field and in an
+	// attribute, nested SLICE values, a line longer than the fuzzer's
+	// limit (300 bytes, below).
+	f.Add([]byte(strings.Repeat("\n", 5000) + goodLine))
+	f.Add([]byte(strings.Replace(goodLine, `"SpanKind":1,`, `"SpanKind":1,"X":`+strings.Repeat("[", 70)+strings.Repeat("]", 70)+`,`, 1)))
+	f.Add([]byte(strings.Replace(goodLine, `{"Type":"BOOL","Value":true}`, `{"Type":"BOOL","Value":`+strings.Repeat("[", 70)+`}`, 1)))
+	f.Add([]byte(strings.Replace(goodLine, `{"Type":"BOOL","Value":true}`, strings.Repeat(`{"Type":"SLICE","Value":[`, 10)+`{"Type":"INT64","Value":1}`+strings.Repeat(`]}`, 10), 1)))
+	f.Add([]byte(goodLine + "\n" + strings.Repeat("a", 400) + "\n" + goodLine[:200] + "\n" + strings.Repeat(" ", 301)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		spans, err := Read(bytes.NewReader(data), "fuzz.jsonl")
 		lines := bytes.Count(data, []byte("\n")) + 1
@@ -263,6 +272,12 @@ func FuzzRead(f *testing.F) {
 			if !sameSpan(got[i], want[i]) {
 				t.Fatalf("span %d in chunks:\n%#v\nline by line:\n%#v", i, got[i], want[i])
 			}
+		}
+		// Lines of at most 300 bytes: the longer ones are LineErrors.
+		want, wantErr = slowReadLimit(bytes.NewReader(data), "fuzz.jsonl", 300)
+		got, gotErr = ReadWith(bytes.NewReader(data), "fuzz.jsonl", ReadOptions{chunkSize: 200, maxLine: 300})
+		if len(got) != len(want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Fatalf("lines of at most 300 bytes, in chunks: %d spans, error %v; line by line: %d, %v", len(got), gotErr, len(want), wantErr)
 		}
 
 		for _, line := range bytes.Split(data, []byte("\n")) {

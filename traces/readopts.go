@@ -19,6 +19,17 @@ type ReadOptions struct {
 	// time; 0 is defaultChunkSize. Tests make it small, so that a small
 	// file is read in many chunks on several goroutines.
 	chunkSize int
+	// maxLine is the longest line read; 0 is maxLineLength. Tests make
+	// it small, so that a long line takes kilobytes, not megabytes.
+	maxLine int
+}
+
+// lineLimit is the longest line opt reads.
+func (opt ReadOptions) lineLimit() int {
+	if opt.maxLine > 0 {
+		return opt.maxLine
+	}
+	return maxLineLength
 }
 
 // keeper is ReadOptions as the parsers use them.

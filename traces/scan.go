@@ -17,6 +17,11 @@ type parser struct {
 	b   []byte
 	p   int
 	tab *internTable
+	// depth is how many values skip is inside (maxNesting at most).
+	depth int
+	// attrDepth is how many SLICE and MAP attribute values the text
+	// read is inside (maxAttributeDepth at most).
+	attrDepth int
 }
 
 func (p *parser) ws() {

@@ -15,6 +15,9 @@ import (
 // ("invalid character ' ' in literal true (expecting 'u')").
 func syntaxAsEncodingJSON(line []byte) error {
 	got := checkSyntax(line)
+	if got != nil && got.deep {
+		return nil // a limit of kubeloom's, far below encoding/json's (10,000)
+	}
 	var raw json.RawMessage
 	err := json.Unmarshal(line, &raw)
 	if err == nil {

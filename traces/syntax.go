@@ -8,6 +8,7 @@ package traces
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 )
 
@@ -20,6 +21,7 @@ type syntaxError struct {
 	col      int    // 1-based column of the offending byte; len+1 at the end of the line
 	msg      string // "invalid character 'g' looking for beginning of value"; "" at the end of the line
 	trailing bool   // text after the value
+	deep     bool   // nested deeper than maxNesting
 }
 
 func (e *syntaxError) Error() string {
@@ -30,8 +32,22 @@ func (e *syntaxError) Error() string {
 }
 
 // skip reads any JSON value after whitespace; if there is none, it says
-// why as encoding/json does.
+// why as encoding/json does. A value nested more than maxNesting deep in
+// the one skip started at is an error too: skip recurses, and a line of
+// millions of '[' would overflow the stack.
 func (p *parser) skip() *syntaxError {
+	if p.depth >= maxNesting {
+		p.ws()
+		return &syntaxError{col: p.p + 1, msg: fmt.Sprintf("JSON nested more than %d deep", maxNesting), deep: true}
+	}
+	p.depth++
+	err := p.skipOne()
+	p.depth--
+	return err
+}
+
+// skipOne is skip, one level down.
+func (p *parser) skipOne() *syntaxError {
 	c, err := p.nextByte()
 	if err != nil {
 		return err

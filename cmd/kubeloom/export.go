@@ -1,6 +1,8 @@
 package main
 
 import (
+	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -25,7 +27,8 @@ var exportFormats = map[string]string{
 // exportOptions are what `kubeloom export` is told: its argument and
 // flags, and the streams it reports on (and writes to with -o -).
 type exportOptions struct {
-	io streams
+	io  streams
+	ctx context.Context // the command's, done after SIGINT or SIGTERM; nil: none
 
 	file, format, out string
 	force             bool
@@ -65,6 +68,7 @@ Lines of the recording that cannot be read are reported; the rest is exported.`,
 			if runF != nil {
 				return runF(o)
 			}
+			o.ctx = cmd.Context()
 			return runExport(o)
 		},
 	}
@@ -91,7 +95,8 @@ func runExport(o *exportOptions) error {
 			return err
 		}
 	}
-	spans, done, readErr := readRecording(o.file, traces.ReadOptions{})
+	ctx := cmp.Or(o.ctx, context.Background())
+	spans, done, readErr := readRecording(ctx, o.file, traces.ReadOptions{})
 	defer done()
 	if len(spans) == 0 {
 		if readErr != nil {
@@ -114,7 +119,10 @@ func runExport(o *exportOptions) error {
 		// spans (a third of what a big recording takes) are garbage, and
 		// the collector may have them back while the page is encoded,
 		// which takes one goroutine and leaves it the other CPUs.
-		tl := timeline.Build(spans)
+		tl, err := timeline.BuildContext(ctx, spans)
+		if err != nil {
+			return err
+		}
 		spans = nil
 		done()
 		write = func(w io.Writer) error { return htmlview.Write(w, tl) }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"syscall"
 
 	"go.opentelemetry.io/otel"
@@ -15,7 +14,7 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext(context.Background())
 	defer stop()
 	quietOTel()
 	s := streams{in: os.Stdin, out: os.Stdout, err: os.Stderr, prog: programName(os.Args[0])}
@@ -24,9 +23,9 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "kubeloom:", printable.Text(s.spell(err.Error())))
 	}
-	interrupted := ctx.Err() != nil // read before stop, which cancels ctx
+	sig, signalled := receivedSignal(ctx) // read before stop, which cancels ctx
 	stop()
-	os.Exit(exitCode(err, interrupted))
+	os.Exit(exitCode(err, sig, signalled))
 }
 
 // quietOTel silences the OpenTelemetry SDK's global error handler: export
@@ -34,13 +33,14 @@ func main() {
 // would log each failed batch in the middle of the progress line.
 func quietOTel() { otel.SetErrorHandler(otel.ErrorHandlerFunc(func(error) {})) }
 
-// exitCode is 130 after Ctrl-C (128 + SIGINT, as shells report it), even
-// when the interrupted command finished cleanly (run writes a complete
-// recording first); 1 after an error; else 0.
-func exitCode(err error, interrupted bool) int {
+// exitCode is 128 plus the signal's number after SIGINT or SIGTERM (130
+// after Ctrl-C, 143 after SIGTERM, as shells report them), even when the
+// interrupted command finished cleanly (run writes a complete recording
+// first); 1 after an error; else 0.
+func exitCode(err error, sig syscall.Signal, signalled bool) int {
 	switch {
-	case interrupted:
-		return 130
+	case signalled:
+		return 128 + int(sig)
 	case err != nil:
 		return 1
 	}

@@ -76,7 +76,7 @@ A recording with unreadable lines is not pushed: the error names them.`,
 // runPush sends the recording's spans to the endpoint and says what it
 // sent.
 func runPush(ctx context.Context, o *pushOptions) error {
-	spans, done, err := readRecording(o.file, traces.ReadOptions{})
+	spans, done, err := readRecording(ctx, o.file, traces.ReadOptions{})
 	defer done()
 	if err != nil {
 		// Pushing part of a recording would show Jaeger traces with holes.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
@@ -32,7 +34,11 @@ const compressionRatio = 40
 // (spans take about two thirds of their text's size). On a 1,000,000-span
 // recording (1.3 GB) this takes `replay --summary` from about 3.5 s to
 // 2.2 s on two cores, at the same peak memory (BenchmarkReplaySummary1M).
-func readRecording(path string, opt traces.ReadOptions) (spans []traces.Span, done func(), err error) {
+//
+// Reading stops when ctx is done (SIGINT or SIGTERM): then the error says
+// so, and there are no spans, so that no command goes on with what was
+// read.
+func readRecording(ctx context.Context, path string, opt traces.ReadOptions) (spans []traces.Span, done func(), err error) {
 	done = func() {}
 	f, err := os.Open(path)
 	if err != nil {
@@ -42,7 +48,10 @@ func readRecording(path string, opt traces.ReadOptions) (spans []traces.Span, do
 	if size := textSize(f); size >= bigRecording {
 		done = pauseGC(2 * size)
 	}
-	spans, err = traces.ReadWith(f, path, opt)
+	spans, err = traces.ReadContext(ctx, f, path, opt)
+	if cause := context.Cause(ctx); cause != nil {
+		return nil, done, fmt.Errorf("reading %s: %w", path, cause)
+	}
 	return spans, done, err
 }
 

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"cmp"
+	"context"
 	"fmt"
 	"time"
 
@@ -14,7 +16,8 @@ import (
 // replayOptions are what `kubeloom replay` is told: its argument and
 // flags, and the streams it shows the recording on.
 type replayOptions struct {
-	io streams
+	io  streams
+	ctx context.Context // the command's, done after SIGINT or SIGTERM; nil: none
 
 	file       string
 	width      int
@@ -77,6 +80,7 @@ non-empty value (https://no-color.org) or --color says otherwise.`,
 			if runF != nil {
 				return runF(o)
 			}
+			o.ctx = cmd.Context()
 			return runReplay(o)
 		},
 	}
@@ -109,7 +113,8 @@ func runReplay(o *replayOptions) error {
 	if outline {
 		only = traces.ReadOptions{Attributes: timeline.OutlineAttributes, NoEvents: true}
 	}
-	spans, done, readErr := readRecording(o.file, only)
+	ctx := cmp.Or(o.ctx, context.Background())
+	spans, done, readErr := readRecording(ctx, o.file, only)
 	defer done()
 	if len(spans) == 0 {
 		if readErr != nil {
@@ -122,10 +127,14 @@ func runReplay(o *replayOptions) error {
 		printf(o.io.err, "warning: some lines of %s could not be read:\n%v\n", o.file, readErr)
 	}
 	var tl *timeline.Timeline
+	var err error
 	if outline {
-		tl = timeline.Outline(spans)
+		tl, err = timeline.OutlineContext(ctx, spans)
 	} else {
-		tl = timeline.Build(spans)
+		tl, err = timeline.BuildContext(ctx, spans)
+	}
+	if err != nil {
+		return err
 	}
 	opt := termview.Options{
 		Width: o.width, From: o.from, To: o.to, ASCII: o.ascii,
@@ -133,8 +142,9 @@ func runReplay(o *replayOptions) error {
 		Color:  termview.UseColor(o.color, o.io.out),
 		Expand: o.expand, MaxLanes: termview.TerminalLanes(o.io.out),
 	}
+	out := interruptible{ctx, o.io.out}
 	if o.summary {
-		return termview.Summary(o.io.out, tl, opt)
+		return termview.Summary(out, tl, opt)
 	}
-	return termview.Render(o.io.out, tl, opt)
+	return termview.Render(out, tl, opt)
 }

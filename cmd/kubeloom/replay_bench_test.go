@@ -60,7 +60,7 @@ func BenchmarkReplaySummary1M(b *testing.B) {
 	for b.Loop() {
 		// What runReplay does for --summary, phase by phase.
 		t0 := time.Now()
-		spans, done, err := readRecording(path, traces.ReadOptions{Attributes: timeline.OutlineAttributes, NoEvents: true})
+		spans, done, err := readRecording(context.Background(), path, traces.ReadOptions{Attributes: timeline.OutlineAttributes, NoEvents: true})
 		if err != nil || len(spans) != n {
 			b.Fatalf("read %d of %d spans: %v", len(spans), n, err)
 		}

@@ -328,7 +328,7 @@ func runCores(flag int, sc *scenarios.Scenario) int {
 // push' would: a bubble's clock cannot move while a goroutine waits on the
 // network, so the export waits for the end of the run.
 func pushAfter(ctx context.Context, o *runOptions, file string) error {
-	spans, done, err := readRecording(file, traces.ReadOptions{})
+	spans, done, err := readRecording(ctx, file, traces.ReadOptions{})
 	defer done()
 	if err != nil {
 		return fmt.Errorf("the OTLP export to %s failed: %w", otlp.Describe(o.otlpEndpoint), err)

@@ -77,7 +77,7 @@ characters, or rely on its font fallback). See docs/step.md.`,
 // runStep steps through the recording on a terminal, or prints every step
 // as text.
 func runStep(ctx context.Context, o *stepOptions) error {
-	spans, done, readErr := readRecording(o.file, traces.ReadOptions{})
+	spans, done, readErr := readRecording(ctx, o.file, traces.ReadOptions{})
 	defer done()
 	if len(spans) == 0 {
 		if readErr != nil {
@@ -89,9 +89,12 @@ func runStep(ctx context.Context, o *stepOptions) error {
 		// Step through what could be read, and say what could not.
 		printf(o.io.err, "warning: some lines of %s could not be read:\n%v\n", o.file, readErr)
 	}
-	tl := timeline.Build(spans)
+	tl, err := timeline.BuildContext(ctx, spans)
+	if err != nil {
+		return err
+	}
 	if o.plain || !readsTerminal(o.io.in) || !isTerminal(o.io.out) {
-		return stepview.Plain(o.io.out, tl, o.lang, o.from, o.to)
+		return stepview.Plain(interruptible{ctx, o.io.out}, tl, o.lang, o.from, o.to)
 	}
 	m, err := stepview.New(tl, stepview.Options{Lang: o.lang, From: o.from, To: o.to, Spans: spans})
 	if err != nil {

@@ -21,6 +21,10 @@ type data struct {
 	first []int // per lane: the index of its first step (len(steps) if none)
 	stop  []int // per lane: the index of its stopped step, -1 if it has none
 
+	// Per step, how many goroutines (main lanes aside) have appeared and
+	// how many have stopped by it (counts); made at the first call.
+	appeared, ended []int
+
 	span      []trace.SpanID                  // per step: its span (the lifetime span for started and stopped)
 	causes    map[trace.SpanID][]trace.SpanID // span ID → the spans it links to with kubeloom.link=cause
 	isCause   map[trace.SpanID]bool           // span IDs some span links to as its cause, or whose calls some span does (within)
@@ -165,19 +169,26 @@ func (d *data) nest(parentSpan map[trace.SpanID]trace.SpanID) []int {
 			inst[l] = in
 		}
 	}
+	owned := nearestOwned(parentSpan, func(id trace.SpanID) bool { _, ok := owner[id]; return ok })
 	for li, l := range d.lanes {
 		if !l.SpanID.IsValid() {
 			continue
 		}
+		// Up to the nearest span of a lane, past those of its own (at
+		// most as many hops as it has spans).
 		p := parentSpan[l.SpanID]
-		for hops := 0; p.IsValid() && hops < len(parentSpan); hops++ {
-			if o, ok := owner[p]; ok && o != li {
+		for hops := 0; p.IsValid() && hops <= len(l.Iterations)+len(l.Calls); hops++ {
+			q, ok := owned(p)
+			if !ok {
+				break
+			}
+			if o := owner[q]; o != li {
 				if inst[d.lanes[o]] == inst[l] {
 					parent[li] = o
 				}
 				break
 			}
-			p = parentSpan[p]
+			p = parentSpan[q]
 		}
 	}
 	return parent
@@ -217,18 +228,25 @@ func (d *data) status(li, i int) status {
 }
 
 // counts returns how many goroutines (main lanes aside) run and how many
-// have stopped at step i.
+// have stopped at step i, as status says of each. They are counted for
+// every step at once: counting the lanes at each step took time in the
+// product of their numbers (40,000 goroutines: 16 s).
 func (d *data) counts(i int) (run, stop int) {
-	for li, l := range d.lanes {
-		if l.Goroutine == timeline.MainLane {
-			continue
+	if d.appeared == nil {
+		d.appeared, d.ended = make([]int, len(d.steps)+1), make([]int, len(d.steps)+1)
+		for li, l := range d.lanes {
+			if l.Goroutine == timeline.MainLane || d.first[li] >= len(d.steps) {
+				continue
+			}
+			d.appeared[d.first[li]]++
+			if d.stop[li] >= 0 {
+				d.ended[max(d.first[li], d.stop[li])]++ // stopped from there on
+			}
 		}
-		switch d.status(li, i) {
-		case started, running:
-			run++
-		case stopped:
-			stop++
+		for k := 1; k < len(d.steps); k++ {
+			d.appeared[k] += d.appeared[k-1]
+			d.ended[k] += d.ended[k-1]
 		}
 	}
-	return run, stop
+	return d.appeared[i] - d.ended[i], d.ended[i]
 }

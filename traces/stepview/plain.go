@@ -40,7 +40,11 @@ func Plain(w io.Writer, tl *timeline.Timeline, lang string, from, to time.Durati
 	for i := lo; i <= hi; i++ {
 		st := d.tell(i, lang)
 		bw.WriteString("\n" + rule(st.header) + "\n")
-		bw.WriteString(st.plain())
+		// A write that failed (a closed pipe, or the command's writer
+		// after Ctrl-C) ends the loop: the steps left could take seconds.
+		if _, err := bw.WriteString(st.plain()); err != nil {
+			return err
+		}
 	}
 	return bw.Flush()
 }

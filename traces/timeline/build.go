@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"context"
 	"slices"
 
 	"github.com/kubeloom/kubeloom/traces"
@@ -32,7 +33,17 @@ import (
 // goroutine that was still running) the span goes to an open lane for the
 // missing parent if its path carries a goroutine.name (iteration spans do),
 // and is counted as an orphan otherwise.
-func Build(spans []traces.Span) *Timeline { return build(spans, options{marks: true}) }
+func Build(spans []traces.Span) *Timeline {
+	tl, _ := build(context.Background(), spans, options{marks: true})
+	return tl
+}
+
+// BuildContext is Build until ctx is done: then it stops between its
+// passes over the spans (each linear in their number, under a second for a
+// million) and returns context.Cause(ctx).
+func BuildContext(ctx context.Context, spans []traces.Span) (*Timeline, error) {
+	return build(ctx, spans, options{marks: true})
+}
 
 // options say how build works.
 type options struct {
@@ -52,11 +63,11 @@ type builder struct {
 	tl    *Timeline
 }
 
-// build is Build, or Outline without the marks.
-func build(spans []traces.Span, o options) *Timeline {
+// build is Build, or Outline without the marks, until ctx is done.
+func build(ctx context.Context, spans []traces.Span, o options) (*Timeline, error) {
 	tl := &Timeline{Spans: len(spans), Outline: !o.marks}
 	if len(spans) == 0 {
-		return tl
+		return tl, nil
 	}
 	b := &builder{options: o, spans: spans, tl: tl}
 	// What Build needs of each span's maps, read once (on all CPUs for a
@@ -65,13 +76,22 @@ func build(spans []traces.Span, o options) *Timeline {
 	insts, whole := b.read()
 	b.summarize(whole)
 	b.linkParents()
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
 	// Work in a canonical order so that the result does not depend on the
 	// order of the file (the exporter writes spans as they end).
 	accs := b.assignLanes(b.canonicalOrder())
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
 	built := b.buildLanes(accs)
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
 	b.spawnedBy(accs, built)
 	b.arrange(insts, accs, built)
-	return tl
+	return tl, nil
 }
 
 // arrange puts the lanes into their instances, sorts both, labels the

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -71,9 +72,9 @@ func randomRecording(seed uint64, n int) []traces.Span {
 func TestBuildLargeSameAsSmall(t *testing.T) {
 	for seed := range uint64(4) {
 		spans := randomRecording(seed, 3000)
-		want := build(slices.Clone(spans), options{marks: true, perGoroutine: 1 << 30})
+		want, _ := build(context.Background(), slices.Clone(spans), options{marks: true, perGoroutine: 1 << 30})
 		for _, per := range []int{1, 100, 700} {
-			if got := build(slices.Clone(spans), options{marks: true, perGoroutine: per}); !reflect.DeepEqual(got, want) {
+			if got, _ := build(context.Background(), slices.Clone(spans), options{marks: true, perGoroutine: per}); !reflect.DeepEqual(got, want) {
 				t.Errorf("seed %d, %d spans per goroutine: Build differs from the simple path", seed, per)
 			}
 		}

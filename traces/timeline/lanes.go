@@ -31,12 +31,13 @@ type laneAcc struct {
 // assignLanes puts each span, in order, on its lane, and returns the lanes
 // in the order their first spans came. It counts the orphans.
 func (b *builder) assignLanes(order []int32) []*laneAcc {
+	ends, names := b.walkUp()
 	// Lanes of a lifetime span are found by its index, the others by key.
 	byLifetime := map[int32]*laneAcc{}
 	lanes := map[laneKey]*laneAcc{}
 	var accs []*laneAcc
 	for _, i := range order {
-		key, name, lifetime, ok := b.resolve(i)
+		key, name, lifetime, ok := b.resolve(i, ends[i], names[i])
 		if !ok {
 			b.tl.Orphans++
 			continue
@@ -67,45 +68,60 @@ func (b *builder) assignLanes(order []int32) []*laneAcc {
 	return accs
 }
 
-// resolve finds the lane of span i, the goroutine name for it, and the
-// index of its lifetime span (-1 for a lane of no lifetime span).
-func (b *builder) resolve(i int32) (laneKey, string, int32, bool) {
+// walkUp finds, for each span, where the walk up its parents to its lane
+// ends (-1 for a cycle, whose spans are orphans), and the nearest span on
+// the way, the end included, with a goroutine name (-1 if none). The walk
+// ends at a lifetime span, a root, a span whose parent is missing, or one
+// whose parent is in another instance.
+func (b *builder) walkUp() (ends, names []int32) {
+	info := b.info
+	end := func(i int32) bool {
+		in := &info[i]
+		return in.lifetime || in.parent < 0 || info[in.parent].inst != in.inst
+	}
+	up := func(i int32) int32 {
+		if end(i) {
+			return -1
+		}
+		return info[i].parent
+	}
+	ends = nearestUp(len(info), up, end)
+	names = nearestUp(len(info), up, func(i int32) bool { return info[i].goroutine != "" })
+	return ends, names
+}
+
+// resolve finds the lane of span i, whose walk up ends at span end and
+// passes the goroutine name of span named (walkUp), the goroutine name for
+// it, and the index of its lifetime span (-1 for a lane of no lifetime
+// span).
+func (b *builder) resolve(i, end, named int32) (laneKey, string, int32, bool) {
+	if end < 0 {
+		return laneKey{}, "", -1, false // a cycle of parents
+	}
 	spans, info := b.spans, b.info
 	inst := info[i].inst
 	name := ""
-	cur := i
-	for range len(spans) + 1 { // bounded: a cycle of parents is an orphan
-		in := &info[cur]
-		if name == "" {
-			name = in.goroutine
-		}
-		if in.lifetime {
-			s := &spans[cur]
-			if name == "" {
-				name = s.Name
-			}
-			return laneKey{inst: inst, trace: s.TraceID, span: s.SpanID}, name, cur, true
-		}
-		switch in.parent {
-		case noParent:
-			key, name, ok := rootLane(inst, name)
-			return key, name, -1, ok
-		case missingParent:
-			if name == "" {
-				return laneKey{}, "", -1, false
-			}
-			s := &spans[cur]
-			return laneKey{inst: inst, trace: s.TraceID, span: in.parentID}, name, -1, true
-		}
-		if info[in.parent].inst != inst {
-			// Context propagated from another component: here the span
-			// runs outside any goroutine we know of.
-			key, name, ok := rootLane(inst, name)
-			return key, name, -1, ok
-		}
-		cur = in.parent
+	if named >= 0 {
+		name = info[named].goroutine
 	}
-	return laneKey{}, "", -1, false
+	in := &info[end]
+	switch {
+	case in.lifetime:
+		s := &spans[end]
+		if name == "" {
+			name = s.Name
+		}
+		return laneKey{inst: inst, trace: s.TraceID, span: s.SpanID}, name, end, true
+	case in.parent == missingParent:
+		if name == "" {
+			return laneKey{}, "", -1, false
+		}
+		return laneKey{inst: inst, trace: spans[end].TraceID, span: in.parentID}, name, -1, true
+	}
+	// A root, or context propagated from another component: here the
+	// span runs outside any goroutine we know of.
+	key, name, ok := rootLane(inst, name)
+	return key, name, -1, ok
 }
 
 // rootLane is the lane of a span with no lifetime span above it in its
@@ -129,21 +145,34 @@ func (b *builder) spawnedBy(accs []*laneAcc, built []*Lane) {
 			byLifetime[int32(acc.lifetime)] = built[i]
 		}
 	}
+	// The nearest span above with a controller ID, and the nearest
+	// lifetime span of a lane, on the path up within the instance.
+	up := func(i int32) int32 {
+		if p := info[i].parent; p >= 0 && info[p].inst == info[i].inst {
+			return p
+		}
+		return -1
+	}
+	owners := newUpFinder(len(spans), up, func(i int32) bool {
+		return spans[i].Attributes.String(catalog.AttrControllerID) != ""
+	})
+	spawners := newUpFinder(len(spans), up, func(i int32) bool {
+		return info[i].lifetime && byLifetime[i] != nil
+	})
 	for i, acc := range accs {
 		if acc.lifetime < 0 {
 			continue // an open or main lane: nothing above it is recorded
 		}
 		l := built[i]
-		inst := info[acc.lifetime].inst
-		p := info[acc.lifetime].parent
-		for n := 0; p >= 0 && n < len(spans) && info[p].inst == inst && (l.spawner == nil || l.owner == ""); n++ {
-			if l.owner == "" {
-				l.owner = spans[p].Attributes.String(catalog.AttrControllerID)
-			}
-			if l.spawner == nil && info[p].lifetime {
-				l.spawner = byLifetime[p]
-			}
-			p = info[p].parent
+		p := up(int32(acc.lifetime))
+		if p < 0 {
+			continue
+		}
+		if o := owners.find(p); o >= 0 {
+			l.owner = spans[o].Attributes.String(catalog.AttrControllerID)
+		}
+		if s := spawners.find(p); s >= 0 {
+			l.spawner = byLifetime[s]
 		}
 	}
 }

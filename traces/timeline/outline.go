@@ -1,6 +1,8 @@
 package timeline
 
 import (
+	"context"
+
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
 )
@@ -14,7 +16,15 @@ import (
 // is slow, as much of its time (docs/design.md, "Big recordings").
 // Everything else is Build's: lanes, labels and groups come from the
 // lifetime spans and the spans' goroutine attributes, not from the marks.
-func Outline(spans []traces.Span) *Timeline { return build(spans, options{}) }
+func Outline(spans []traces.Span) *Timeline {
+	tl, _ := build(context.Background(), spans, options{})
+	return tl
+}
+
+// OutlineContext is Outline until ctx is done, as BuildContext is Build.
+func OutlineContext(ctx context.Context, spans []traces.Span) (*Timeline, error) {
+	return build(ctx, spans, options{})
+}
 
 // OutlineAttributes are the attribute keys Outline reads. A recording read
 // with only these and without its events (traces.ReadOptions) has the same

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestSignalsEndReadsWith130And143 starts each command that reads a
+// recording on one that never ends (a named pipe fed blank lines for as
+// long as the command reads), sends SIGINT or SIGTERM once it has read
+// megabytes, and checks that it ends with 130 or 143: the signal reaches
+// the reader's loop. The real latency is far below the bound here (30 s),
+// which only keeps a loaded machine from failing the test.
+func TestSignalsEndReadsWith130And143(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := builtBinary(t)
+	dir := t.TempDir()
+	commands := [][]string{
+		{"replay", "--summary"},
+		{"replay"},
+		{"step", "--plain"},
+		{"export", "--format", "jaeger", "-o", filepath.Join(dir, "out.json")},
+		{"push", "--otlp-endpoint", "http://127.0.0.1:9"},
+	}
+	for i, args := range commands {
+		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+			fifo := filepath.Join(dir, "endless-"+string(rune('a'+i))+sig.String()[:3]+".jsonl")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(bin, append(args, fifo)...)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Feed blank lines until the command stops reading (the
+			// write fails), signalling it after 8 MiB.
+			fed := make(chan struct{})
+			go func() {
+				defer close(fed)
+				blank := bytes.Repeat([]byte("\n"), 64<<10)
+				for n := 0; ; n++ {
+					if n == 128 {
+						cmd.Process.Signal(sig)
+					}
+					if _, err := w.Write(blank); err != nil {
+						return
+					}
+				}
+			}()
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			select {
+			case err = <-exited:
+			case <-time.After(30 * time.Second):
+				cmd.Process.Kill()
+				err = <-exited
+				t.Errorf("%v: still reading 30 s after %v", args, sig)
+			}
+			w.Close()
+			<-fed
+			want := 128 + int(sig)
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != want {
+				t.Errorf("%v after %v: exit %v, want status %d\n%s", args, sig, err, want, stderr.String())
+			}
+		}
+	}
+}
