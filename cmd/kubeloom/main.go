@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+	"time"
 
 	"go.opentelemetry.io/otel"
 
@@ -14,7 +15,7 @@ import (
 )
 
 func main() {
-	ctx, stop := signalContext(context.Background())
+	ctx, stop := signalContext(context.Background(), signalPatience, os.Exit)
 	defer stop()
 	quietOTel()
 	s := streams{in: os.Stdin, out: os.Stdout, err: os.Stderr, prog: programName(os.Args[0])}
@@ -27,6 +28,11 @@ func main() {
 	stop()
 	os.Exit(exitCode(err, sig, signalled))
 }
+
+// signalPatience is how long a command other than run has to stop after
+// SIGINT or SIGTERM before it is ended (signalContext): the readers stop
+// within milliseconds, so only a read blocked in the kernel waits it out.
+const signalPatience = 800 * time.Millisecond
 
 // quietOTel silences the OpenTelemetry SDK's global error handler: export
 // failures are reported once, in the run's summary, and the default handler

@@ -166,6 +166,9 @@ func (o *runOptions) validate() error {
 // (progress and summary on the error stream, --stdout's spans on the
 // output).
 func runRun(ctx context.Context, o *runOptions) error {
+	// After Ctrl-C a run stops its goroutines and ends its recording, which
+	// may take longer than the patience the readers get (signalContext).
+	stopsGracefully(ctx)
 	sc, err := scenarios.Resolve(o.scenario)
 	if err != nil {
 		return err

@@ -80,3 +80,52 @@ func TestSignalsEndReadsWith130And143(t *testing.T) {
 		}
 	}
 }
+
+// TestSignalsEndABlockedRead: a read blocked in the kernel (a named pipe
+// whose writer never writes) cannot see the cancelled context, so the
+// command is ended signalPatience after the signal, with the same status.
+// run is not ended so (it stops gracefully; TestCtrlCEndsRunWith130).
+func TestSignalsEndABlockedRead(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := builtBinary(t)
+	dir := t.TempDir()
+	for i, args := range [][]string{{"replay", "--summary"}, {"step", "--plain"}, {"export", "--format", "html", "-o", filepath.Join(dir, "out.html")}} {
+		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+			fifo := filepath.Join(dir, "silent-"+string(rune('a'+i))+sig.String()[:3]+".jsonl")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(bin, append(args, fifo)...)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Opening the writing end returns once the command has opened
+			// the reading end: it is past its start, and then blocks
+			// reading.
+			w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd.Process.Signal(sig)
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			select {
+			case err = <-exited:
+			case <-time.After(30 * time.Second):
+				cmd.Process.Kill()
+				err = <-exited
+				t.Errorf("%v: still blocked 30 s after %v", args, sig)
+			}
+			w.Close()
+			var exit *exec.ExitError
+			if want := 128 + int(sig); !errors.As(err, &exit) || exit.ExitCode() != want {
+				t.Errorf("%v after %v: exit %v, want status %d", args, sig, err, want)
+			}
+		}
+	}
+	if matches, _ := filepath.Glob(filepath.Join(dir, ".*.partial")); len(matches) > 0 {
+		t.Errorf("left behind: %v", matches)
+	}
+}

@@ -6,13 +6,14 @@ import (
 	"os"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // signalContext says which signal cancelled it, and the exit status is
 // 128 plus its number; stop is not a signal.
 func TestSignalContextSaysWhichSignal(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		ctx, stop := signalContext(context.Background())
+		ctx, stop := signalContext(context.Background(), time.Hour, func(int) { t.Error("exited") })
 		if err := syscall.Kill(os.Getpid(), sig); err != nil {
 			t.Fatal(err)
 		}
@@ -29,7 +30,7 @@ func TestSignalContextSaysWhichSignal(t *testing.T) {
 			t.Errorf("cause %q", msg)
 		}
 	}
-	ctx, stop := signalContext(context.Background())
+	ctx, stop := signalContext(context.Background(), time.Hour, func(int) { t.Error("exited") })
 	stop()
 	if _, ok := receivedSignal(ctx); ok || exitCode(nil, 0, false) != 0 || exitCode(errors.New("x"), 0, false) != 1 {
 		t.Error("stopped without a signal: a signal received, or a status other than 0 and 1")
