@@ -1,0 +1,52 @@
+package scenarios
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// Limits on the file itself, checked before the YAML parser sees it. A scenario file may come
+// from anyone (a classmate, a web page), and the parser's cost is not linear: nested brackets
+// or block levels cost memory quadratic in their depth (16,000 levels, 32 KB of brackets: 410
+// MB), and every token costs a few hundred bytes (512 KiB of "a," nearly 240 MB). With these
+// limits any file validates in well under 2 s and 256 MiB (docs/scenarios.md, "Limits").
+const (
+	// MaxFileSize is the largest scenario file: 17 times the largest built-in (cm-startup,
+	// 15 KB), room for about 3,000 small objects.
+	MaxFileSize = 256 << 10
+	// MaxDepth is the deepest nesting of mappings, lists and flow brackets. The deepest
+	// Kubernetes object a lesson would write (a CronJob's pod affinity) is about 20 levels
+	// inside the scenario; at 64 the parser's quadratic cost is still a few kilobytes.
+	MaxDepth = 64
+)
+
+// LoadFile reads and parses the scenario file at path. It reads at most one byte past
+// MaxFileSize, so that a huge file is refused without being read into memory.
+func LoadFile(path string) (*Scenario, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read scenario file: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("failed to read scenario file: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// checkLimits reports a file over MaxFileSize or nested deeper than MaxDepth, before it is
+// parsed. It returns false when the file must not be parsed.
+func (d *decoder) checkLimits(data []byte) bool {
+	if len(data) > MaxFileSize {
+		d.errs.add(Position{File: d.file}, "", "the file is larger than %d KiB, the most a scenario file may hold (the largest built-in is 15 KB); split it, or create fewer objects", MaxFileSize>>10)
+		return false
+	}
+	if line, col, deep := scanDepth(data, MaxDepth); deep {
+		d.errs.add(Position{File: d.file, Line: line, Column: col}, "",
+			"nested more than %d levels deep here (mappings, lists and brackets inside each other); a scenario is at most %d levels deep", MaxDepth, MaxDepth)
+		return false
+	}
+	return true
+}
