@@ -33,7 +33,7 @@ type depthScanner struct {
 	limit int
 	max   int         // the deepest level seen
 	stack []blockNode // the open block nodes, by column
-	flow  int         // open flow brackets ([ and {)
+	flow  []byte      // the open flow brackets, [ and {
 	// quote is the quote character of a quoted scalar that runs on to the next line, or 0.
 	quote byte
 	// scalarParent is, inside a block scalar, the column its lines must be indented past;
@@ -91,7 +91,7 @@ func (s *depthScanner) line(l []byte) (int, bool) {
 		}
 	}
 	nodeStart := i == 0 // the next character starts a node
-	if s.flow > 0 {
+	if len(s.flow) > 0 {
 		nodeStart = i == 0 && s.flowNode
 	} else if i == 0 && (bytes.HasPrefix(l, []byte("---")) || bytes.HasPrefix(l, []byte("..."))) && endsToken(l, 3) {
 		s.stack, i = s.stack[:0], 3 // a document marker: a new document, whose node may follow
@@ -107,15 +107,19 @@ func (s *depthScanner) line(l []byte) (int, bool) {
 		case c == '#' && (i == 0 || isBlank(l[i-1])):
 			return 0, true // a comment
 		}
-		if s.flow > 0 {
+		if len(s.flow) > 0 {
 			switch {
 			case c == '[' || c == '{':
-				if !s.open() {
+				if !s.open(c) {
 					return i, false
 				}
 				nodeStart = true
 			case c == ']' || c == '}':
-				s.flow--
+				// Only the matching bracket closes: the parser does not let "{a]" close the
+				// mapping, and a bracket it ignores must not lower the count.
+				if open := s.flow[len(s.flow)-1]; c == open+2 { // '['+2 == ']', '{'+2 == '}'
+					s.flow = s.flow[:len(s.flow)-1]
+				}
 				nodeStart = false
 			case c == ',':
 				nodeStart = true
@@ -156,7 +160,7 @@ func (s *depthScanner) line(l []byte) (int, bool) {
 			i++ // an entry, key or value indicator: a node follows
 			continue
 		case c == '[' || c == '{':
-			if !s.open() {
+			if !s.open(c) {
 				return i, false
 			}
 		case c == '\'' || c == '"':
@@ -182,8 +186,8 @@ func (s *depthScanner) line(l []byte) (int, bool) {
 }
 
 // open counts a flow bracket; it returns false past the limit.
-func (s *depthScanner) open() bool {
-	s.flow++
+func (s *depthScanner) open(bracket byte) bool {
+	s.flow = append(s.flow, bracket)
 	return s.level()
 }
 
@@ -206,7 +210,7 @@ func (s *depthScanner) block(col int, entry, push bool) bool {
 }
 
 func (s *depthScanner) level() bool {
-	d := len(s.stack) + s.flow
+	d := len(s.stack) + len(s.flow)
 	s.max = max(s.max, d)
 	return d <= s.limit
 }

@@ -120,6 +120,7 @@ func TestScanDepth(t *testing.T) {
 		{"a: see [1] and {2}\n", 2},
 		{"--- [[1]]\n", 2},
 		{"a: [x, 'y]]]', [z]]\n", 3},
+		{"a: {0]: {}}\n", 3}, // a ] does not close a {
 	}
 	for _, tt := range tests {
 		if got := maxDepth([]byte(tt.yaml)); got != tt.want {
