@@ -37,8 +37,9 @@ type depthScanner struct {
 	// quote is the quote character of a quoted scalar that runs on to the next line, or 0.
 	quote byte
 	// scalarParent is, inside a block scalar, the column its lines must be indented past;
-	// -1 outside one.
-	scalarParent int
+	// -1 outside one. scalarIndent is the indentation of its text, once known (its first line
+	// or its indentation indicator): a line indented less ends it, as in the parser.
+	scalarParent, scalarIndent int
 	// flowNode says, inside brackets, that the next character starts a node (it follows a
 	// bracket, a comma or an indicator): only there does a quote start a quoted scalar.
 	flowNode bool
@@ -46,9 +47,14 @@ type depthScanner struct {
 
 func (s *depthScanner) scan(data []byte) (line, col int, deep bool) {
 	for n := 1; len(data) > 0; n++ {
+		// A line ends at \n, \r\n or a lone \r, as it does for the parser.
 		l := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			l, data = data[:i], data[i+1:]
+		if i := bytes.IndexAny(data, "\r\n"); i >= 0 {
+			end := i + 1
+			if data[i] == '\r' && end < len(data) && data[end] == '\n' {
+				end++
+			}
+			l, data = data[:i], data[end:]
 		} else {
 			data = nil
 		}
@@ -78,11 +84,16 @@ func (s *depthScanner) line(l []byte) (int, bool) {
 		for ind < len(l) && l[ind] == ' ' {
 			ind++
 		}
-		rest := bytes.TrimLeft(l[ind:], " \t\r")
-		if len(rest) == 0 || ind > s.scalarParent {
+		if len(bytes.TrimLeft(l[ind:], " \t")) == 0 {
+			return 0, true // an empty line of the block scalar's text
+		}
+		if s.scalarIndent == 0 && ind > s.scalarParent {
+			s.scalarIndent = ind
+		}
+		if s.scalarIndent > 0 && ind >= s.scalarIndent {
 			return 0, true // a line of the block scalar's text
 		}
-		s.scalarParent = -1
+		s.scalarParent, s.scalarIndent = -1, 0
 	}
 	i := 0
 	if s.quote != 0 {
@@ -123,7 +134,7 @@ func (s *depthScanner) line(l []byte) (int, bool) {
 				nodeStart = false
 			case c == ',':
 				nodeStart = true
-			case (c == ':' || c == '-' || c == '?') && endsToken(l, i+1):
+			case c == ':' && endsToken(l, i+1):
 				nodeStart = true
 			case (c == '\'' || c == '"') && nodeStart:
 				if i = s.skipQuoted(l, i); s.quote != 0 {
@@ -172,8 +183,10 @@ func (s *depthScanner) line(l []byte) (int, bool) {
 		case c == '|' || c == '>':
 			s.blockScalar(l[i+1:], parent)
 			return 0, true
-		case c == '&' || c == '!' || c == '*':
-			for i < len(l) && !isBlank(l[i]) { // an anchor, tag or alias: the node follows
+		case c == '&' || c == '!' || c == '*' || c == '%':
+			// An anchor, tag, alias or directive: a node may follow. Its name ends at a
+			// bracket too, which then counts.
+			for i < len(l) && !isBlank(l[i]) && !bytes.ContainsRune([]byte(",[]{}"), rune(l[i])) {
 				i++
 			}
 			continue
@@ -218,10 +231,10 @@ func (s *depthScanner) level() bool {
 // blockScalar starts a block scalar whose header follows its | or >. Its lines are those
 // indented past its parent node (or, with an indentation indicator, by that much).
 func (s *depthScanner) blockScalar(header []byte, parent int) {
-	s.scalarParent = max(parent, 0)
+	s.scalarParent, s.scalarIndent = max(parent, 0), 0
 	for _, c := range header {
 		if c >= '1' && c <= '9' {
-			s.scalarParent = max(parent, 0) + int(c-'0') - 1
+			s.scalarIndent = max(parent, 0) + int(c-'0')
 			break
 		}
 		if isBlank(c) || c == '#' {
