@@ -51,7 +51,14 @@ func TestParseErrors(t *testing.T) {
 		{
 			name:  "tab indentation",
 			input: head + "spec:\n\tduration: 30s\n",
-			want:  []string{"t.yaml:5:1: invalid YAML: found character '\t' that cannot start any token"},
+			want:  []string{`t.yaml:5:1: invalid YAML: found character '\t' that cannot start any token`},
+		},
+		{
+			// A key is part of the field path as written: what does not print is escaped, so
+			// that an error cannot set the terminal's title or clipboard (issue 30).
+			name:  "control characters in a key",
+			input: head + "spec:\n  duration: 1s\n  \"\\e]52;c;aGk=\\a\\u009b2J\": 1\n",
+			want:  []string{`t.yaml:6:3: spec.\x1b]52;c;aGk=\a\u009b2J: unknown field; expected one of duration, speed, seed, era, eras, apiServer, controllerManager, kubelets, informers, objects, actions`},
 		},
 		{
 			name:  "two documents",
