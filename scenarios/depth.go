@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -186,7 +187,7 @@ func (s *depthScanner) line(l []byte) (int, bool) {
 		case c == '&' || c == '!' || c == '*' || c == '%':
 			// An anchor, tag, alias or directive: a node may follow. Its name ends at a
 			// bracket too, which then counts.
-			for i < len(l) && !isBlank(l[i]) && !bytes.ContainsRune([]byte(",[]{}"), rune(l[i])) {
+			for i < len(l) && !isBlank(l[i]) && strings.IndexByte(",[]{}", l[i]) < 0 {
 				i++
 			}
 			continue
