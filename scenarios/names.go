@@ -5,8 +5,8 @@ import (
 	"strings"
 	"unicode"
 
+	"k8s.io/apimachinery/pkg/api/validate/content"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
-	"k8s.io/apimachinery/pkg/api/validation/path"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -28,8 +28,8 @@ var (
 	// The apiserver lets a path segment hold any character but '/' and '%'; kubeloom also
 	// refuses the characters a terminal would act on rather than show (escape sequences), and
 	// other characters that do not print, which no kubectl user could type.
-	rbacName = nameRule{"a path segment of printing characters, such as system:controller:job-controller", func(name string, prefix bool) []string {
-		msgs := path.ValidatePathSegmentName(name, prefix)
+	rbacName = nameRule{"a path segment of printing characters, such as system:controller:job-controller", func(name string, _ bool) []string {
+		msgs := content.IsPathSegmentName(name) // what rbac/validation.ValidateRBACName does
 		if i := strings.IndexFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }); i >= 0 {
 			msgs = append(msgs, fmt.Sprintf("may not contain %+q, a character that does not print", []rune(name[i:])[0]))
 		}
