@@ -30,12 +30,14 @@ func FuzzParse(f *testing.F) {
 	f.Add(manyObjects(20))
 	f.Add([]byte("a: |\n  [[[[\nb: '[[\n  [[' # [[\nc: \"[\\\"[\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		// The parser will see data: its tree must be no deeper than the depth measured. A
+		// When the parser will see data, its tree must be no deeper than scanDepth measured. A
 		// disagreement shows within a few lines, and parsing every large input twice would halve
 		// the executions, so only small inputs are parsed again.
-		if measured := maxDepth(data); len(data) <= 2048 && measured <= MaxDepth {
-			if d, ok := treeDepth(data); ok && d > measured {
-				t.Fatalf("scanDepth measured %d levels, the parser built %d", measured, d)
+		if _, _, bad := checkText(data); bad == "" && len(data) <= 2048 {
+			if measured := maxDepth(data); measured <= MaxDepth {
+				if d, ok := treeDepth(data); ok && d > measured {
+					t.Fatalf("scanDepth measured %d levels, the parser built %d", measured, d)
+				}
 			}
 		}
 		s, err := Parse("fuzz.yaml", data)

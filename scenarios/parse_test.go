@@ -54,6 +54,23 @@ func TestParseErrors(t *testing.T) {
 			want:  []string{`t.yaml:5:1: invalid YAML: found character '\t' that cannot start any token`},
 		},
 		{
+			// YAML allows no control character but tab and line breaks (issue 30: a raw
+			// escape sequence in a description reached the terminal in scenarios show).
+			name:  "a raw control character",
+			input: "apiVersion: kubeloom.dev/v1\nkind: Scenario\nmetadata: {name: t, description: \"x\x1b]0;title\x07\"}\n",
+			want:  []string{`t.yaml:3:36: the control character '\x1b' is not allowed in YAML; in a double-quoted string, write it as an escape such as \e or \x00`},
+		},
+		{
+			name:  "a C1 control character",
+			input: head + "spec: {duration: 1s}\r\n# \u009b2J\n",
+			want:  []string{`t.yaml:5:3: the control character '\u009b' is not allowed in YAML; in a double-quoted string, write it as an escape such as \e or \x00`},
+		},
+		{
+			name:  "not UTF-8",
+			input: head + "\r# \xff\n",
+			want:  []string{`t.yaml:5:3: the byte 0xff is not UTF-8; a scenario file is UTF-8 text`},
+		},
+		{
 			// A key is part of the field path as written: what does not print is escaped, so
 			// that an error cannot set the terminal's title or clipboard (issue 30).
 			name:  "control characters in a key",
