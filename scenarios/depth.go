@@ -66,10 +66,12 @@ func (s *depthScanner) scan(data []byte) (line, col int, deep bool) {
 	return 0, 0, false
 }
 
-// blockNode is an open block node: the column it starts at, and whether it is a list entry.
+// blockNode is an open block node: the column it starts at, whether it is a list entry, and
+// whether it is an indicator (-, ?, :) with nothing after it on its line: the parser nests the
+// next line's node in it even at the same column ("-\n0:" is a list of a mapping).
 type blockNode struct {
-	col   int
-	entry bool
+	col         int
+	entry, bare bool
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
@@ -169,7 +171,11 @@ func (s *depthScanner) line(l []byte) (int, bool) {
 		prevStart = i
 		switch {
 		case (c == '-' || c == '?' || c == ':') && endsToken(l, i+1):
-			i++ // an entry, key or value indicator: a node follows
+			// An entry, key or value indicator: a node follows, on this line or the next.
+			if rest := bytes.TrimLeft(l[i+1:], " \t"); len(rest) == 0 || rest[0] == '#' {
+				s.stack[len(s.stack)-1].bare = true
+			}
+			i++
 			continue
 		case c == '[' || c == '{':
 			if !s.open(c) {
@@ -211,14 +217,18 @@ func (s *depthScanner) open(bracket byte) bool {
 // It returns false past the limit. A node that does not nest (push false) only closes.
 func (s *depthScanner) block(col int, entry, push bool) bool {
 	for len(s.stack) > 0 {
-		top := s.stack[len(s.stack)-1]
+		top := &s.stack[len(s.stack)-1]
+		if top.col == col && top.bare {
+			top.bare = false
+			break
+		}
 		if top.col < col || (top.col == col && entry && !top.entry) {
 			break
 		}
 		s.stack = s.stack[:len(s.stack)-1]
 	}
 	if push {
-		s.stack = append(s.stack, blockNode{col, entry})
+		s.stack = append(s.stack, blockNode{col: col, entry: entry})
 	}
 	return s.level()
 }

@@ -25,6 +25,16 @@ const (
 // LoadFile reads and parses the scenario file at path. It reads at most one byte past
 // MaxFileSize, so that a huge file is refused without being read into memory.
 func LoadFile(path string) (*Scenario, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+// readFile reads at most one byte more than MaxFileSize of a scenario file: enough for Parse
+// to say it is too large.
+func readFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("failed to read scenario file: %w", err)
@@ -34,7 +44,7 @@ func LoadFile(path string) (*Scenario, error) {
 	if err != nil {
 		return nil, fmt.Errorf("failed to read scenario file: %w", err)
 	}
-	return Parse(path, data)
+	return data, nil
 }
 
 // checkLimits reports a file over MaxFileSize or nested deeper than MaxDepth, before it is
