@@ -172,7 +172,7 @@ func (s *depthScanner) line(l []byte) (int, bool) {
 		switch {
 		case (c == '-' || c == '?' || c == ':') && endsToken(l, i+1):
 			// An entry, key or value indicator: a node follows, on this line or the next.
-			if rest := bytes.TrimLeft(l[i+1:], " \t"); len(rest) == 0 || rest[0] == '#' {
+			if onlyProperties(l[i+1:]) {
 				s.stack[len(s.stack)-1].bare = true
 			}
 			i++
@@ -203,6 +203,21 @@ func (s *depthScanner) line(l []byte) (int, bool) {
 		i++
 	}
 	return 0, true
+}
+
+// onlyProperties reports whether the rest of a line holds no node: nothing, a comment, or only
+// anchors and tags, which belong to the node on the next line.
+func onlyProperties(rest []byte) bool {
+	for _, f := range bytes.Fields(rest) {
+		switch f[0] {
+		case '#':
+			return true
+		case '&', '!':
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 // open counts a flow bracket; it returns false past the limit.
