@@ -34,7 +34,7 @@ type depthScanner struct {
 	limit int
 	max   int         // the deepest level seen
 	stack []blockNode // the open block nodes, by column
-	flow  []byte      // the open flow brackets, [ and {
+	flow  []byte      // the open flow levels: [ and {, and : for a mapping of one pair in [ ]
 	// quote is the quote character of a quoted scalar that runs on to the next line, or 0.
 	quote byte
 	// scalarParent is, inside a block scalar, the column its lines must be indented past;
@@ -131,14 +131,25 @@ func (s *depthScanner) line(l []byte) (int, bool) {
 			case c == ']' || c == '}':
 				// Only the matching bracket closes: the parser does not let "{a]" close the
 				// mapping, and a bracket it ignores must not lower the count.
+				if c == ']' && s.flow[len(s.flow)-1] == ':' {
+					s.flow = s.flow[:len(s.flow)-1]
+				}
 				if open := s.flow[len(s.flow)-1]; c == open+2 { // '['+2 == ']', '{'+2 == '}'
 					s.flow = s.flow[:len(s.flow)-1]
 				}
 				nodeStart = false
 			case c == ',':
+				if s.flow[len(s.flow)-1] == ':' {
+					s.flow = s.flow[:len(s.flow)-1]
+				}
 				nodeStart = true
-			case c == ':' && endsToken(l, i+1):
-				nodeStart = true
+			case c == ':':
+				// In a list, "[a: b]" is a list of a mapping of one pair: a level of its own,
+				// up to the next comma. Any colon counts ("[a:{}]" nests too).
+				if s.flow[len(s.flow)-1] == '[' && !s.open(':') {
+					return i, false
+				}
+				nodeStart = endsToken(l, i+1)
 			case (c == '\'' || c == '"') && nodeStart:
 				if i = s.skipQuoted(l, i); s.quote != 0 {
 					return 0, true

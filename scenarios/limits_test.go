@@ -121,7 +121,8 @@ func TestScanDepth(t *testing.T) {
 		{"a: see [1] and {2}\n", 2},
 		{"--- [[1]]\n", 2},
 		{"a: [x, 'y]]]', [z]]\n", 3},
-		{"a: {0]: {}}\n", 3},        // a ] does not close a {
+		{"a: {0]: {}}\n", 3},
+		{"{s: [t: {}, u]}\n", 4},    // a pair in a list is a mapping: a level        // a ] does not close a {
 		{"#\r- [1]\r\n- 2\r", 2},    // \r ends a line, as \n does
 		{"a: |\n    x\n  [[[\n", 4}, // a line indented less than the text ends a block scalar
 		{"a: &x[[1]]\n", 4},         // an anchor's name ends at a bracket
