@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -34,7 +35,7 @@ type depthScanner struct {
 	limit int
 	max   int         // the deepest level seen
 	stack []blockNode // the open block nodes, by column
-	flow  []byte      // the open flow levels: [ and {, and : for a mapping of one pair in [ ]
+	flow  []byte      // the open flow levels: [ and {, and the implicit ones (see marker)
 	// quote is the quote character of a quoted scalar that runs on to the next line, or 0.
 	quote byte
 	// scalarParent is, inside a block scalar, the column its lines must be indented past;
@@ -131,17 +132,15 @@ func (s *depthScanner) line(l []byte) (int, bool) {
 			case c == ']' || c == '}':
 				// Only the matching bracket closes: the parser does not let "{a]" close the
 				// mapping, and a bracket it ignores must not lower the count.
-				if c == ']' && s.flow[len(s.flow)-1] == ':' {
-					s.flow = s.flow[:len(s.flow)-1]
-				}
+				markers := s.endMarkers()
 				if open := s.flow[len(s.flow)-1]; c == open+2 { // '['+2 == ']', '{'+2 == '}'
 					s.flow = s.flow[:len(s.flow)-1]
+				} else {
+					s.flow = append(s.flow, markers...) // not closed: nor are they
 				}
 				nodeStart = false
 			case c == ',':
-				if s.flow[len(s.flow)-1] == ':' {
-					s.flow = s.flow[:len(s.flow)-1]
-				}
+				s.endMarkers()
 				nodeStart = true
 			case c == ':':
 				// In a list, "[a: b]" is a list of a mapping of one pair: a level of its own,
@@ -150,6 +149,12 @@ func (s *depthScanner) line(l []byte) (int, bool) {
 					return i, false
 				}
 				nodeStart = endsToken(l, i+1)
+			case c == '-' && endsToken(l, i+1):
+				// The parser reads "{a:- b}" as a list inside the mapping: a level too.
+				if !s.open('-') {
+					return i, false
+				}
+				nodeStart = true
 			case (c == '\'' || c == '"') && nodeStart:
 				if i = s.skipQuoted(l, i); s.quote != 0 {
 					return 0, true
@@ -229,6 +234,18 @@ func onlyProperties(rest []byte) bool {
 		return false
 	}
 	return true
+}
+
+// endMarkers closes the implicit levels (':' a pair in a list, '-' a list entry) that end at a
+// comma or a closing bracket, and returns them.
+func (s *depthScanner) endMarkers() []byte {
+	i := len(s.flow)
+	for i > 0 && (s.flow[i-1] == ':' || s.flow[i-1] == '-') {
+		i--
+	}
+	markers := slices.Clone(s.flow[i:])
+	s.flow = s.flow[:i]
+	return markers
 }
 
 // open counts a flow bracket; it returns false past the limit.

@@ -123,12 +123,13 @@ func TestScanDepth(t *testing.T) {
 		{"a: see [1] and {2}\n", 2},
 		{"--- [[1]]\n", 2},
 		{"a: [x, 'y]]]', [z]]\n", 3},
-		{"a: {0]: {}}\n", 3},
-		{"{s: [t: {}, u]}\n", 4},    // a pair in a list is a mapping: a level        // a ] does not close a {
-		{"#\r- [1]\r\n- 2\r", 2},    // \r ends a line, as \n does
-		{"a: |\n    x\n  [[[\n", 4}, // a line indented less than the text ends a block scalar
-		{"a: &x[[1]]\n", 4},         // an anchor's name ends at a bracket
-		{"%TAG ! [[1]]\n", 4},       // what follows a directive counts
+		{"a: {0]: {}}\n", 3},           // a ] does not close a {
+		{"{s: [t: {}, u]}\n", 4},       // a pair in a list is a mapping: a level
+		{"a: {s:- {n: d}, t: 1}\n", 4}, // and "- " inside brackets a list
+		{"#\r- [1]\r\n- 2\r", 2},       // \r ends a line, as \n does
+		{"a: |\n    x\n  [[[\n", 4},    // a line indented less than the text ends a block scalar
+		{"a: &x[[1]]\n", 4},            // an anchor's name ends at a bracket
+		{"%TAG ! [[1]]\n", 4},          // what follows a directive counts
 		{"- &a !t # c\n0:\n", 3},
 		{"-\n0:\n", 2},                     // a node under a bare "-" nests in it, even at its column
 		{"a:\n- x\nb:\n- y\nc:\n- z\n", 3}, // and lists at their keys' columns do not pile up
