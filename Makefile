@@ -56,9 +56,9 @@ lint: ## gofmt, go vet and staticcheck must be clean (on a cold cache about 6 mi
 	$(GO) vet ./...
 	$(GO) tool -modfile=tools/lint/go.mod staticcheck ./...
 
-fuzz: ## run the fuzz targets for a while each (minimizing is capped: the seeds are large)
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 2m -fuzzminimizetime 3s ./scenarios
-	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 1000000x -fuzzminimizetime 3s ./traces
+fuzz: ## run each fuzz target for a million executions, the regression cases of hostile files among their seeds (minimizing is capped: the seeds are large); about 20 minutes each on 2 cores
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 1000000x -fuzzminimizetime 100x ./scenarios
+	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 1000000x -fuzzminimizetime 100x ./traces
 
 docs: ## regenerate the docs written from the code (docs/cli.md, docs/goroutines.md, docs/zh/) and the figures of a run the docs state (docs/figures_test.go)
 	$(GO) test ./cmd/kubeloom -run 'TestGeneratedDocsAreUpToDate' -count=1 -args -update

@@ -102,10 +102,10 @@ func Resolve(nameOrPath string) (*Scenario, error) {
 }
 
 // ResolveSource returns the YAML of the scenario Resolve would load, as it
-// is written (a built-in's with its comments).
+// is written (a built-in's with its comments). Of a file it reads no more than Resolve does.
 func ResolveSource(nameOrPath string) ([]byte, error) {
 	if isPath(nameOrPath) {
-		return os.ReadFile(nameOrPath)
+		return readFile(nameOrPath)
 	}
 	if src, ok := BuiltinSource(nameOrPath); ok {
 		return src, nil

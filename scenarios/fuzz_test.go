@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -21,7 +22,24 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(head + "spec:\n  duration: 1s\n  objects:\n    - {apiVersion: apps/v1, kind: Deployment, metadata: {name: d}, spec: {replicas: 1}}\n"))
 	f.Add([]byte("a: &x [*x]\n"))
 	f.Add([]byte("--- |\n  text\n"))
+	// The small forms of the files that made the parser run away before the limits (issue 30):
+	// nested brackets, block levels, and many objects.
+	f.Add(deepFlow(MaxDepth + 1))
+	f.Add([]byte(head + "spec:\n  duration: 1s\n  x:\n" + strings.Repeat("- ", MaxDepth+1) + "1\n"))
+	f.Add([]byte(head + "spec: {duration: 1s, x: " + strings.Repeat("{a: ", MaxDepth) + "1" + strings.Repeat("}", MaxDepth) + "}\n"))
+	f.Add(manyObjects(20))
+	f.Add([]byte("a: |\n  [[[[\nb: '[[\n  [[' # [[\nc: \"[\\\"[\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// When the parser will see data, its tree must be no deeper than scanDepth measured. A
+		// disagreement shows within a few lines, and parsing every large input twice would halve
+		// the executions, so only small inputs are parsed again.
+		if _, _, bad := checkText(data); bad == "" && len(data) <= 2048 {
+			if measured := maxDepth(data); measured <= MaxDepth {
+				if d, ok := treeDepth(data); ok && d > measured {
+					t.Fatalf("scanDepth measured %d levels, the parser built %d", measured, d)
+				}
+			}
+		}
 		s, err := Parse("fuzz.yaml", data)
 		if (s == nil) == (err == nil) {
 			t.Fatalf("Parse returned scenario %v and error %v", s != nil, err)

@@ -120,7 +120,7 @@ func Marshal(s *Scenario) ([]byte, error) {
 		{Key: "metadata", Value: metadata},
 		{Key: "spec", Value: spec},
 	}
-	out, err := yaml.MarshalWithOptions(doc, yaml.IndentSequence(true))
+	out, err := yaml.MarshalWithOptions(escapeStrings(doc), yaml.IndentSequence(true))
 	if err != nil {
 		return nil, fmt.Errorf("failed to encode scenario %s: %w", s.Metadata.Name, err)
 	}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/goccy/go-yaml/ast"
 	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/api/validate/content"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	jsonserializer "k8s.io/apimachinery/pkg/runtime/serializer/json"
@@ -60,8 +59,8 @@ func (d *decoder) object(n ast.Node, path string) (*Object, bool) {
 		d.errorf(w.at("metadata"), join(path, "metadata.name"), "required field is missing; every object needs a name")
 		good = false
 	default:
-		if msgs := content.IsPathSegmentName(name); len(msgs) > 0 {
-			d.errorf(w.at("metadata.name"), join(path, "metadata.name"), "expected a name that can be part of a URL, got %s: %s", quote(name), strings.Join(msgs, "; "))
+		if msg := checkName(res, name); msg != "" {
+			d.errorf(w.at("metadata.name"), join(path, "metadata.name"), "%s", msg)
 			good = false
 		}
 	}
@@ -76,7 +75,7 @@ func (d *decoder) object(n ast.Node, path string) (*Object, bool) {
 		d.expected(w.at("metadata.namespace"), join(path, "metadata.namespace"), "a namespace name of lower-case letters, digits and '-'")
 		good = false
 	}
-	if !good {
+	if !d.checkLabels(w, obj) || !good {
 		return nil, false
 	}
 	return &Object{Object: obj, Resource: res, Pos: d.pos(m)}, true

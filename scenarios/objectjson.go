@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/goccy/go-yaml/ast"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -422,6 +423,14 @@ func (w *jsonWriter) key(k ast.MapKeyNode, jp string) (string, bool) {
 		return "", false
 	}
 	if name, ok := keyName(k); ok {
+		// No key of a Kubernetes object holds a character that does not print (field names,
+		// label and data keys all have rules that exclude them); one that did could not be
+		// written back by Marshal, nor shown safely.
+		if strings.IndexFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+			w.d.errorf(k, w.full(jp), "expected a key of printing characters, got %s", quote(name))
+			w.ok = false
+			return "", false
+		}
 		return name, true
 	}
 	w.ok = false // the key is unusable or has an anchor or tag: reported by d.key

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -27,20 +26,15 @@ var (
 	informerFields      = []string{"name", "resource", "namespace", "handlers", "resync"}
 )
 
-// LoadFile reads and parses the scenario file at path.
-func LoadFile(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("failed to read scenario file: %w", err)
-	}
-	return Parse(path, data)
-}
-
 // Parse decodes and validates a scenario file. file names the file in error messages and
 // becomes the Scenario's Source. Every problem found is reported, sorted by position, as
 // *Error values joined with errors.Join; the first line of the error is the first problem.
+// A file over MaxFileSize or MaxDepth is refused before it is parsed.
 func Parse(file string, data []byte) (*Scenario, error) {
 	d := &decoder{file: file}
+	if !d.checkLimits(data) {
+		return nil, d.errs.err()
+	}
 	root, ok := d.document(data)
 	if !ok {
 		return nil, d.errs.err()

@@ -10,6 +10,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
+// subdomainMsg is apimachinery's explanation of a DNS subdomain, which follows a bad name.
+const subdomainMsg = `a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`
+
 // head is the first three lines of every test scenario; spec starts on line 4.
 const head = "apiVersion: kubeloom.dev/v1\nkind: Scenario\nmetadata: {name: t}\n"
 
@@ -48,7 +51,31 @@ func TestParseErrors(t *testing.T) {
 		{
 			name:  "tab indentation",
 			input: head + "spec:\n\tduration: 30s\n",
-			want:  []string{"t.yaml:5:1: invalid YAML: found character '\t' that cannot start any token"},
+			want:  []string{`t.yaml:5:1: invalid YAML: found character '\t' that cannot start any token`},
+		},
+		{
+			// YAML allows no control character but tab and line breaks (issue 30: a raw
+			// escape sequence in a description reached the terminal in scenarios show).
+			name:  "a raw control character",
+			input: "apiVersion: kubeloom.dev/v1\nkind: Scenario\nmetadata: {name: t, description: \"x\x1b]0;title\x07\"}\n",
+			want:  []string{`t.yaml:3:36: the control character '\x1b' is not allowed in YAML; in a double-quoted string, write it as an escape such as \e or \x00`},
+		},
+		{
+			name:  "a C1 control character",
+			input: head + "spec: {duration: 1s}\r\n# \u009b2J\n",
+			want:  []string{`t.yaml:5:3: the control character '\u009b' is not allowed in YAML; in a double-quoted string, write it as an escape such as \e or \x00`},
+		},
+		{
+			name:  "not UTF-8",
+			input: head + "\r# \xff\n",
+			want:  []string{`t.yaml:5:3: the byte 0xff is not UTF-8; a scenario file is UTF-8 text`},
+		},
+		{
+			// A key is part of the field path as written: what does not print is escaped, so
+			// that an error cannot set the terminal's title or clipboard (issue 30).
+			name:  "control characters in a key",
+			input: head + "spec:\n  duration: 1s\n  \"\\e]52;c;aGk=\\a\\u009b2J\": 1\n",
+			want:  []string{`t.yaml:6:3: spec.\x1b]52;c;aGk=\a\u009b2J: unknown field; expected one of duration, speed, seed, era, eras, apiServer, controllerManager, kubelets, informers, objects, actions`},
 		},
 		{
 			name:  "two documents",
@@ -607,11 +634,60 @@ func TestParseErrors(t *testing.T) {
 				`t.yaml:7:45: spec.objects[0].metadata.name: required field is missing; every object needs a name`,
 				`t.yaml:8:67: spec.objects[1].metadata.namespace: nodes are cluster-scoped, not in a namespace; remove metadata.namespace`,
 				`t.yaml:9:60: spec.objects[2].metadata.generateName: not supported in a scenario: set metadata.name, so that actions, traces and you can name the object`,
-				`t.yaml:10:52: spec.objects[3].metadata.name: expected a name that can be part of a URL, got "a/b": may not contain '/'`,
+				`t.yaml:10:52: spec.objects[3].metadata.name: expected a Pod name (a DNS subdomain, such as web-0), got "a/b": ` + subdomainMsg,
 				`t.yaml:11:67: spec.objects[4].metadata.namespace: expected a namespace name of lower-case letters, digits and '-', got "Bad_NS"`,
 				`t.yaml:13:7: spec.objects[6]: Pod default/web-0 is already defined by spec.objects[5]; each object is preloaded once`,
 				`t.yaml:15:7: spec.objects[8].metadata.name: required field is missing; every object needs a name`,
 				`t.yaml:16:52: spec.objects[9].metadata.name: expected a name; every object needs one, got ""`,
+			},
+		},
+		{
+			// As the apiserver validates them (issue 30): a name that would put a terminal's
+			// escape sequence in every view of the recording, or a label that is HTML, is refused.
+			name: "objects: names, labels and annotations as the apiserver checks them",
+			input: specWith(
+				"objects:",
+				`  - {apiVersion: v1, kind: Pod, metadata: {name: "web\e]52;c;aGk=\a"}}`,
+				"  - {apiVersion: v1, kind: Pod, metadata: {name: Web_0}}",
+				"  - {apiVersion: v1, kind: Service, metadata: {name: 1web}}",
+				"  - {apiVersion: v1, kind: Namespace, metadata: {name: a.b}}",
+				"  - {apiVersion: v1, kind: Node, metadata: {name: node-1.example.com}}",
+				`  - {apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, metadata: {name: "system:a\x9b2J"}}`,
+				"  - {apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, metadata: {name: \"system:controller:job-controller\"}}",
+				"  - {apiVersion: v1, kind: Pod, metadata: {name: p1, labels: {\"<img src=x onerror=alert(1)>\": x, app: \"<img src=x onerror=alert(1)>\"}}}",
+				"  - {apiVersion: v1, kind: Pod, metadata: {name: p2, annotations: {\"a b\": x, example.com/Note: \"<b>any text</b>\"}}}",
+				"  - {apiVersion: apps/v1, kind: Deployment, metadata: {name: d}, spec: {template: {metadata: {labels: {app: \"\\e[2J\"}}}}}",
+			),
+			want: []string{
+				`t.yaml:7:52: spec.objects[0].metadata.name: expected a Pod name (a DNS subdomain, such as web-0), got "web\x1b]52;c;aGk=\a": ` + subdomainMsg,
+				`t.yaml:8:52: spec.objects[1].metadata.name: expected a Pod name (a DNS subdomain, such as web-0), got "Web_0": ` + subdomainMsg,
+				`t.yaml:9:56: spec.objects[2].metadata.name: expected a Service name (a DNS-1035 label, such as web), got "1web": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
+				`t.yaml:10:58: spec.objects[3].metadata.name: expected a Namespace name (a DNS label, such as kube-system), got "a.b": must not contain dots`,
+				`t.yaml:12:86: spec.objects[5].metadata.name: expected a ClusterRole name (a path segment of printing characters, such as system:controller:job-controller), got "system:a\u009b2J": may not contain '\u009b', a character that does not print`,
+				`t.yaml:14:65: spec.objects[7].metadata.labels: expected ` + labelKeyWant + `, got "<img src=x onerror=alert(1)>": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+				`t.yaml:14:105: spec.objects[7].metadata.labels: label "app": expected ` + labelValueWant + `, got "<img src=x onerror=alert(1)>": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+				`t.yaml:15:70: spec.objects[8].metadata.annotations: expected ` + annotationWant + `, got "a b": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+				`t.yaml:16:111: spec.objects[9].spec.template.metadata.labels: label "app": expected ` + labelValueWant + `, got "\x1b[2J": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+			},
+		},
+		{
+			name: "delete names its object by the rules of the object's kind",
+			input: specWith(
+				"informers: [{resource: pods}]",
+				"actions:",
+				"  - at: 1s",
+				`    delete: {kind: Pod, name: "web\e[2J"}`,
+				"  - at: 2s",
+				`    delete: {kind: Pod, namespace: "Bad NS", name: web}`,
+				"  - at: 3s",
+				"    delete: {apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, name: \"system:controller:x\"}",
+				"  - at: 4s",
+				"    delete: {kind: Service, name: web.1}",
+			),
+			want: []string{
+				`t.yaml:9:33: spec.actions[0].delete.name: expected a Pod name (a DNS subdomain, such as web-0), got "web\x1b[2J": ` + subdomainMsg,
+				`t.yaml:11:38: spec.actions[1].delete.namespace: expected a namespace name such as default, got "Bad NS"`,
+				`t.yaml:15:37: spec.actions[3].delete.name: expected a Service name (a DNS-1035 label, such as web), got "web.1": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
 			},
 		},
 		{

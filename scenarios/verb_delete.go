@@ -34,10 +34,19 @@ func (del *Delete) decode(vd *verbDecoder) bool {
 		r, ok := vd.kindResource(avNode, join(vd.fl.path, "apiVersion"), kf.val, kf.path)
 		ref.Resource, good = r, good && ok
 	}
-	name, ok := f.required("name", "the object's name").str(nonEmpty)
+	// The name follows the rule of the kind's names, as the object's own metadata.name does;
+	// with the kind unknown (already reported), only its presence is checked.
+	nf := f.required("name", "the object's name")
+	name, ok := nf.str(nonEmpty)
+	if ok && ref.Resource.Name != "" {
+		if msg := checkName(ref.Resource, name); msg != "" {
+			vd.errorf(nf.fl.val, nf.fl.path, "%s", msg)
+			ok = false
+		}
+	}
 	ref.Name, good = name, good && ok
 	if ns := f.optional("namespace", "a namespace name such as default"); ns.set() {
-		v, ok := ns.str(nil)
+		v, ok := ns.str(func(s string) bool { return s == "" || isDNSLabel(s) })
 		if ok && v != "" && ref.Resource.Name != "" && !ref.Resource.Namespaced {
 			vd.errorf(ns.fl.val, ns.fl.path, "%s are cluster-scoped, not in a namespace; remove the namespace", ref.Resource.Name)
 			ok = false
