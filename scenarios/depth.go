@@ -204,6 +204,14 @@ func (s *depthScanner) line(l []byte) (int, bool) {
 			nodeStart = false
 			continue
 		case c == '|' || c == '>':
+			// goccy/go-yaml reads a node that follows an empty block scalar as the value of
+			// a mapping whose key is the scalar ("0:\n >\n: >\n: x" is three deep): the
+			// scalar counts as one level more, an overestimate by one for all the others.
+			// Found by FuzzParse; the nested node can only be a scalar (anything else does
+			// not parse), so one level covers it.
+			if !s.deeper(1) {
+				return i, false
+			}
 			s.blockScalar(l[i+1:], parent)
 			return 0, true
 		case c == '&' || c == '!' || c == '*' || c == '%':
@@ -276,8 +284,11 @@ func (s *depthScanner) block(col int, entry, push bool) bool {
 	return s.level()
 }
 
-func (s *depthScanner) level() bool {
-	d := len(s.stack) + len(s.flow)
+func (s *depthScanner) level() bool { return s.deeper(0) }
+
+// deeper notes a level extra levels below the open ones; it returns false past the limit.
+func (s *depthScanner) deeper(extra int) bool {
+	d := len(s.stack) + len(s.flow) + extra
 	s.max = max(s.max, d)
 	return d <= s.limit
 }

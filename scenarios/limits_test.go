@@ -118,8 +118,10 @@ func TestScanDepth(t *testing.T) {
 		{"a: [1, [2, {b: 3}]]\n", 4},
 		{"a: '[[[['\nb: \"[[\\\"[[\"\n", 2},
 		{"a: 'it''s [[\n  [[' # [[[[\n", 2},
-		{"a: |\n  [[[[\n  {{{{\nb: >-\n  [[[\n", 2},
-		{"- a: |\n    [[[[\n  b: 1\n", 3},
+		// A block scalar counts a level more (depth.go: the parser can nest a node in it).
+		{"a: |\n  [[[[\n  {{{{\nb: >-\n  [[[\n", 3},
+		{"- a: |\n    [[[[\n  b: 1\n", 4},
+		{"0:\r >\r: >\r:", 3}, // the parser's tree is three deep
 		{"a: see [1] and {2}\n", 2},
 		{"--- [[1]]\n", 2},
 		{"a: [x, 'y]]]', [z]]\n", 3},
