@@ -5,9 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
-	"unicode"
+
+	"github.com/kubeloom/kubeloom/internal/printable"
 )
 
 // Position is a place in a scenario file. Line and Column start at 1; they are 0 when unknown.
@@ -33,34 +32,15 @@ type Error struct {
 	Msg  string // what is wrong and what was expected
 }
 
-// Error returns "file:line:column: path: message", with the characters that do not print
-// written as Go escapes (see printable).
+// Error returns "file:line:column: path: message", with what does not print written as
+// visible escapes (internal/printable): a field path holds the file's keys as written, and the
+// parser's messages quote what it found, so a scenario from someone else must not reach the
+// terminal's control sequences through an error.
 func (e *Error) Error() string {
 	if e.Path == "" {
-		return printable(e.Pos.String() + ": " + e.Msg)
+		return printable.String(e.Pos.String() + ": " + e.Msg)
 	}
-	return printable(e.Pos.String() + ": " + e.Path + ": " + e.Msg)
-}
-
-// printable writes the characters of s that do not print as Go escapes: ESC as \x1b, the C1
-// control CSI as \u009b, a tab as \t. Values are already quoted in messages, but a field path
-// holds the file's keys as written, and the parser's messages quote what it found: a scenario
-// from someone else must not reach the terminal's control sequences through an error.
-func printable(s string) string {
-	notPrint := func(r rune) bool { return !unicode.IsPrint(r) }
-	if strings.IndexFunc(s, notPrint) < 0 {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if notPrint(r) {
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-		} else {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	return printable.String(e.Pos.String() + ": " + e.Path + ": " + e.Msg)
 }
 
 // errorList collects the problems of one file.

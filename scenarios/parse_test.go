@@ -75,7 +75,7 @@ func TestParseErrors(t *testing.T) {
 			// that an error cannot set the terminal's title or clipboard (issue 30).
 			name:  "control characters in a key",
 			input: head + "spec:\n  duration: 1s\n  \"\\e]52;c;aGk=\\a\\u009b2J\": 1\n",
-			want:  []string{`t.yaml:6:3: spec.\x1b]52;c;aGk=\a\u009b2J: unknown field; expected one of duration, speed, seed, era, eras, apiServer, controllerManager, kubelets, informers, objects, actions`},
+			want:  []string{`t.yaml:6:3: spec.\x1b]52;c;aGk=\x07\u009b2J: unknown field; expected one of duration, speed, seed, era, eras, apiServer, controllerManager, kubelets, informers, objects, actions`},
 		},
 		{
 			name:  "two documents",
