@@ -119,8 +119,10 @@ func (s *depthScanner) line(l []byte) (int, bool) {
 		case isBlank(c):
 			i++
 			continue
-		case c == '#' && (i == 0 || isBlank(l[i-1])):
-			return 0, true // a comment
+		case c == '#' && (i == 0 || isBlank(l[i-1]) || len(s.flow) > 0 && strings.IndexByte("[]{},:", l[i-1]) >= 0):
+			// A comment. Inside brackets goccy/go-yaml also starts one right after a
+			// bracket, a comma or a colon: "[#]" leaves the list open (found by FuzzParse).
+			return 0, true
 		}
 		if len(s.flow) > 0 {
 			switch {

@@ -121,7 +121,10 @@ func TestScanDepth(t *testing.T) {
 		// A block scalar counts a level more (depth.go: the parser can nest a node in it).
 		{"a: |\n  [[[[\n  {{{{\nb: >-\n  [[[\n", 3},
 		{"- a: |\n    [[[[\n  b: 1\n", 4},
-		{"0:\r >\r: >\r:", 3}, // the parser's tree is three deep
+		{"0:\r >\r: >\r:", 3},   // the parser's tree is three deep
+		{"[#]\n[]]", 2},         // goccy: a comment right after a bracket leaves it open
+		{"{a:#}\n{}}", 2},       // or right after a colon inside brackets
+		{"{a: b#c, d: [e]}", 2}, // but "b#c" is a scalar
 		{"a: see [1] and {2}\n", 2},
 		{"--- [[1]]\n", 2},
 		{"a: [x, 'y]]]', [z]]\n", 3},
