@@ -141,6 +141,6 @@ func runExport(o *exportOptions) error {
 	if err := tmp.Commit(); err != nil {
 		return fmt.Errorf("failed to write %s: %w", out, err)
 	}
-	fmt.Fprintf(o.io.out, "wrote %s (%s, %d spans)\n", out, o.format, n)
+	printf(o.io.out, "wrote %s (%s, %d spans)\n", out, o.format, n) // out may be named after the recording
 	return nil
 }

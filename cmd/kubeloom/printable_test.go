@@ -31,6 +31,24 @@ spec:
   objects:
     - apiVersion: v1
       kind: Pod
+      metadata: {name: web, namespace: default, annotations: {note: "web\e[2J"}}
+      spec:
+        containers: [{name: web, image: "nginx:1.27"}]
+  actions:
+    - at: 2s
+      delete: {kind: Pod, namespace: default, name: gone}
+`
+
+// badNames is a scenario whose names carry escape sequences: the loader
+// refuses them as the apiserver would, and its errors quote them.
+const badNames = `apiVersion: kubeloom.dev/v1
+kind: Scenario
+metadata: {name: bad}
+spec:
+  duration: 5s
+  objects:
+    - apiVersion: v1
+      kind: Pod
       metadata: {name: "web\e[2J", namespace: default}
       spec:
         containers: [{name: web, image: "nginx:1.27"}]
@@ -46,8 +64,13 @@ spec:
 func TestControlsInDataShowEscaped(t *testing.T) {
 	dir := t.TempDir()
 	recording := writeRecording(t, tt.Hostile())
-	scenario := filepath.Join(dir, "hostile.yaml")
+	// A file's name is data too: the scenario's is printed by show and run.
+	scenario := filepath.Join(dir, "hostile\x1b]0;pwned\x07.yaml")
 	if err := os.WriteFile(scenario, []byte(hostileScenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte(badNames), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// The Recorder writes a byte that is not UTF-8 as U+FFFD, so the raw
@@ -83,6 +106,7 @@ func TestControlsInDataShowEscaped(t *testing.T) {
 		{"scenarios show", []string{"scenarios", "show", scenario}, fromScenario},
 		{"scenarios show --lang zh", []string{"scenarios", "show", scenario, "--lang", "zh"}, fromScenario},
 		{"scenarios list", []string{"scenarios", "list"}, nil},
+		{"scenarios validate", []string{"scenarios", "validate", scenario}, []string{`hostile\x1b]0;pwned\x07.yaml: ok`}},
 		{"goroutines", []string{"goroutines"}, nil},
 		{"goroutines --long", []string{"goroutines", "--long"}, nil},
 	} {
@@ -103,9 +127,31 @@ func TestControlsInDataShowEscaped(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// The failed delete's warning and summary quote the name as
-		// Kubernetes' error does (%q: \a for BEL).
-		check(t, stderr, []string{`"gone\x1b]0;pwned\a"`})
+		check(t, stderr, []string{`hostile\x1b]0;pwned\x07.yaml`})
+	})
+	t.Run("export", func(t *testing.T) {
+		// The page is named after the recording, whose name is data.
+		named := filepath.Join(dir, "rec\x1b[2J.jsonl")
+		data, err := os.ReadFile(recording)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(named, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		stdout, stderr, err := execute(t, "export", named, "--format", "html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, stdout+stderr, []string{`rec\x1b[2J.html`})
+	})
+	t.Run("scenario errors", func(t *testing.T) {
+		stdout, stderr, err := execute(t, "scenarios", "validate", bad)
+		if err == nil {
+			t.Fatal("names with escape sequences validate")
+		}
+		// The loader's messages quote a value as Go does (%q: \a for BEL).
+		check(t, stdout+stderr, []string{`"web\x1b[2J"`, `"gone\x1b]0;pwned\a"`})
 	})
 	t.Run("error line", func(t *testing.T) {
 		// A file's name is data too: os.Open's error quotes it as it is.

@@ -97,7 +97,7 @@ func runPush(ctx context.Context, o *pushOptions) error {
 		return err
 	}
 	sum := summarizePush(spans)
-	fmt.Fprintf(o.io.out, "pushed %d spans (%d traces) from %s to %s\n", len(spans), sum.traces, o.file, otlp.Describe(o.endpoint))
+	printf(o.io.out, "pushed %d spans (%d traces) from %s to %s\n", len(spans), sum.traces, o.file, otlp.Describe(o.endpoint))
 	printf(o.io.out, "  services: %s\n", strings.Join(sum.services, ", "))
 	fmt.Fprintf(o.io.out, "  spans start between %s and %s (%s): search that range\n",
 		sum.first.Add(shift).Local().Format(time.DateTime), sum.last.Add(shift).Local().Format(time.DateTime), clockName)

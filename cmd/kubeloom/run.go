@@ -222,7 +222,7 @@ func runRun(ctx context.Context, o *runOptions) error {
 		defer func() {
 			rtrace.Stop()
 			if cerr := tf.Commit(); cerr != nil {
-				fmt.Fprintf(o.io.err, "warning: failed to write --go-trace %s: %v\n", o.goTrace, cerr)
+				printf(o.io.err, "warning: failed to write --go-trace %s: %v\n", o.goTrace, cerr)
 			}
 		}()
 	}

@@ -157,7 +157,7 @@ func runScenariosValidate(o *scenariosValidateOptions) error {
 			bad++
 			continue
 		}
-		fmt.Fprintf(o.io.out, "%s: ok\n", f)
+		printf(o.io.out, "%s: ok\n", f) // a file name is data too
 	}
 	if bad > 0 {
 		return fmt.Errorf("%d of %d scenario files are invalid", bad, len(o.files))
