@@ -39,10 +39,10 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request) {
 	name := uploadName(r.URL.Query().Get("name"), "recording.jsonl")
 	s.startMu.Lock() // one recording in memory at a time
 	defer s.startMu.Unlock()
-	spans, err := traces.ReadContext(r.Context(), http.MaxBytesReader(w, r.Body, MaxRecording), name, traces.ReadOptions{})
+	spans, err := traces.ReadContext(r.Context(), http.MaxBytesReader(w, r.Body, s.o.maxRecording), name, traces.ReadOptions{})
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("a recording sent to the page is at most %d MiB; replay a larger one with kubeloom step or export it with kubeloom export", MaxRecording>>20))
+		httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("a recording sent to the page is at most %d MiB; replay a larger one with kubeloom step or export it with kubeloom export", s.o.maxRecording>>20))
 		return
 	}
 	if len(spans) == 0 {

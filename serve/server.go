@@ -38,6 +38,8 @@ type Options struct {
 	now func() time.Time
 	// start starts a session; nil is session.Start.
 	start func(session.Options) (Session, error)
+	// maxRecording is the largest upload of /api/open; 0 is MaxRecording.
+	maxRecording int64
 	// script and style give the page's bundle and style; nil are the
 	// ones built into the binary (bundle.go).
 	script func(name string) (string, bool)
@@ -79,6 +81,9 @@ func New(o Options) *Server {
 	}
 	if o.script == nil {
 		o.script = bundledScript
+	}
+	if o.maxRecording == 0 {
+		o.maxRecording = MaxRecording
 	}
 	if o.style == nil {
 		o.style = bundledStyle

@@ -32,11 +32,6 @@ type problem struct {
 func (s *Server) startHandler(w http.ResponseWriter, r *http.Request) {
 	sc, err := s.readScenario(w, r)
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("a scenario file is at most %d KiB", scenarios.MaxFileSize>>10))
-			return
-		}
 		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"error": err.Error(), "problems": problems(err)})
 		return
 	}
@@ -55,8 +50,9 @@ func (s *Server) readScenario(w http.ResponseWriter, r *http.Request) (*scenario
 		return scenarios.Builtin(name)
 	}
 	// One byte past the limit, so that Parse says the file is too large
-	// as validate does; a body larger still is cut off unread.
-	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, scenarios.MaxFileSize+1))
+	// as validate does; the rest of a larger body is never read (the
+	// server closes the connection rather than read it).
+	data, err := io.ReadAll(io.LimitReader(r.Body, scenarios.MaxFileSize+1))
 	if err != nil {
 		return nil, err
 	}
