@@ -154,12 +154,16 @@ func TestSlowViewer(t *testing.T) {
 	for i := 1; i <= n; i++ {
 		data := bytes.Repeat([]byte{'a' + byte(i%26)}, size)
 		copy(data, fmt.Sprintf(`{"seq":%d}`, i))
-		f.set(func(st *session.State, snap *session.Snapshot) { st.Spans, snap.Seq, snap.Data = int64(i), uint64(i), data })
+		f.set(func(st *session.State, snap *session.Snapshot) {
+			st.Spans, snap.Seq, snap.Data = int64(i), uint64(i), data
+		})
 		s.liveSnapshot(s.live, data) // as the pump does, without its pacing
 	}
 	publishing := time.Since(start)
 	// The good viewer gets the last snapshot.
-	good.until(t, func(ev event) bool { return ev.name == "snapshot" && bytes.HasPrefix(ev.data, []byte(fmt.Sprintf(`{"seq":%d}`, n))) })
+	good.until(t, func(ev event) bool {
+		return ev.name == "snapshot" && bytes.HasPrefix(ev.data, []byte(fmt.Sprintf(`{"seq":%d}`, n)))
+	})
 	var after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&after)

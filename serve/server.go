@@ -59,8 +59,8 @@ type Server struct {
 	startMu sync.Mutex // one session starts (or a recording opens) at a time
 	pubMu   sync.Mutex // one state is published at a time (publishState)
 	mu      sync.Mutex
-	live    *live       // the session, nil before the first
-	view    viewSource  // what the pages show: the session or an opened recording
+	live    *live      // the session, nil before the first
+	view    viewSource // what the pages show: the session or an opened recording
 	closed  bool
 	seq     uint64 // the hub's snapshot sequence: one per snapshot sent
 	opened  *openedRecording
