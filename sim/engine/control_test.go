@@ -113,10 +113,18 @@ func TestControlPausesStepsAndActs(t *testing.T) {
 	effects := causedBy(spans)
 	found := 0
 	for _, s := range spans {
+		if _, live := s.Attributes[catalog.AttrActionLive]; live && s.Name == "action/killLeader" {
+			if at, _ := s.Attributes.Float(catalog.AttrActionAt); at == 60 {
+				t.Errorf("the scenario's own killLeader at 60s is marked %s", catalog.AttrActionLive)
+			}
+		}
 		if at, _ := s.Attributes.Float(catalog.AttrActionAt); s.Name != "action/killLeader" || at != 20 {
 			continue
 		}
 		found++ // one per era
+		if live, _ := s.Attributes[catalog.AttrActionLive].(bool); !live {
+			t.Errorf("the killLeader given at 20s is not marked %s", catalog.AttrActionLive)
+		}
 		if len(effects[s.SpanID]) == 0 {
 			t.Errorf("the killLeader given at 20s in %s has no effects linked to it", s.Resource.String(catalog.AttrServiceInstanceID))
 		}

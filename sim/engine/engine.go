@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/kubeloom/kubeloom/scenarios"
@@ -61,6 +62,9 @@ type Options struct {
 	Progress func(Progress)
 	// Watch, if set, is how a caller follows the run from outside it.
 	Watch *Watch
+	// Observe, if set, sees every span start and end as it happens (see
+	// tracing.Options.Observe): serve's live view.
+	Observe sdktrace.SpanProcessor
 	// Control, if set, drives the run (virtual time only): simulated time
 	// moves only as its commands let it, and it can apply actions at the
 	// current instant (kubeloom serve). Without it a run plays to its end.
@@ -296,7 +300,7 @@ func tracingOptions(o Options) tracing.Options {
 		shift = o.WallStart.Sub(clock.Epoch())
 	}
 	return tracing.Options{Recording: o.Recording, Stdout: o.Stdout, OTLPEndpoint: o.OTLPEndpoint,
-		ExportTimeout: o.OTLPTimeout, OTLPShift: shift, WallStart: o.WallStart}
+		ExportTimeout: o.OTLPTimeout, OTLPShift: shift, WallStart: o.WallStart, Observe: o.Observe}
 }
 
 // builder makes the worlds and instances of a run.

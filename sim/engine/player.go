@@ -37,18 +37,19 @@ func (p *player) play(ctx context.Context, actions []scenarios.Action) int {
 		if a.At > p.duration || !p.waitUntil(ctx, a.At) {
 			break
 		}
-		p.apply(a)
+		p.apply(a, false)
 		n++
 	}
 	p.waitUntil(ctx, p.duration)
 	return n
 }
 
-// apply applies a in every world, and returns where it failed.
-func (p *player) apply(a scenarios.Action) []ActionFailure {
+// apply applies a in every world (live: given by a Control), and returns
+// where it failed.
+func (p *player) apply(a scenarios.Action, live bool) []ActionFailure {
 	var failed []ActionFailure
 	for _, w := range p.worlds {
-		if err := w.driver.apply(a); err != nil {
+		if err := w.driver.apply(a, live); err != nil {
 			f := ActionFailure{At: a.At, Verb: a.Verb.Name(), Pos: a.Pos, Err: err}
 			if len(p.worlds) > 1 {
 				f.Era = w.era
@@ -82,7 +83,7 @@ func (p *player) playControlled(ctx context.Context, actions []scenarios.Action)
 			if !p.waitUntil(ctx, actions[next].At) {
 				return false
 			}
-			p.apply(actions[next])
+			p.apply(actions[next], false)
 			n++
 		}
 		return p.waitUntil(ctx, min(at, p.duration))
@@ -99,7 +100,7 @@ func (p *player) playControlled(ctx context.Context, actions []scenarios.Action)
 		case cmd.action != nil:
 			a := *cmd.action
 			a.At = p.clk.Elapsed()
-			r.failures = p.apply(a)
+			r.failures = p.apply(a, true)
 			n++
 		case cmd.step:
 			for ended := p.tracing.Ended(); alive && p.tracing.Ended() == ended && p.clk.Elapsed() < p.duration; {
