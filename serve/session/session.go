@@ -281,4 +281,3 @@ func (c *recordingCopy) writeTo(w io.Writer) error {
 	_, err := w.Write(b)
 	return err
 }
-
