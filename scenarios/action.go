@@ -76,6 +76,12 @@ func (d *decoder) action(n ast.Node, path string) pendingAction {
 	at := f.required("at", "a time ≥ 0 since the start, such as 5s or 1m30s")
 	pa.At, _ = at.duration(0, MaxDuration)
 	pa.at = at.fl
+	d.verb(&pa, f, n, path)
+	return pa
+}
+
+// verb decodes the one verb of an action's fields f (the mapping n at path) into pa.
+func (d *decoder) verb(pa *pendingAction, f *fields, n ast.Node, path string) {
 	var name string
 	for _, field := range f.order {
 		if field == "at" {
@@ -89,11 +95,11 @@ func (d *decoder) action(n ast.Node, path string) pendingAction {
 	}
 	if name == "" {
 		d.errorf(n, path, "an action needs a verb; expected one of %s", verbList)
-		return pa
+		return
 	}
 	fl, ok := f.get(name)
 	if !ok {
-		return pa // unusable value, already reported
+		return // unusable value, already reported
 	}
 	k, _ := lookupVerb(name) // the mapping took only verbs' names
 	vd := &verbDecoder{decoder: d, fl: fl}
@@ -103,7 +109,6 @@ func (d *decoder) action(n ast.Node, path string) pendingAction {
 	if ok {
 		pa.verb = fl
 	}
-	return pa
 }
 
 // verbDecoder is what a verb's decode works with: the decoder, the verb's field, and what the

@@ -23,6 +23,12 @@ const (
 	ServiceScenario = "kubeloom"
 	AttrAction      = "kubeloom.action"
 	AttrActionAt    = "kubeloom.action.at_s"
+	// AttrActionLive marks an action given while the run went on (a click
+	// in `kubeloom serve`) rather than written in the scenario.
+	AttrActionLive = "kubeloom.action.live"
+	// AttrRunning marks, in a live view's snapshot (never in a recording),
+	// a span that has not ended yet: its end is the instant of the snapshot.
+	AttrRunning = "kubeloom.running"
 
 	// Goroutine lifetime spans.
 	AttrGoroutineName   = "goroutine.name"

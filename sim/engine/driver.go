@@ -49,10 +49,18 @@ func (d *driver) start(ctx context.Context) error {
 // (deleting what is gone, stopping a kubelet that is not running) does
 // not stop the run: its span records the error, with status Error, and
 // apply returns it for the run's warnings and summary.
-func (d *driver) apply(a scenarios.Action) error {
-	ctx, sp := goroutine.Start(d.ctx, "action/"+a.Verb.Name(), trace.WithAttributes(
+//
+// An action given live (engine.Control.Act) is marked catalog.AttrActionLive;
+// it is otherwise recorded exactly as a scheduled one.
+func (d *driver) apply(a scenarios.Action, live bool) error {
+	attrs := []attribute.KeyValue{
 		attribute.String(catalog.AttrAction, a.Verb.Name()),
-		attribute.Float64(catalog.AttrActionAt, a.At.Seconds())))
+		attribute.Float64(catalog.AttrActionAt, a.At.Seconds()),
+	}
+	if live {
+		attrs = append(attrs, attribute.Bool(catalog.AttrActionLive, true))
+	}
+	ctx, sp := goroutine.Start(d.ctx, "action/"+a.Verb.Name(), trace.WithAttributes(attrs...))
 	defer sp.End()
 	err := d.w.apply(ctx, sp, a)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/kubeloom/kubeloom/scenarios"
@@ -61,6 +62,13 @@ type Options struct {
 	Progress func(Progress)
 	// Watch, if set, is how a caller follows the run from outside it.
 	Watch *Watch
+	// Observe, if set, sees every span start and end as it happens (see
+	// tracing.Options.Observe): serve's live view.
+	Observe sdktrace.SpanProcessor
+	// Control, if set, drives the run (virtual time only): simulated time
+	// moves only as its commands let it, and it can apply actions at the
+	// current instant (kubeloom serve). Without it a run plays to its end.
+	Control *Control
 	// ActionFailed, if set, is told at once of each action that fails.
 	ActionFailed func(ActionFailure)
 	// Listen opens the simulated servers' listeners and Dial connects the
@@ -79,6 +87,11 @@ type Options struct {
 	// it is; the scenario span records both, and spans sent over OTLP are
 	// moved by the difference, so that Jaeger finds a run when it was made.
 	WallStart time.Time
+
+	// Bubble, if set, is how RunVirtual runs f inside a testing/synctest
+	// bubble: internal/bubble.Run by default, which a test binary cannot
+	// use; a test passes one that calls synctest.Test.
+	Bubble func(f func()) error
 
 	// inspect, if set (tests), sees each era's cluster at the end of the
 	// run, before anything stops.
@@ -146,6 +159,9 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 	m, err := newMode(o.Speed, o.Serial)
 	if err != nil {
 		return nil, err
+	}
+	if !m.virtual() && o.Control != nil {
+		return nil, errors.New("engine: a Control drives a run in virtual time; live mode (Speed > 0) runs on the real clock")
 	}
 	if m.virtual() && o.OTLPEndpoint != "" {
 		return nil, errors.New("engine: OTLP export runs in live mode (Speed > 0); in virtual time push the recording after the run")
@@ -261,7 +277,7 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 		}
 	}
 
-	p := player{clk: clk, worlds: worlds, reg: reg, tracing: tr, duration: duration, progress: o.Progress, watch: o.Watch, failed: o.ActionFailed}
+	p := player{clk: clk, worlds: worlds, reg: reg, tracing: tr, duration: duration, progress: o.Progress, watch: o.Watch, failed: o.ActionFailed, control: o.Control}
 	sum.Actions = p.play(runCtx, sc.Spec.Actions)
 	sum.Failures = p.failures
 	sum.Cancelled = runCtx.Err() != nil
@@ -284,7 +300,7 @@ func tracingOptions(o Options) tracing.Options {
 		shift = o.WallStart.Sub(clock.Epoch())
 	}
 	return tracing.Options{Recording: o.Recording, Stdout: o.Stdout, OTLPEndpoint: o.OTLPEndpoint,
-		ExportTimeout: o.OTLPTimeout, OTLPShift: shift, WallStart: o.WallStart}
+		ExportTimeout: o.OTLPTimeout, OTLPShift: shift, WallStart: o.WallStart, Observe: o.Observe}
 }
 
 // builder makes the worlds and instances of a run.

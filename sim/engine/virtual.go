@@ -23,8 +23,10 @@ import (
 // (the context cannot reach into the bubble; o.Watch carries it).
 // o.Speed must be 0 and o.OTLPEndpoint empty.
 //
-// RunVirtual must not be called from a test binary (see bubble.Run): tests
-// call Run inside synctest.Test.
+// RunVirtual must not be called from a test binary (see bubble.Run) unless
+// o.Bubble calls synctest.Test: tests call Run inside synctest.Test, or
+// RunVirtual with such an o.Bubble when they drive the run from outside its
+// bubble, as `kubeloom serve` does (Control).
 func RunVirtual(ctx context.Context, o Options) (sum *Summary, err error) {
 	if o.Speed != 0 {
 		return nil, errors.New("engine: RunVirtual runs in virtual time; live mode (Speed > 0) is Run")
@@ -49,11 +51,23 @@ func RunVirtual(ctx context.Context, o Options) (sum *Summary, err error) {
 	}
 	o.tracing = tr
 	defer tr.Shutdown(context.Background()) // Run's end has; not if it failed before it began
-	stop := context.AfterFunc(ctx, o.Watch.requestStop)
+	requestStop := func() {
+		o.Watch.requestStop()
+		if o.Control != nil {
+			// A run under control waits for its next command with the
+			// clock standing still: the pulse would never see the request.
+			o.Control.Stop()
+		}
+	}
+	stop := context.AfterFunc(ctx, requestStop)
 	defer stop()
 	if ctx.Err() != nil {
-		o.Watch.requestStop()
+		requestStop()
 	}
-	berr := bubble.Run(func() { sum, err = Run(context.Background(), o) })
+	run := bubble.Run
+	if o.Bubble != nil {
+		run = o.Bubble
+	}
+	berr := run(func() { sum, err = Run(context.Background(), o) })
 	return sum, errors.Join(err, berr)
 }

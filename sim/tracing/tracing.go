@@ -45,6 +45,11 @@ type Options struct {
 	// WallStart is when the run was made; it tells this run's trace IDs
 	// from another's (see ids).
 	WallStart time.Time
+	// Observe, if set, also sees every span start and end, synchronously,
+	// in the goroutine that starts or ends it: `kubeloom serve` keeps the
+	// spans still running as well as those that ended, for a live view.
+	// It must not block; Tracing.Shutdown shuts it down after the recording.
+	Observe sdktrace.SpanProcessor
 }
 
 // Tracing owns the processors and the per-instance providers.
@@ -96,6 +101,9 @@ func New(ctx context.Context, o Options) (*Tracing, error) {
 	}
 	if otlpExp != nil {
 		t.add(sdktrace.NewBatchSpanProcessor(otlpExp, sdktrace.WithExportTimeout(t.timeout)), otlpExp.(*errorKeeper).what)
+	}
+	if o.Observe != nil {
+		t.add(o.Observe, "the live view")
 	}
 	return t, nil
 }
