@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/kubeloom/kubeloom/scenarios"
 	"github.com/kubeloom/kubeloom/serve/session"
 	"github.com/kubeloom/kubeloom/sim/engine"
 )
@@ -83,9 +84,11 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := l.sess.Act(src); err != nil {
 		ans := map[string]any{"error": err.Error()}
-		var ae *session.ActError
-		if errors.As(err, &ae) && ae.Pos.Line > 0 {
-			ans["line"], ans["column"] = ae.Pos.Line, ae.Pos.Column
+		// The loader's errors are at action:line:col, for the page to
+		// mark the line of its YAML box.
+		var se *scenarios.Error
+		if errors.As(err, &se) && se.Pos.Line > 0 {
+			ans["line"], ans["column"] = se.Pos.Line, se.Pos.Column
 		}
 		writeJSON(w, http.StatusUnprocessableEntity, ans)
 		return

@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -74,7 +73,7 @@ func (f *fakeSession) SetSpeed(v float64) error {
 func (f *fakeSession) Act(src []byte) error {
 	f.call("act " + string(src))
 	if strings.Contains(string(src), "bogus") {
-		return &session.ActError{Pos: scenarios.Position{Line: 1, Column: 1}, Err: errors.New(`unknown action "bogus"`)}
+		return &session.ActError{Err: &scenarios.Error{Pos: scenarios.Position{File: "action", Line: 1, Column: 1}, Msg: `unknown action "bogus"`}}
 	}
 	return nil
 }
@@ -153,12 +152,18 @@ func newTestServer(t *testing.T, o Options) *testServer {
 	}
 	o.style = func() string { return "/* the style */" }
 	tsv.Server = New(o)
-	tsv.ts = httptest.NewServer(tsv.Handler())
-	t.Cleanup(func() {
-		tsv.Close()
-		tsv.ts.Close()
-	})
+	tsv.ts = newLoopbackServer(t, tsv.Server)
 	return tsv
+}
+
+// newLoopbackServer serves s on 127.0.0.1 until the test ends.
+func newLoopbackServer(t *testing.T, s *Server) *httptest.Server {
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(func() {
+		s.Close()
+		ts.Close()
+	})
+	return ts
 }
 
 func (tsv *testServer) session(i int) *fakeSession {

@@ -176,4 +176,3 @@ func openURL(url string) error {
 	go c.Wait() // reap it; the browser outlives it
 	return nil
 }
-
