@@ -37,8 +37,15 @@ type openedRecording struct {
 // replay does; a recording with no span is refused.
 func (s *Server) open(w http.ResponseWriter, r *http.Request) {
 	name := uploadName(r.URL.Query().Get("name"), "recording.jsonl")
-	s.startMu.Lock() // one recording in memory at a time
-	defer s.startMu.Unlock()
+	// One recording is read at a time, so that two uploads cannot take
+	// twice the memory; the lock is not the sessions' (startMu), so that
+	// Ctrl-C does not wait for an upload to end before it closes the
+	// session.
+	if !s.openMu.TryLock() {
+		httpError(w, http.StatusConflict, "another recording is being opened; try again when it shows")
+		return
+	}
+	defer s.openMu.Unlock()
 	spans, err := traces.ReadContext(r.Context(), http.MaxBytesReader(w, r.Body, s.o.maxRecording), name, traces.ReadOptions{})
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {

@@ -56,7 +56,8 @@ type Server struct {
 	mux     *http.ServeMux
 	closing chan struct{}
 
-	startMu sync.Mutex // one session starts (or a recording opens) at a time
+	startMu sync.Mutex // one session starts at a time
+	openMu  sync.Mutex // one recording is read at a time (open)
 	pubMu   sync.Mutex // one state is published at a time (publishState)
 	mu      sync.Mutex
 	live    *live      // the session, nil before the first
