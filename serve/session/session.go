@@ -33,8 +33,11 @@ type Options struct {
 	// with the process on one core, the same session gives the same run.
 	Serial bool
 
-	// bubble, if set (tests), is engine.Options.Bubble.
-	bubble func(func()) error
+	// Bubble, if set, is how the run gets its testing/synctest bubble
+	// (engine.Options.Bubble): a test binary cannot use the default,
+	// internal/bubble, and passes one that calls synctest.Test. Whatever the
+	// bubble, the session drives the run from outside it, as serve does.
+	Bubble func(f func()) error
 }
 
 // Fastest is the speed "as fast as it goes": simulated time moves as fast
@@ -138,7 +141,7 @@ func Start(o Options) (*Session, error) {
 		defer close(s.runDone)
 		s.sum, s.runErr = engine.RunVirtual(context.Background(), engine.Options{
 			Scenario: sc, Recording: s.copy, Seed: o.Seed, Duration: o.Duration, AllowHostManifests: o.AllowHostManifests,
-			WallStart: o.WallStart, Serial: o.Serial, Control: s.ctl, Observe: s.live, Bubble: o.bubble,
+			WallStart: o.WallStart, Serial: o.Serial, Control: s.ctl, Observe: s.live, Bubble: o.Bubble,
 		})
 	}()
 	p := &pacer{s: s, speed: speed}

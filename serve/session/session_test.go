@@ -45,7 +45,7 @@ func start(t *testing.T, name string) (*Session, *lockedBuffer) {
 	}
 	rec := &lockedBuffer{}
 	s, err := Start(Options{Scenario: sc, Recording: rec, Serial: true,
-		bubble: func(f func()) error { synctest.Test(t, func(*testing.T) { f() }); return nil }})
+		Bubble: func(f func()) error { synctest.Test(t, func(*testing.T) { f() }); return nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
