@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -128,7 +127,7 @@ func Start(o Options) (*Session, error) {
 	}
 	s := &Session{
 		sc: sc, duration: cmp.Or(o.Duration, sc.Spec.Duration),
-		ctl: engine.NewControl(), live: newLiveSpans(), copy: &recordingCopy{w: o.Recording},
+		ctl: engine.NewControl(), live: newLiveSpans(), copy: newRecordingCopy(o.Recording),
 		reqs: make(chan request), quit: make(chan struct{}), pacerDone: make(chan struct{}), runDone: make(chan struct{}),
 		changed: make(chan struct{}),
 	}
@@ -139,6 +138,7 @@ func Start(o Options) (*Session, error) {
 	s.state = State{Scenario: sc.Metadata.Name, DurationUS: s.duration.Microseconds(), Speed: speed}
 	go func() {
 		defer close(s.runDone)
+		defer s.copy.close()
 		s.sum, s.runErr = engine.RunVirtual(context.Background(), engine.Options{
 			Scenario: sc, Recording: s.copy, Seed: o.Seed, Duration: o.Duration, AllowHostManifests: o.AllowHostManifests,
 			WallStart: o.WallStart, Serial: o.Serial, Control: s.ctl, Observe: s.live, Bubble: o.Bubble,
@@ -260,27 +260,3 @@ func (s *Session) publish(update func(*State), snap *Snapshot, spans []traces.Sp
 	s.mu.Unlock()
 }
 
-// recordingCopy writes the recording through to the caller's writer and
-// keeps a copy, which the page downloads. The recorder writes whole lines
-// per call, so the copy always holds whole spans.
-type recordingCopy struct {
-	mu  sync.Mutex
-	w   io.Writer
-	buf bytes.Buffer
-}
-
-func (c *recordingCopy) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.buf.Write(p)
-	return c.w.Write(p)
-}
-
-func (c *recordingCopy) writeTo(w io.Writer) error {
-	c.mu.Lock()
-	b := c.buf.Bytes()
-	c.mu.Unlock()
-	// b is never written again (the buffer only grows past it).
-	_, err := w.Write(b)
-	return err
-}

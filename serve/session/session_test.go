@@ -122,7 +122,7 @@ func TestSessionPauseMeansPaused(t *testing.T) {
 }
 
 func TestSessionStep(t *testing.T) {
-	s, _ := start(t, "informer-basics")
+	s, rec := start(t, "informer-basics")
 	before := s.State()
 	for i := range 3 {
 		if err := s.Step(); err != nil {
@@ -133,6 +133,16 @@ func TestSessionStep(t *testing.T) {
 			t.Fatalf("step %d: from %+v to %+v; want later, more spans, one snapshot more, paused", i+1, before, st)
 		}
 		before = st
+	}
+	// The download in the middle of the run is a valid recording: what
+	// the file holds so far.
+	var dl bytes.Buffer
+	if err := s.WriteRecording(&dl); err != nil {
+		t.Fatal(err)
+	}
+	spans, err := traces.Read(bytes.NewReader(dl.Bytes()), "download")
+	if err != nil || len(spans) == 0 || !bytes.HasPrefix(rec.Bytes(), dl.Bytes()) {
+		t.Errorf("the download mid-run: %d spans, %v; a prefix of the file: %v", len(spans), err, bytes.HasPrefix(rec.Bytes(), dl.Bytes()))
 	}
 }
 
