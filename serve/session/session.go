@@ -52,9 +52,10 @@ type State struct {
 	ElapsedUS  int64   `json:"elapsedUs"`  // simulated µs since the start
 	DurationUS int64   `json:"durationUs"` // the run's simulated length
 	Playing    bool    `json:"playing"`
-	Speed      float64 `json:"speed"`    // simulated seconds per real second; Fastest (0): as fast as it goes
-	Spans      int64   `json:"spans"`    // ended so far
-	Snapshot   uint64  `json:"snapshot"` // Seq of the latest snapshot
+	Speed      float64 `json:"speed"`      // simulated seconds per real second; Fastest (0): as fast as it goes
+	Spans      int64   `json:"spans"`      // ended so far
+	Snapshot   uint64  `json:"snapshot"`   // Seq of the latest snapshot
+	SnapshotUS int64   `json:"snapshotUs"` // the simulated instant it shows (µs since the start)
 	LastAction string  `json:"lastAction,omitempty"`
 	Done       bool    `json:"done"` // the run reached its end, was closed, or failed (Err)
 	Err        string  `json:"err,omitempty"`
@@ -90,6 +91,7 @@ type Session struct {
 	duration time.Duration
 	ctl      *engine.Control
 	live     *liveSpans
+	builder  *builder
 	copy     *recordingCopy
 
 	reqs      chan request
@@ -131,6 +133,7 @@ func Start(o Options) (*Session, error) {
 		reqs: make(chan request), quit: make(chan struct{}), pacerDone: make(chan struct{}), runDone: make(chan struct{}),
 		changed: make(chan struct{}),
 	}
+	s.builder = newBuilder(s)
 	speed := float64(sc.Spec.Speed)
 	if speed <= 0 {
 		speed = 1
@@ -152,9 +155,16 @@ func Start(o Options) (*Session, error) {
 		<-s.runDone
 		return nil, cmp.Or(s.runErr, err)
 	}
+	go s.builder.run(s.quit)
 	p.reached(r, true)
 	go p.run()
-	return s, nil
+	for { // the first snapshot, built beside the run
+		ch := s.Changed()
+		if st := s.State(); st.Snapshot > 0 || st.Err != "" {
+			return s, nil
+		}
+		<-ch
+	}
 }
 
 // call runs do on the pacer and returns its error.
@@ -243,6 +253,7 @@ func (s *Session) Close() (*engine.Summary, error) {
 		s.ctl.Stop()
 	})
 	<-s.runDone
+	<-s.builder.done
 	return s.sum, s.runErr
 }
 
@@ -259,4 +270,3 @@ func (s *Session) publish(update func(*State), snap *Snapshot, spans []traces.Sp
 	s.changed = make(chan struct{})
 	s.mu.Unlock()
 }
-
