@@ -4,6 +4,7 @@
 import { api } from './api.js';
 import { markSpan, span, step } from './data.js';
 import { requestRender } from './draw.js';
+import { stopFollowing } from './follow.js';
 import { saveHashSoon } from './hash.js';
 import { labelCache } from './labels.js';
 import { contentH, TOP } from './layout.js';
@@ -57,6 +58,7 @@ export function setWindow(a, b) {
 
 // zoomTo sets the scale (clamped), keeping time t at x.
 export function zoomTo(scale, t, x) {
+  stopFollowing();
   view.scale = scale;
   clampView();
   view.t0 = t - (x - gutter) / view.scale;
@@ -84,6 +86,7 @@ export function zoomAround(f) {
 // gets a window of a fiftieth of the recording, between 2 ms and 2 s.
 export function zoomToStep() {
   if (api.step < 0) return;
+  stopFollowing();
   const s = step(api.step);
   const [a, b] = markSpan(s);
   const min = Math.min(Math.max(span / 50, 2000), 2e6);

@@ -41,10 +41,39 @@ func Build(assetsDir string) (map[string][]byte, error) {
 		name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(e), "entry-"), ".js")
 		points = append(points, api.EntryPoint{InputPath: e, OutputPath: name})
 	}
-	res := api.Build(api.BuildOptions{
-		AbsWorkingDir:       abs,
+	res := api.Build(options(abs, points))
+	if err := problems(res); err != nil {
+		return nil, err
+	}
+	out := make(map[string][]byte, len(res.OutputFiles))
+	for _, f := range res.OutputFiles {
+		out[filepath.Base(f.Path)] = f.Contents
+	}
+	return out, nil
+}
+
+// Entry bundles one entry module, as Build does those of assets/js: what
+// a test uses to load the modules into a page of its own.
+func Entry(path string) ([]byte, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	res := api.Build(options(filepath.Dir(abs), []api.EntryPoint{{InputPath: abs, OutputPath: "entry"}}))
+	if err := problems(res); err != nil {
+		return nil, err
+	}
+	if len(res.OutputFiles) != 1 {
+		return nil, fmt.Errorf("bundle: %s gave %d files", path, len(res.OutputFiles))
+	}
+	return res.OutputFiles[0].Contents, nil
+}
+
+func options(dir string, points []api.EntryPoint) api.BuildOptions {
+	return api.BuildOptions{
+		AbsWorkingDir:       dir,
 		EntryPointsAdvanced: points,
-		Outdir:              filepath.Join(abs, "dist"),
+		Outdir:              filepath.Join(dir, "dist"),
 		Bundle:              true,
 		Format:              api.FormatIIFE,
 		Target:              api.ES2020,
@@ -60,20 +89,16 @@ func Build(assetsDir string) (map[string][]byte, error) {
 		Banner:        map[string]string{"js": Banner},
 		LogLevel:      api.LogLevelSilent,
 		Write:         false,
-	})
+	}
+}
+
+func problems(res api.BuildResult) error {
 	if len(res.Errors) > 0 {
-		return nil, messages(res.Errors)
+		return messages(res.Errors)
 	}
-	if len(res.Warnings) > 0 {
-		// A warning is a mistake in the modules (an import of nothing,
-		// a comparison with -0): fail rather than ship it.
-		return nil, messages(res.Warnings)
-	}
-	out := make(map[string][]byte, len(res.OutputFiles))
-	for _, f := range res.OutputFiles {
-		out[filepath.Base(f.Path)] = f.Contents
-	}
-	return out, nil
+	// A warning is a mistake in the modules (an import of nothing, a
+	// comparison with -0): fail rather than ship it.
+	return messages(res.Warnings)
 }
 
 func messages(ms []api.Message) error {
