@@ -8,6 +8,7 @@
 // One timeline is shown at a time, so the model is this module's state:
 // load replaces it (a newer snapshot of a live run, or another recording)
 // and every other module reads it through these live bindings.
+
 const FORMAT = 3;
 
 // A span (an iteration or a call) that lasts this long or more is drawn
@@ -43,6 +44,9 @@ export function load(d) {
     it: l.it, calls: l.calls, events: l.events,
     itMax: maxDur(l.it, IT), callMax: maxDur(l.calls, CA),
   }));
+  // A goroutine of a live run that has not returned: its lifetime span is
+  // cut at the run's current instant, which is no end.
+  for (const l of lanes) l.running = attr(l.raw.attrs, 'kubeloom.running') === 'true';
   groups = D.groups.map((g, i) => ({
     i, key: S[g.key], name: S[g.name], inst: g.in, parent: g.parent, kids: g.groups, first: g.first, count: g.count,
   }));

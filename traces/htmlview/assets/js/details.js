@@ -55,7 +55,7 @@ function detailsHTML(h) {
     out += row(f('start'), fmtOff(l.start));
     // A goroutine of a live run that has not returned yet ends, for now, at
     // the run's current instant.
-    const note = running(l.raw.attrs) ? msg('stillRunning') : l.open ? msg('open') : '';
+    const note = l.running ? msg('stillRunning') : l.open ? msg('open') : '';
     out += row(f('end'), note ? fmtOff(l.end) + ' (' + note + ')' : fmtOff(l.end));
     out += row(f('duration'), fmtDur(l.end - l.start));
     out += row(f('marks'), msg('counts', { iterations: l.it.length / IT, calls: l.calls.length / CA, events: l.events.length / EV }));

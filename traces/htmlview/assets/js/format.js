@@ -1,5 +1,6 @@
 // Formatting: durations as Go prints them, the axis ticks' steps and
 // labels, numbers, and HTML escaping. Pure functions of their arguments.
+
 function trimZeros(s) {
   return s.indexOf('.') < 0 ? s : s.replace(/0+$/, '').replace(/\.$/, '');
 }

@@ -104,14 +104,14 @@ export function drawLane(l, y, row, current) {
   if (current) { ctx.fillStyle = C.cur; ctx.fillRect(0, y, W, ROW_H); }
   else if (row % 2 === 0) { ctx.fillStyle = C.stripe; ctx.fillRect(gutter, y, W - gutter, ROW_H); }
   // Lifetime: a thin bar from start to end, ticks where the goroutine
-  // starts and (unless it outlived the recording) returns.
+  // starts and (unless it outlived the recording or still runs) returns.
   const xs = Math.max(X(l.start), gutter), xe = Math.min(X(l.end), W);
   if (xe >= gutter && xs <= W) {
     ctx.fillStyle = l.open ? C.lifeOpen : C.life;
     ctx.fillRect(xs, y + 8, Math.max(xe - xs, 1), 2);
     if (l.g !== 'main') {
       if (X(l.start) >= gutter) { ctx.fillStyle = C.startTick; ctx.fillRect(X(l.start), y + 3, 2, ROW_H - 6); }
-      if (!l.open && X(l.end) <= W) { ctx.fillStyle = C.endTick; ctx.fillRect(X(l.end) - 2, y + 3, 2, ROW_H - 6); }
+      if (!l.open && !l.running && X(l.end) <= W) { ctx.fillStyle = C.endTick; ctx.fillRect(X(l.end) - 2, y + 3, 2, ROW_H - 6); }
     }
   }
   drawMarks(l.it, IT, l.itMax, y + 2, 7, C.it, C.itWait, hatches().it, C.itLine, C.itThin);
