@@ -8,7 +8,6 @@
 // One timeline is shown at a time, so the model is this module's state:
 // load replaces it (a newer snapshot of a live run, or another recording)
 // and every other module reads it through these live bindings.
-
 const FORMAT = 3;
 
 // A span (an iteration or a call) that lasts this long or more is drawn

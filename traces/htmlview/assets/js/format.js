@@ -1,6 +1,5 @@
 // Formatting: durations as Go prints them, the axis ticks' steps and
-// labels, numbers, and HTML escaping. Pure functions of their arguments.
-
+// labels, and numbers. Pure functions of their arguments.
 function trimZeros(s) {
   return s.indexOf('.') < 0 ? s : s.replace(/0+$/, '').replace(/\.$/, '');
 }
@@ -50,5 +49,3 @@ export function fmtTick(t, step) {
   return (m ? m + 'm' : '') + trimZeros(((t - m * 60e6) / 1e6).toFixed(d)) + 's';
 }
 
-const ESC = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ESC[c]);

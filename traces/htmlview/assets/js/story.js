@@ -3,49 +3,52 @@
 // and the page's language.
 import { api } from './api.js';
 import { attr, CA, D, EV, groupPath, instName, IT, KINDS, lanes, markName, markSpan, nSteps, spanOf, step, stepFlows, stepOf } from './data.js';
-import { showDetails } from './details.js';
-import { $ } from './dom.js';
+import { heading, showDetails } from './details.js';
+import { $, el } from './dom.js';
 import { showControls } from './folding.js';
 import { stopFollowing } from './follow.js';
-import { esc, fmtDur, fmtNum, fmtOff } from './format.js';
+import { fmtDur, fmtNum, fmtOff } from './format.js';
 import { HEAD_H, laneRow, ROW_H, rowY } from './layout.js';
 import { dropOverview } from './overview.js';
 import { changed, clampView, gutter, plotH, plotW, tAt, view, W } from './view.js';
 import { L, msg, msgIn, nextLang, storyOf, useLang } from './words.js';
 
-// quoteHTML is the article's sentence as it is, and under it, in a
-// language other than the article's, kubeloom's rendering of it,
-// labelled as such.
-function quoteHTML(quote, rendering, article) {
-  let out = `<h3>${esc(msg('article'))}</h3><blockquote lang="${esc(D.articles)}">${esc(quote)}</blockquote>`;
-  if (rendering) out += `<p class="rendered" lang="${esc(L.code)}"><span>${esc(msg('rendered'))}</span> ${esc(rendering)}</p>`;
-  if (article) out += `<p class="src">${esc(article)}</p>`;
-  return out;
+// quote is the article's sentence as it is, and under it, in a language
+// other than the article's, kubeloom's rendering of it, labelled as such.
+function quote(text, rendering, article) {
+  return [el('h3', null, msg('article')), el('blockquote', { lang: D.articles }, text),
+    rendering && el('p', { class: 'rendered', lang: L.code }, el('span', null, msg('rendered')), ' ' + rendering),
+    article && el('p', { class: 'src' }, article)];
 }
 
-// flowsHTML lists what caused the step and what it caused, each a
-// button to that step.
-function flowsHTML(s) {
+// flows lists what caused the step and what it caused, each a button to
+// that step.
+function flows(s) {
   const f = stepFlows(s);
   const F = D.flows;
   const list = (title, offs, at) => {
-    if (!offs.length) return '';
-    let out = `<h3>${esc(title)}</h3><ul class="flows">`;
-    for (const o of offs.slice(0, 6)) {
+    if (!offs.length) return [];
+    const items = offs.slice(0, 6).map((o) => {
       const li = F[o + at], kind = F[o + at + 1], m = F[o + at + 2], l = lanes[li];
       const si = stepOf(li, kind, m);
       const text = `${l.label} · ${markName(l, kind, m)} · ${fmtOff(spanOf(l, kind, m)[0])}`;
-      out += si >= 0 ? `<li><button type="button" class="flow" data-step="${si}">${esc(text)}</button></li>` : `<li>${esc(text)}</li>`;
-    }
-    if (offs.length > 6) out += `<li class="hint">${esc(msg('moreFlows', { n: offs.length - 6 }))}</li>`;
-    return out + '</ul>';
+      return el('li', null, si >= 0 ? el('button', { type: 'button', class: 'flow', 'data-step': si }, text) : text);
+    });
+    if (offs.length > 6) items.push(el('li', { class: 'hint' }, msg('moreFlows', { n: offs.length - 6 })));
+    return [el('h3', null, title), el('ul', { class: 'flows' }, items)];
   };
-  return list(msg('causedBy'), f.causes, 0) + list(msg('ledTo'), f.effects, 3);
+  return [list(msg('causedBy'), f.causes, 0), list(msg('ledTo'), f.effects, 3)];
 }
 
-function narrativeHTML() {
-  if (!nSteps) return `<h2>${esc(msg('introTitle'))}</h2><p>${esc(msg('noSteps'))}</p>`;
-  if (api.step < 0) return `<h2>${esc(msg('introTitle'))}</h2><p>${esc(msg('intro', { n: nSteps }))}</p>`;
+// source is where a goroutine or a startup step is in Kubernetes: its
+// function, then its file (and how it runs).
+const source = (fn, file, how) => [el('h3', null, msg('source')), el('p', null, el('code', null, fn)),
+  el('p', { class: 'src' }, el('code', null, file), how && ' · ' + how)];
+
+// narrative is the story of the current step (or the introduction), as nodes.
+function narrative() {
+  if (!nSteps) return [el('h2', null, msg('introTitle')), el('p', null, msg('noSteps'))];
+  if (api.step < 0) return [el('h2', null, msg('introTitle')), el('p', null, msg('intro', { n: nSteps }))];
   const s = step(api.step), l = s.lane;
   const [at] = markSpan(s);
   const inst = instName(l.inst);
@@ -53,38 +56,41 @@ function narrativeHTML() {
   if (s.kind === 1) n = l.it[s.mark * IT + 3];
   const head = msg('head.' + KINDS[s.kind], { lane: l.label, name: markName(l, s.kind, s.mark), n, duration: fmtDur(l.end - l.start) });
   const where = groupPath(l);
-  let out = `<div class="where">${esc(msg('stepOf', { i: s.i + 1, n: nSteps }))} · ${esc(fmtOff(at))} · ${esc(inst)}${where ? ' · ' + esc(where) : ''}</div>`;
-  out += `<h2><span class="kind k${s.kind}">${esc(msg('kinds.' + KINDS[s.kind]))}</span>${esc(head)}</h2>`;
+  const out = [el('div', { class: 'where' }, [msg('stepOf', { i: s.i + 1, n: nSteps }), fmtOff(at), inst, where].filter(Boolean).join(' · ')),
+    heading('kind k' + s.kind, msg('kinds.' + KINDS[s.kind]), head)];
   const set = s.kind === 1 ? l.it[s.mark * IT + 5] : s.kind === 2 ? l.calls[s.mark * CA + 3] : s.kind === 3 ? l.events[s.mark * EV + 2] : 0;
   const key = attr(set, 'k8s.object.key');
-  if (key !== undefined) out += `<p>${esc(msg('object'))} <code>${esc(key)}</code>${(v => v ? ' · ' + esc(v) : '')(attr(set, 'k8s.event.type'))}</p>`;
-  if (s.kind === 1 && l.it[s.mark * IT + 4] > 0) out += `<p>${esc(msg('skipped', { k: l.it[s.mark * IT + 4] }))}</p>`;
-  out += flowsHTML(s);
+  if (key !== undefined) {
+    const type = attr(set, 'k8s.event.type');
+    out.push(el('p', null, msg('object') + ' ', el('code', null, key), type && ' · ' + type));
+  }
+  if (s.kind === 1 && l.it[s.mark * IT + 4] > 0) out.push(el('p', null, msg('skipped', { k: l.it[s.mark * IT + 4] })));
+  out.push(flows(s));
   const si = D.stepStartup ? D.stepStartup[s.i] : undefined;
   if (si !== undefined) { // a startup step the catalog tells
     const st = D.startup[si];
     const story = storyOf(st);
-    out += `<h3>${esc(msg('what'))}</h3><p>${esc(story.summary)}</p>`;
-    if (st.quote) out += quoteHTML(st.quote, story.rendering, st.article);
-    if (st.function) out += `<h3>${esc(msg('source'))}</h3><p><code>${esc(st.function)}</code></p><p class="src"><code>${esc(st.file)}</code></p>`;
+    out.push(el('h3', null, msg('what')), el('p', null, story.summary));
+    if (st.quote) out.push(quote(st.quote, story.rendering, st.article));
+    if (st.function) out.push(source(st.function, st.file, ''));
     return out;
   }
   const e = l.entry;
   if (!e) {
-    out += `<p>${esc(l.g === 'main' ? msg('mainLane') : msg('unknown', { goroutine: l.g }))}</p>`;
+    out.push(el('p', null, l.g === 'main' ? msg('mainLane') : msg('unknown', { goroutine: l.g })));
     return out;
   }
   const story = storyOf(e);
-  out += `<h3>${esc(msg('what'))}</h3><p>${esc(story.summary)}</p>`;
+  out.push(el('h3', null, msg('what')), el('p', null, story.summary));
   const how = [e.kind, e.period ? msg('every', { period: fmtDur(Math.round(e.period * 1e6)) }) : msg('eventDriven')].filter(Boolean).join(', ');
-  if (e.quote) out += quoteHTML(e.quote, story.rendering, e.article);
-  out += `<h3>${esc(msg('source'))}</h3><p><code>${esc(e.function)}</code></p><p class="src"><code>${esc(e.file)}</code> · ${esc(how)}</p>`;
-  if (story.now) out += `<h3>${esc(msg('now'))}</h3><p>${esc(story.now)}</p>`;
+  if (e.quote) out.push(quote(e.quote, story.rendering, e.article));
+  out.push(source(e.function, e.file, how));
+  if (story.now) out.push(el('h3', null, msg('now')), el('p', null, story.now));
   return out;
 }
 
 export function showNarrative() {
-  $('narrative').innerHTML = narrativeHTML();
+  $('narrative').replaceChildren(...narrative().flat(Infinity).filter(Boolean));
   $('step-pos').textContent = nSteps ? (api.step < 0 ? '– / ' : fmtNum(api.step + 1) + ' / ') + fmtNum(nSteps) : '0 / 0';
   $('step-prev').disabled = api.step < 0;
   $('step-first').disabled = api.step < 0;
@@ -146,8 +152,8 @@ export function setLang(lang) {
   b.hidden = D.langs.length < 2;
   b.textContent = next.name;
   b.title = msgIn(next, 'switchTo');
-  for (const el of document.querySelectorAll('[data-t]')) el.textContent = msg(el.dataset.t);
-  for (const el of document.querySelectorAll('[data-title]')) el.title = msg(el.dataset.title);
+  for (const e of document.querySelectorAll('[data-t]')) e.textContent = msg(e.dataset.t);
+  for (const e of document.querySelectorAll('[data-title]')) e.title = msg(e.dataset.title);
   $('search').placeholder = msg('search');
   $('stats').textContent = msg('stats', { spans: fmtNum(D.spans), lanes: fmtNum(lanes.length), duration: fmtDur(D.duration) });
   dropOverview();
