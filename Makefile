@@ -8,7 +8,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 DEMO_OUT := recordings/demo-informer-basics.jsonl
 
-.PHONY: build demo test test-short bench lint fuzz docs docs-check-large docs-picture clean jaeger jaeger-build
+.PHONY: build assets demo test test-short bench lint fuzz docs docs-check-large docs-picture clean jaeger jaeger-build
 
 build: ## build bin/kubeloom, showing which package it compiles (the first build compiles ~900: minutes on 2 cores)
 	@echo "building $(BIN): a first build compiles client-go, OpenTelemetry and their ~900 packages (3-5 minutes on 2 cores); later builds take seconds"
@@ -22,6 +22,9 @@ build: ## build bin/kubeloom, showing which package it compiles (the first build
 		{ if (tty && n) printf "\r\033[K"; print; fflush() } \
 		END { if (tty && n) printf "\r\033[K"; if (n) printf "  compiled %d packages\n", n }'
 	@echo "built $(BIN) ($$(du -h $(BIN) | cut -f1))"
+
+assets: ## bundle the HTML timeline's ES modules (traces/htmlview/assets/js) into the scripts the binary embeds (assets/dist), with esbuild's Go API; commit them with the modules (TestBundlesAreUpToDate checks)
+	$(GO) generate ./traces/htmlview
 
 demo: build ## run the informer-basics lesson and replay it in the terminal
 	$(BIN) run informer-basics --out $(DEMO_OUT)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -20,17 +21,28 @@ import (
 // goroutine that has not returned yet (its lifetime span ends only when it
 // does, usually at the end of the run).
 //
-// OnStart and OnEnd only note the span; the work of turning spans into
-// traces.Span happens in spans, which the session calls while the run is
-// quiet (between two commands of its Control), so that what it reads is
-// one instant of the run and the run waits for nobody.
+// OnStart and OnEnd only note the span. A snapshot is taken in two parts:
+// gather, while the run is quiet, fixes the instant (what has ended, and
+// the spans still running, converted then, since they change as the run
+// goes on); assemble, in the builder's goroutine while the run goes on,
+// converts what ended (a ReadOnlySpan does not change) and puts them
+// together. The run waits only for gather.
 type liveSpans struct {
-	mu      sync.Mutex
-	open    map[trace.SpanID]sdktrace.ReadOnlySpan
-	pending []sdktrace.ReadOnlySpan // ended, not yet converted
+	mu       sync.Mutex
+	open     map[trace.SpanID]sdktrace.ReadOnlySpan
+	pending  []sdktrace.ReadOnlySpan // ended since the last gather
+	gathered []sdktrace.ReadOnlySpan // ended by the last gather, not yet converted
+	ended    atomic.Int64
 
-	ended []traces.Span // converted, in the order they ended
-	buf   bytes.Buffer
+	// The builder's: converted spans, in the order they ended.
+	converted []traces.Span
+}
+
+// moment is one gathered instant of the run.
+type moment struct {
+	now     time.Time
+	running []traces.Span // converted, marked, cut at now
+	err     error
 }
 
 func newLiveSpans() *liveSpans {
@@ -48,30 +60,20 @@ func (l *liveSpans) OnEnd(s sdktrace.ReadOnlySpan) {
 	delete(l.open, s.SpanContext().SpanID())
 	l.pending = append(l.pending, s)
 	l.mu.Unlock()
-}
-
-// count is how many spans have ended.
-func (l *liveSpans) count() int64 {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return int64(len(l.ended) + len(l.pending))
+	l.ended.Add(1)
 }
 
 func (*liveSpans) Shutdown(context.Context) error   { return nil }
 func (*liveSpans) ForceFlush(context.Context) error { return nil }
 
-// spans returns every span so far, as a recording would hold them: those
-// that ended, then those still running, cut at now and marked with
-// catalog.AttrRunning. Call it while the run is quiet. The result is the
-// caller's: later calls do not change it.
-//
-// Spans are converted the way a recording is written and read (the
-// Recorder's encoding, traces.Read), so a live view and the replay of the
-// recording draw the same spans, and the converted spans are kept: each
-// call converts only what ended since the last.
-func (l *liveSpans) spans(now time.Time) ([]traces.Span, error) {
+// count is how many spans have ended.
+func (l *liveSpans) count() int64 { return l.ended.Load() }
+
+// gather fixes the run's instant now for a snapshot. Call it while the run
+// is quiet.
+func (l *liveSpans) gather(now time.Time) moment {
 	l.mu.Lock()
-	pending := l.pending
+	l.gathered = append(l.gathered, l.pending...)
 	l.pending = nil
 	open := make([]sdktrace.ReadOnlySpan, 0, len(l.open))
 	for _, s := range l.open {
@@ -87,19 +89,9 @@ func (l *liveSpans) spans(now time.Time) ([]traces.Span, error) {
 		x, y := a.SpanContext().SpanID(), b.SpanContext().SpanID()
 		return bytes.Compare(x[:], y[:])
 	})
-
-	ended, err := l.convert(pending)
-	if err != nil {
-		return nil, err
-	}
-	l.ended = append(l.ended, ended...)
-	running, err := l.convert(open)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]traces.Span, 0, len(l.ended)+len(running))
-	out = append(out, l.ended...)
-	for _, s := range running {
+	running, err := convert(open)
+	for i := range running {
+		s := &running[i]
 		s.End = now
 		attrs := make(traces.Attributes, len(s.Attributes)+1)
 		for k, v := range s.Attributes {
@@ -107,8 +99,33 @@ func (l *liveSpans) spans(now time.Time) ([]traces.Span, error) {
 		}
 		attrs[catalog.AttrRunning] = true
 		s.Attributes = attrs
-		out = append(out, s)
 	}
+	return moment{now: now, running: running, err: err}
+}
+
+// assemble returns every span of the latest gathered moment m, as a
+// recording would hold them: those that ended, then those still running.
+// Only the builder calls it. The result is the caller's.
+//
+// Spans are converted the way a recording is written and read (the
+// Recorder's encoding, traces.Read), so a live view and the replay of the
+// recording draw the same spans; each ended span is converted once.
+func (l *liveSpans) assemble(m moment) ([]traces.Span, error) {
+	if m.err != nil {
+		return nil, m.err
+	}
+	l.mu.Lock()
+	gathered := l.gathered
+	l.gathered = nil
+	l.mu.Unlock()
+	ended, err := convert(gathered)
+	if err != nil {
+		return nil, err
+	}
+	l.converted = append(l.converted, ended...)
+	out := make([]traces.Span, 0, len(l.converted)+len(m.running))
+	out = append(out, l.converted...)
+	out = append(out, m.running...)
 	for i := range out {
 		out[i].Line = i + 1
 	}
@@ -116,14 +133,13 @@ func (l *liveSpans) spans(now time.Time) ([]traces.Span, error) {
 }
 
 // convert encodes spans as the recording does and reads them back.
-func (l *liveSpans) convert(spans []sdktrace.ReadOnlySpan) ([]traces.Span, error) {
+func convert(spans []sdktrace.ReadOnlySpan) ([]traces.Span, error) {
 	if len(spans) == 0 {
 		return nil, nil
 	}
-	l.buf.Reset()
-	rec := traces.NewRecorder(&l.buf)
-	if err := rec.ExportSpans(context.Background(), spans); err != nil {
+	var buf bytes.Buffer
+	if err := traces.NewRecorder(&buf).ExportSpans(context.Background(), spans); err != nil {
 		return nil, err
 	}
-	return traces.Read(&l.buf, "live")
+	return traces.Read(&buf, "live")
 }

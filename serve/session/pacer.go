@@ -4,15 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/kubeloom/kubeloom/scenarios"
 	"github.com/kubeloom/kubeloom/sim/clock"
 	"github.com/kubeloom/kubeloom/sim/engine"
-	"github.com/kubeloom/kubeloom/traces"
-	"github.com/kubeloom/kubeloom/traces/htmlview"
-	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
 // How the pacer paces.
@@ -29,9 +25,10 @@ const (
 	// that pause answers at once.
 	fastestBatch = 30 * time.Millisecond
 	// minSnapshotEvery is the least real time between two snapshots while
-	// playing, and snapshotShare the most of the time that building them
-	// may take: a snapshot is built while the run waits, so the run is
-	// slowed by at most this share however large the recording grows.
+	// playing, and snapshotShare how many times a build's cost apart they
+	// are at least: building one takes a core from the run (it is built
+	// beside it, in the builder), so on two cores the run loses at most a
+	// tenth of one however large the recording grows.
 	minSnapshotEvery = 200 * time.Millisecond
 	snapshotShare    = 10
 )
@@ -50,10 +47,10 @@ type pacer struct {
 	elapsed    time.Duration
 	quantum    time.Duration // as fast as it goes: simulated time per command
 
-	seq          uint64
-	lastSnapshot time.Time
-	snapshotCost time.Duration
-	lastAction   string
+	lastSnapshot  time.Time
+	gathered      time.Duration // the instant of the last moment gathered
+	gatheredSpans int64         // and how many spans had ended by it
+	lastAction    string
 }
 
 func (p *pacer) run() {
@@ -139,49 +136,32 @@ func (p *pacer) after(r engine.Reached, err error, force bool) {
 	}
 }
 
-// reached publishes the state and, when it is time (or force), a snapshot.
+// reached publishes the state and, when it is time (or force), gathers a
+// moment for a snapshot.
 func (p *pacer) reached(r engine.Reached, force bool) {
 	p.elapsed = r.Elapsed
-	due := force || time.Since(p.lastSnapshot) >= max(minSnapshotEvery, snapshotShare*p.snapshotCost)
+	cost := time.Duration(p.s.builder.cost.Load())
+	due := force || time.Since(p.lastSnapshot) >= max(minSnapshotEvery, snapshotShare*cost)
 	p.publish(due)
 }
 
-// publish publishes the state, and a snapshot if snap.
+// publish publishes the state, and gathers a moment for a snapshot if
+// snap: the run is quiet now, and the builder builds it while the run goes
+// on.
 func (p *pacer) publish(snap bool) {
-	update := func(st *State) {
+	// A moment like the last one gathered (same instant, no span ended
+	// since: a pause right after a frame) is not gathered again.
+	if n := p.s.live.count(); snap && (p.elapsed != p.gathered || n != p.gatheredSpans || p.lastSnapshot.IsZero()) {
+		p.s.builder.offer(p.s.live.gather(clock.Epoch().Add(p.elapsed)))
+		p.lastSnapshot, p.gathered, p.gatheredSpans = time.Now(), p.elapsed, n
+	}
+	p.s.publish(func(st *State) {
 		st.ElapsedUS = p.elapsed.Microseconds()
 		st.Playing = p.playing
 		st.Speed = p.speed
 		st.Spans = p.s.live.count()
 		st.LastAction = p.lastAction
-	}
-	if !snap {
-		p.s.publish(update, nil, nil)
-		return
-	}
-	start := time.Now()
-	sn, spans, err := p.snapshot()
-	p.snapshotCost, p.lastSnapshot = time.Since(start), time.Now()
-	if err != nil {
-		p.s.publish(func(st *State) { update(st); st.Err = "the live view failed: " + err.Error() }, nil, nil)
-		return
-	}
-	p.s.publish(update, sn, spans)
-}
-
-// snapshot builds the page's data of the run as it is now. The run is
-// quiet: nothing changes while it is built.
-func (p *pacer) snapshot() (*Snapshot, []traces.Span, error) {
-	spans, err := p.s.live.spans(clock.Epoch().Add(p.elapsed))
-	if err != nil {
-		return nil, nil, err
-	}
-	var b strings.Builder
-	if err := htmlview.WriteData(&b, timeline.Build(spans)); err != nil {
-		return nil, nil, err
-	}
-	p.seq++
-	return &Snapshot{Seq: p.seq, Data: []byte(b.String())}, spans, nil
+	}, nil, nil)
 }
 
 // end takes in the end of the run: it reached its duration, or failed.

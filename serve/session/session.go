@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -33,8 +32,11 @@ type Options struct {
 	// with the process on one core, the same session gives the same run.
 	Serial bool
 
-	// bubble, if set (tests), is engine.Options.Bubble.
-	bubble func(func()) error
+	// Bubble, if set, is how the run gets its testing/synctest bubble
+	// (engine.Options.Bubble): a test binary cannot use the default,
+	// internal/bubble, and passes one that calls synctest.Test. Whatever the
+	// bubble, the session drives the run from outside it, as serve does.
+	Bubble func(f func()) error
 }
 
 // Fastest is the speed "as fast as it goes": simulated time moves as fast
@@ -50,9 +52,10 @@ type State struct {
 	ElapsedUS  int64   `json:"elapsedUs"`  // simulated µs since the start
 	DurationUS int64   `json:"durationUs"` // the run's simulated length
 	Playing    bool    `json:"playing"`
-	Speed      float64 `json:"speed"`    // simulated seconds per real second; Fastest (0): as fast as it goes
-	Spans      int64   `json:"spans"`    // ended so far
-	Snapshot   uint64  `json:"snapshot"` // Seq of the latest snapshot
+	Speed      float64 `json:"speed"`      // simulated seconds per real second; Fastest (0): as fast as it goes
+	Spans      int64   `json:"spans"`      // ended so far
+	Snapshot   uint64  `json:"snapshot"`   // Seq of the latest snapshot
+	SnapshotUS int64   `json:"snapshotUs"` // the simulated instant it shows (µs since the start)
 	LastAction string  `json:"lastAction,omitempty"`
 	Done       bool    `json:"done"` // the run reached its end, was closed, or failed (Err)
 	Err        string  `json:"err,omitempty"`
@@ -88,6 +91,7 @@ type Session struct {
 	duration time.Duration
 	ctl      *engine.Control
 	live     *liveSpans
+	builder  *builder
 	copy     *recordingCopy
 
 	reqs      chan request
@@ -125,10 +129,11 @@ func Start(o Options) (*Session, error) {
 	}
 	s := &Session{
 		sc: sc, duration: cmp.Or(o.Duration, sc.Spec.Duration),
-		ctl: engine.NewControl(), live: newLiveSpans(), copy: &recordingCopy{w: o.Recording},
+		ctl: engine.NewControl(), live: newLiveSpans(), copy: newRecordingCopy(o.Recording),
 		reqs: make(chan request), quit: make(chan struct{}), pacerDone: make(chan struct{}), runDone: make(chan struct{}),
 		changed: make(chan struct{}),
 	}
+	s.builder = newBuilder(s)
 	speed := float64(sc.Spec.Speed)
 	if speed <= 0 {
 		speed = 1
@@ -136,9 +141,10 @@ func Start(o Options) (*Session, error) {
 	s.state = State{Scenario: sc.Metadata.Name, DurationUS: s.duration.Microseconds(), Speed: speed}
 	go func() {
 		defer close(s.runDone)
+		defer s.copy.close()
 		s.sum, s.runErr = engine.RunVirtual(context.Background(), engine.Options{
 			Scenario: sc, Recording: s.copy, Seed: o.Seed, Duration: o.Duration, AllowHostManifests: o.AllowHostManifests,
-			WallStart: o.WallStart, Serial: o.Serial, Control: s.ctl, Observe: s.live, Bubble: o.bubble,
+			WallStart: o.WallStart, Serial: o.Serial, Control: s.ctl, Observe: s.live, Bubble: o.Bubble,
 		})
 	}()
 	p := &pacer{s: s, speed: speed}
@@ -149,9 +155,16 @@ func Start(o Options) (*Session, error) {
 		<-s.runDone
 		return nil, cmp.Or(s.runErr, err)
 	}
+	go s.builder.run(s.quit)
 	p.reached(r, true)
 	go p.run()
-	return s, nil
+	for { // the first snapshot, built beside the run
+		ch := s.Changed()
+		if st := s.State(); st.Snapshot > 0 || st.Err != "" {
+			return s, nil
+		}
+		<-ch
+	}
 }
 
 // call runs do on the pacer and returns its error.
@@ -240,6 +253,7 @@ func (s *Session) Close() (*engine.Summary, error) {
 		s.ctl.Stop()
 	})
 	<-s.runDone
+	<-s.builder.done
 	return s.sum, s.runErr
 }
 
@@ -255,29 +269,4 @@ func (s *Session) publish(update func(*State), snap *Snapshot, spans []traces.Sp
 	close(s.changed)
 	s.changed = make(chan struct{})
 	s.mu.Unlock()
-}
-
-// recordingCopy writes the recording through to the caller's writer and
-// keeps a copy, which the page downloads. The recorder writes whole lines
-// per call, so the copy always holds whole spans.
-type recordingCopy struct {
-	mu  sync.Mutex
-	w   io.Writer
-	buf bytes.Buffer
-}
-
-func (c *recordingCopy) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.buf.Write(p)
-	return c.w.Write(p)
-}
-
-func (c *recordingCopy) writeTo(w io.Writer) error {
-	c.mu.Lock()
-	b := c.buf.Bytes()
-	c.mu.Unlock()
-	// b is never written again (the buffer only grows past it).
-	_, err := w.Write(b)
-	return err
 }

@@ -45,7 +45,7 @@ func start(t *testing.T, name string) (*Session, *lockedBuffer) {
 	}
 	rec := &lockedBuffer{}
 	s, err := Start(Options{Scenario: sc, Recording: rec, Serial: true,
-		bubble: func(f func()) error { synctest.Test(t, func(*testing.T) { f() }); return nil }})
+		Bubble: func(f func()) error { synctest.Test(t, func(*testing.T) { f() }); return nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestSessionPauseMeansPaused(t *testing.T) {
 	if err := s.Pause(); err != nil {
 		t.Fatal(err)
 	}
-	paused := s.State()
+	paused := waitFor(t, s, "the pause's snapshot", func(st State) bool { return st.SnapshotUS == st.ElapsedUS })
 	snap := s.Snapshot()
 	time.Sleep(300 * time.Millisecond)
 	if now := s.State(); now.ElapsedUS != paused.ElapsedUS || now.Spans != paused.Spans || now.Snapshot != paused.Snapshot {
@@ -122,17 +122,36 @@ func TestSessionPauseMeansPaused(t *testing.T) {
 }
 
 func TestSessionStep(t *testing.T) {
-	s, _ := start(t, "informer-basics")
+	s, rec := start(t, "informer-basics")
 	before := s.State()
 	for i := range 3 {
 		if err := s.Step(); err != nil {
 			t.Fatal(err)
 		}
-		st := s.State()
-		if st.Spans <= before.Spans || st.ElapsedUS <= before.ElapsedUS || st.Snapshot != before.Snapshot+1 || st.Playing {
-			t.Fatalf("step %d: from %+v to %+v; want later, more spans, one snapshot more, paused", i+1, before, st)
+		st := waitFor(t, s, "the step's snapshot", func(st State) bool { return st.SnapshotUS == st.ElapsedUS })
+		if st.Spans <= before.Spans || st.ElapsedUS <= before.ElapsedUS || st.Snapshot <= before.Snapshot || st.Playing {
+			t.Fatalf("step %d: from %+v to %+v; want later, more spans, a snapshot of it, paused", i+1, before, st)
 		}
 		before = st
+	}
+	// The download in the middle of the run is a valid recording: what
+	// the file holds so far (the recorder writes a partial batch within
+	// 200 ms of real time).
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		var dl bytes.Buffer
+		if err := s.WriteRecording(&dl); err != nil {
+			t.Fatal(err)
+		}
+		spans, err := traces.Read(bytes.NewReader(dl.Bytes()), "download")
+		if err != nil || !bytes.HasPrefix(rec.Bytes(), dl.Bytes()) {
+			t.Fatalf("the download mid-run: %d spans, %v; a prefix of the file: %v", len(spans), err, bytes.HasPrefix(rec.Bytes(), dl.Bytes()))
+		}
+		if len(spans) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the download mid-run has no span 10 s after three steps")
+		}
 	}
 }
 
@@ -188,6 +207,9 @@ func TestSessionActAndRecording(t *testing.T) {
 	}
 	if n, _ := snapshotData(t, s.Snapshot()); n != len(spans) {
 		t.Errorf("the last snapshot has %d spans, the recording %d", n, len(spans))
+	}
+	if st := s.State(); st.SnapshotUS != st.ElapsedUS {
+		t.Errorf("the last snapshot shows %dµs, the run ended at %dµs", st.SnapshotUS, st.ElapsedUS)
 	}
 	live := 0
 	for _, sp := range spans {

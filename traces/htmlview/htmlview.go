@@ -2,7 +2,7 @@ package htmlview
 
 import (
 	"bufio"
-	_ "embed"
+	"embed"
 	"errors"
 	"fmt"
 	"html"
@@ -12,17 +12,48 @@ import (
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
+//go:generate go run ./internal/bundle/generate -assets assets
+
 // The page is assets/page.html with the style, the data and the script put
 // in at its markers. They are separate files so that they can be read and
-// linted as CSS and JavaScript.
+// linted as CSS and JavaScript. The scripts are ES modules (assets/js),
+// bundled into one script per page (assets/dist, `make assets`).
 var (
 	//go:embed assets/page.html
 	pageHTML string
 	//go:embed assets/timeline.css
 	timelineCSS string
-	//go:embed assets/timeline.js
-	timelineJS string
+	//go:embed assets/dist/*.js
+	bundles embed.FS
+	// timelineJS is the export page's script.
+	timelineJS = mustScript("export.js")
 )
+
+// Script returns the bundle of assets/js/entry-NAME.js, name "NAME.js"
+// ("export.js", the export page's; "serve.js", kubeloom serve's), and
+// whether there is one. It is one classic script (an IIFE), to be put in
+// a page whose elements are page.html's.
+func Script(name string) (string, bool) {
+	if strings.ContainsAny(name, "/\\") {
+		return "", false
+	}
+	b, err := bundles.ReadFile("assets/dist/" + name)
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
+// Style returns the page's style sheet, assets/timeline.css.
+func Style() string { return timelineCSS }
+
+func mustScript(name string) string {
+	s, ok := Script(name)
+	if !ok {
+		panic("htmlview: assets/dist has no " + name + ": run make assets")
+	}
+	return s
+}
 
 // Markers in page.html.
 const (
@@ -62,7 +93,7 @@ func mustSplit(s string, markers ...string) []string {
 // open groups and the language.
 //
 // The page needs nothing but a browser: no server, no network. It exposes
-// window.kubeloom for tests and scripts (see assets/timeline.js).
+// window.kubeloom for tests and scripts (see assets/js/api.js).
 func Write(w io.Writer, tl *timeline.Timeline) error {
 	if tl == nil {
 		return errors.New("htmlview: no timeline")

@@ -18,7 +18,8 @@ import (
 // binary: several tests open the same scenario at several window sizes.
 var recordings struct {
 	sync.Mutex
-	tl map[string]*timeline.Timeline
+	tl    map[string]*timeline.Timeline
+	spans map[string][]traces.Span
 }
 
 // recordBuiltin runs a built-in scenario whole, in a synctest bubble with
@@ -30,10 +31,27 @@ var recordings struct {
 // Chromium outside it.
 func recordBuiltin(t *testing.T, name string) *timeline.Timeline {
 	t.Helper()
+	spans := recordSpans(t, name)
 	recordings.Lock()
 	defer recordings.Unlock()
 	if tl, ok := recordings.tl[name]; ok {
 		return tl
+	}
+	tl := timeline.Build(spans)
+	if recordings.tl == nil {
+		recordings.tl = map[string]*timeline.Timeline{}
+	}
+	recordings.tl[name] = tl
+	return tl
+}
+
+// recordSpans is recordBuiltin's recording, as spans.
+func recordSpans(t *testing.T, name string) []traces.Span {
+	t.Helper()
+	recordings.Lock()
+	defer recordings.Unlock()
+	if spans, ok := recordings.spans[name]; ok {
+		return spans
 	}
 	sc, err := scenarios.Builtin(name)
 	if err != nil {
@@ -50,10 +68,9 @@ func recordBuiltin(t *testing.T, name string) *timeline.Timeline {
 	if err != nil {
 		t.Fatalf("reading the recording of %s: %v", name, err)
 	}
-	tl := timeline.Build(spans)
-	if recordings.tl == nil {
-		recordings.tl = map[string]*timeline.Timeline{}
+	if recordings.spans == nil {
+		recordings.spans = map[string][]traces.Span{}
 	}
-	recordings.tl[name] = tl
-	return tl
+	recordings.spans[name] = spans
+	return spans
 }

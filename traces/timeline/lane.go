@@ -55,6 +55,10 @@ func (b *builder) buildLane(acc *laneAcc) *Lane {
 		l.Attributes = s.Attributes
 		l.Causes = causes(s)
 		l.Start, l.End = s.Start, spanEnd(s)
+		// A live view's snapshot (kubeloom serve) cuts a goroutine still
+		// running at its instant: it has not returned, as if its
+		// lifetime span were missing.
+		l.Open, _ = s.Attributes[catalog.AttrRunning].(bool)
 		if b.marks {
 			l.Events = appendEvents(l.Events, s)
 		}

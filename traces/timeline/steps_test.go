@@ -75,3 +75,30 @@ func TestActionsAreStepsAtTheirOwnTime(t *testing.T) {
 		t.Errorf("steps\n got %q\nwant %q", got, want)
 	}
 }
+
+// A goroutine a live snapshot cuts at its instant (kubeloom serve) has not
+// returned: its lane is open and has no stopped step, unlike one that
+// returned at that very instant.
+func TestRunningGoroutineHasNotStopped(t *testing.T) {
+	r := timelinetest.New("live")
+	root := r.Span(timelinetest.Root, "main", 0, 10)
+	r.Goroutine(root, "informer/run", "until", 0.5, 10, catalog.AttrRunning, true)
+	r.Goroutine(root, "informer/listener-pop", "go", 1, 10)
+	tl := timeline.Build(r.Spans())
+	stopped := map[string]bool{}
+	for _, s := range timeline.Steps(tl) {
+		if s.Kind == timeline.StepStopped {
+			stopped[s.Lane.Goroutine] = true
+		}
+	}
+	for _, in := range tl.Instances {
+		for _, l := range in.Lanes {
+			if want := l.Goroutine == "informer/run"; l.Open != want {
+				t.Errorf("%s: Open = %v, want %v", l.Goroutine, l.Open, want)
+			}
+		}
+	}
+	if stopped["informer/run"] || !stopped["informer/listener-pop"] {
+		t.Errorf("stopped steps: %v; want informer/listener-pop's only", stopped)
+	}
+}

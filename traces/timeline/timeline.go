@@ -53,7 +53,10 @@ type Lane struct {
 	Kind   string        // goroutine.kind; "" when the lifetime span is missing
 	Period time.Duration // goroutine.period_s; 0 if none
 	// Start and End are the goroutine's lifetime. A lane whose lifetime span
-	// is missing from the recording is Open and ends at the Timeline's End.
+	// is missing from the recording is Open and ends at the Timeline's End;
+	// so is one whose lifetime span is marked catalog.AttrRunning (a live
+	// snapshot's goroutine that has not returned yet), which ends at the
+	// snapshot's instant.
 	Start, End time.Time
 	Open       bool
 	SpanID     trace.SpanID // the lifetime span; zero when missing or for a main lane

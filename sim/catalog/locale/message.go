@@ -7,7 +7,7 @@ import (
 )
 
 // A message is a text with placeholders, in the one format that Go (here)
-// and the HTML page's script (traces/htmlview/assets/timeline.js, msg)
+// and the HTML page's script (traces/htmlview/assets/js/words.js, msg)
 // both read:
 //
 //   - {name} is the argument name;
