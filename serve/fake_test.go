@@ -145,7 +145,7 @@ func newTestServer(t *testing.T, o Options) *testServer {
 		return f, nil
 	}
 	o.script = func(name string) (string, bool) {
-		if name == "serve" {
+		if name == "serve.js" {
 			return "/* the bundle */", true
 		}
 		return "", false

@@ -60,7 +60,7 @@ func (s *Server) asset(w http.ResponseWriter, r *http.Request) {
 	ok := true
 	switch r.PathValue("name") {
 	case "serve.js":
-		body, ok = s.o.script("serve")
+		body, ok = s.o.script("serve.js")
 		ctype = "text/javascript; charset=utf-8"
 	case "serve.css":
 		body, ctype = htmlview.ServeStyle(), "text/css; charset=utf-8"
