@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strings"
 	"testing"
@@ -208,4 +209,24 @@ func waitFor(t *testing.T, ok func() bool) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// TestStreamOutlivesReadTimeout: the server's ReadTimeout (10 minutes in
+// Serve, 100 ms here) bounds reading a request, and does not end an event
+// stream that lasts the whole lesson (net/http clears the read deadline
+// once the handler runs).
+func TestStreamOutlivesReadTimeout(t *testing.T) {
+	s := newTestServer(t, Options{})
+	s.ts.Close()
+	s.ts = httptest.NewUnstartedServer(s.Handler())
+	s.ts.Config.ReadTimeout = 100 * time.Millisecond
+	s.ts.Start()
+	t.Cleanup(func() { s.Close(); s.ts.Close() }) // the streams end first
+	e := s.connect(t)
+	if m := stateOf(t, e.next(t)); m.Mode != "idle" {
+		t.Fatalf("first state %+v", m)
+	}
+	time.Sleep(300 * time.Millisecond) // three read timeouts: the stream must not notice
+	s.do(t, "POST", "/api/session?builtin=informer-basics", s.Token(), "")
+	e.until(t, func(ev event) bool { return ev.name == "state" && stateOf(t, ev).Mode == "live" })
 }
