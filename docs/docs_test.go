@@ -32,17 +32,18 @@ type command struct {
 // notRun are the commands of ```sh blocks the test does not run, by their
 // first words, and why. Everything else must be a kubeloom command.
 var notRun = map[string]string{
-	"make test":         "this is the test suite; .ci/run runs it",
-	"make demo":         ".ci/run runs it",
-	"make build":        "the test builds the binary itself",
-	"make bench":        "benchmarks take minutes",
-	"make fuzz":         "fuzzing takes minutes",
-	"make lint":         ".ci/run runs it",
-	"make docs":         "TestGeneratedDocsAreUpToDate in cmd/kubeloom and TestFigures here check what it writes",
-	"make docs-picture": "TestBrowser in traces/htmlview takes the picture on every run, TestPictureIsCurrent checks it",
-	"make jaeger":       "runs until Ctrl-C; internal/jaegertest runs the same binary",
-	"make jaeger-build": ".ci/run runs it",
-	"go tool trace":     "opens a browser; cmd/kubeloom's TestGoTraceNamesRegionsAfterGoroutines reads the trace",
+	"make test":          "this is the test suite; .ci/run runs it",
+	"make demo":          ".ci/run runs it",
+	"make build":         "the test builds the binary itself",
+	"make bench":         "benchmarks take minutes",
+	"make fuzz":          "fuzzing takes minutes",
+	"make lint":          ".ci/run runs it",
+	"make docs":          "TestGeneratedDocsAreUpToDate in cmd/kubeloom and TestFigures here check what it writes",
+	"make docs-picture":  "TestBrowser in traces/htmlview takes the picture on every run, TestPictureIsCurrent checks it",
+	"make jaeger":        "runs until Ctrl-C; internal/jaegertest runs the same binary",
+	"make jaeger-build":  ".ci/run runs it",
+	"go tool trace":      "opens a browser; cmd/kubeloom's TestGoTraceNamesRegionsAfterGoroutines reads the trace",
+	"bin/kubeloom serve": "runs until Ctrl-C; cmd/kubeloom's TestServeCtrlCLeavesAValidRecording runs the binary, serve's TestLivePage its page",
 }
 
 // TestCommandsInTheDocs runs every command of every ```sh block of

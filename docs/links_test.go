@@ -10,7 +10,7 @@ import (
 
 // chinese are the documents that have a Chinese version under docs/zh/
 // (and README.md's, README.zh.md).
-var chinese = []string{"architecture.md", "classroom.md", "goroutines.md", "scenarios.md", "cli.md", "jaeger.md", "translating.md"}
+var chinese = []string{"architecture.md", "classroom.md", "goroutines.md", "scenarios.md", "cli.md", "jaeger.md", "translating.md", "serve.md"}
 
 func TestChineseVersionsExist(t *testing.T) {
 	for _, name := range chinese {

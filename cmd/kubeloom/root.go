@@ -104,6 +104,7 @@ Start with:  kubeloom run informer-basics  and then  kubeloom replay FILE
 		newPushCmd(d, nil),
 		newScenariosCmd(d),
 		newGoroutinesCmd(d, nil),
+		newServeCmd(d, nil),
 		newVersionCmd(d, nil),
 	)
 	// Help texts show commands to paste: in the user's spelling.
