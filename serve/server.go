@@ -34,6 +34,11 @@ type Options struct {
 	// started, a session ended); nil is silence.
 	Logf func(format string, args ...any)
 
+	// Bubble, if set, is how each session's run gets its testing/synctest
+	// bubble (session.Options.Bubble): tests, whose binary cannot use the
+	// default, pass one that calls synctest.Test.
+	Bubble func(f func()) error
+
 	// now is the wall clock (recording names); nil is time.Now.
 	now func() time.Time
 	// start starts a session; nil is session.Start.

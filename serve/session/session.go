@@ -23,7 +23,10 @@ type Options struct {
 	// as `kubeloom run` writes, whole lines at a time, so that the file is
 	// valid whenever it is read. The caller owns it (creates, compresses,
 	// closes it after Close).
-	Recording          io.Writer
+	Recording io.Writer
+	// RecordingFile is the file Recording writes (plain or compressed),
+	// which WriteRecording reads back for the page's download.
+	RecordingFile      string
 	Seed               int64         // 0: the scenario's spec.seed
 	Duration           time.Duration // simulated; 0: the scenario's spec.duration
 	AllowHostManifests bool
@@ -92,7 +95,7 @@ type Session struct {
 	ctl      *engine.Control
 	live     *liveSpans
 	builder  *builder
-	copy     *recordingCopy
+	file     string
 
 	reqs      chan request
 	quit      chan struct{}
@@ -129,7 +132,7 @@ func Start(o Options) (*Session, error) {
 	}
 	s := &Session{
 		sc: sc, duration: cmp.Or(o.Duration, sc.Spec.Duration),
-		ctl: engine.NewControl(), live: newLiveSpans(), copy: newRecordingCopy(o.Recording),
+		ctl: engine.NewControl(), live: newLiveSpans(), file: o.RecordingFile,
 		reqs: make(chan request), quit: make(chan struct{}), pacerDone: make(chan struct{}), runDone: make(chan struct{}),
 		changed: make(chan struct{}),
 	}
@@ -141,9 +144,8 @@ func Start(o Options) (*Session, error) {
 	s.state = State{Scenario: sc.Metadata.Name, DurationUS: s.duration.Microseconds(), Speed: speed}
 	go func() {
 		defer close(s.runDone)
-		defer s.copy.close()
 		s.sum, s.runErr = engine.RunVirtual(context.Background(), engine.Options{
-			Scenario: sc, Recording: s.copy, Seed: o.Seed, Duration: o.Duration, AllowHostManifests: o.AllowHostManifests,
+			Scenario: sc, Recording: o.Recording, Seed: o.Seed, Duration: o.Duration, AllowHostManifests: o.AllowHostManifests,
 			WallStart: o.WallStart, Serial: o.Serial, Control: s.ctl, Observe: s.live, Bubble: o.Bubble,
 		})
 	}()
@@ -226,9 +228,10 @@ func (s *Session) Changed() <-chan struct{} {
 	return s.changed
 }
 
-// WriteRecording writes the recording so far: every span that ended and
-// has been written (whole lines: a valid recording at any moment).
-func (s *Session) WriteRecording(w io.Writer) error { return s.copy.writeTo(w) }
+// WriteRecording writes the recording so far, read back from
+// Options.RecordingFile: every span that ended and has been written (whole
+// lines: a valid recording at any moment), plain JSON Lines.
+func (s *Session) WriteRecording(w io.Writer) error { return writeRecording(w, s.file) }
 
 // WriteHTML writes the self-contained page of the latest snapshot: what
 // `kubeloom export --format html` makes of a recording, with the

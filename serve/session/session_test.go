@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -15,42 +16,43 @@ import (
 	"github.com/kubeloom/kubeloom/traces"
 )
 
-// lockedBuffer is the recording file of a test: written by the run's
+// recordingFile is the recording file of a test: written by the run's
 // collector, read by the test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+type recordingFile struct {
+	t    *testing.T
+	path string
 }
 
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) Bytes() []byte {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return bytes.Clone(l.b.Bytes())
+func (r recordingFile) Bytes() []byte {
+	r.t.Helper()
+	b, err := os.ReadFile(r.path)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return b
 }
 
 // start starts a session of a built-in, its run in a synctest bubble (a
 // test binary cannot use internal/bubble), driven from the test's side
 // exactly as serve drives it.
-func start(t *testing.T, name string) (*Session, *lockedBuffer) {
+func start(t *testing.T, name string) (*Session, recordingFile) {
 	t.Helper()
 	sc, err := scenarios.Builtin(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := &lockedBuffer{}
-	s, err := Start(Options{Scenario: sc, Recording: rec, Serial: true,
+	path := filepath.Join(t.TempDir(), name+".jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Start(Options{Scenario: sc, Recording: f, RecordingFile: path, Serial: true,
 		Bubble: func(f func()) error { synctest.Test(t, func(*testing.T) { f() }); return nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.Close() })
-	return s, rec
+	t.Cleanup(func() { s.Close(); f.Close() })
+	return s, recordingFile{t, path}
 }
 
 // snapshotData decodes the parts of a snapshot the tests read.
