@@ -158,7 +158,7 @@ func TestSlowViewer(t *testing.T) {
 		f.set(func(st *session.State, snap *session.Snapshot) {
 			st.Spans, snap.Seq, snap.Data = int64(i), uint64(i), data
 		})
-		s.liveSnapshot(s.live, data) // as the pump does, without its pacing
+		s.publishState() // as the pump does, without its pacing
 	}
 	publishing := time.Since(start)
 	// The good viewer gets the last snapshot.

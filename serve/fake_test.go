@@ -88,6 +88,12 @@ func (f *fakeSession) State() session.State {
 	return f.state
 }
 
+func (f *fakeSession) Current() (session.State, session.Snapshot) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.state, f.snap
+}
+
 func (f *fakeSession) Snapshot() session.Snapshot {
 	f.mu.Lock()
 	defer f.mu.Unlock()

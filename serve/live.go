@@ -16,6 +16,7 @@ type live struct {
 	file     *diskRecording
 	stop     chan struct{} // closed to stop the pump
 	pumpDone chan struct{}
+	sent     uint64 // the session's Seq of the latest snapshot sent (Server.mu)
 }
 
 // viewSource is what the pages show.
@@ -52,14 +53,9 @@ const pumpInterval = 50 * time.Millisecond
 func (s *Server) pump(l *live) {
 	defer close(l.pumpDone)
 	defer s.pumps.Done()
-	var sent uint64
 	done := l.sess.Done()
 	for {
 		changed := l.sess.Changed() // before reading, so no change is missed
-		if snap := l.sess.Snapshot(); snap.Seq != sent && snap.Data != nil {
-			sent = snap.Seq
-			s.liveSnapshot(l, snap.Data)
-		}
 		s.publishState()
 		select {
 		case <-changed:
@@ -78,14 +74,14 @@ func (s *Server) pump(l *live) {
 	}
 }
 
-// liveSnapshot sends a snapshot of l to the pages if they show it.
-func (s *Server) liveSnapshot(l *live, data []byte) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.live != l || s.view != viewLive {
+// liveSnapshot sends l's snapshot snap to the pages if they show l and
+// have not had it. s.mu is held.
+func (s *Server) liveSnapshotLocked(l *live, snap session.Snapshot) {
+	if s.live != l || s.view != viewLive || snap.Seq == l.sent || snap.Data == nil {
 		return
 	}
-	s.sendSnapshotLocked(data)
+	l.sent = snap.Seq
+	s.sendSnapshotLocked(snap.Data)
 }
 
 // sendSnapshotLocked frames data once, as the next snapshot event, for
@@ -97,10 +93,23 @@ func (s *Server) sendSnapshotLocked(data []byte) {
 
 // publishState sends the state as it is now. Publishers take turns
 // (pubMu), so that a state read earlier is never sent after a later one.
+//
+// A live session's state and its snapshot are read together (Current), and
+// the snapshot is sent first if the pages have not had it, so that a state
+// never names (View) an older snapshot than the one it describes
+// (SnapshotUS): a page that has the snapshot a state names shows exactly
+// that state. Whoever publishes (the pump, a control's handler) goes
+// through here.
 func (s *Server) publishState() {
 	s.pubMu.Lock()
 	defer s.pubMu.Unlock()
 	s.mu.Lock()
+	var st *session.State
+	if l := s.live; l != nil && s.view == viewLive {
+		now, snap := l.sess.Current()
+		st = &now
+		s.liveSnapshotLocked(l, snap)
+	}
 	m := stateMsg{Mode: "idle", View: s.seq}
 	l := s.live
 	switch {
@@ -112,9 +121,12 @@ func (s *Server) publishState() {
 	}
 	s.mu.Unlock()
 	if m.Mode == "live" {
-		st := l.sess.State()
-		st.Snapshot = 0 // the session's own count; View is the pages'
-		m.State = st
+		if st == nil {
+			now := l.sess.State()
+			st = &now
+		}
+		m.State = *st
+		m.State.Snapshot = 0 // the session's own count; View is the pages'
 	}
 	b, err := json.Marshal(m)
 	if err != nil {

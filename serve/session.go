@@ -18,6 +18,7 @@ type Session interface {
 	Act(src []byte) error
 	Templates() []session.Template
 	State() session.State
+	Current() (session.State, session.Snapshot)
 	Snapshot() session.Snapshot
 	Changed() <-chan struct{}
 	WriteRecording(w io.Writer) error

@@ -221,6 +221,14 @@ func (s *Session) Snapshot() Snapshot {
 	return s.snap
 }
 
+// Current is the state and the latest snapshot, read together: the state's
+// SnapshotUS is that snapshot's instant.
+func (s *Session) Current() (State, Snapshot) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state, s.snap
+}
+
 // Changed is closed (and replaced) when the state or the snapshot changes.
 func (s *Session) Changed() <-chan struct{} {
 	s.mu.Lock()
