@@ -72,7 +72,7 @@ func (tsv *testServer) session() *session.Session {
 	if tsv.live == nil {
 		return nil
 	}
-	return tsv.live.sess.(*session.Session)
+	return tsv.live.sess
 }
 
 // start starts the built-in name through the API, as the teacher's page
