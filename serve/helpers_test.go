@@ -116,6 +116,10 @@ func waitState(t *testing.T, s *session.Session, what string, cond func(session.
 	}
 }
 
+// testClient is do's client: a server that stalls fails the test instead
+// of hanging it.
+var testClient = &http.Client{Timeout: 20 * time.Second}
+
 // do sends a request to the server; token "" sends none.
 func (tsv *testServer) do(t *testing.T, method, path, token, body string, header ...string) (*http.Response, string) {
 	t.Helper()
@@ -129,7 +133,7 @@ func (tsv *testServer) do(t *testing.T, method, path, token, body string, header
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := testClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
