@@ -171,10 +171,6 @@ func TestControlWithoutASession(t *testing.T) {
 func TestSpeedAndAct(t *testing.T) {
 	s := newTestServer(t, Options{})
 	sess := s.start(t, "cm-leader-failover")
-	// Until a controller-manager leads, there is no leader to kill.
-	for sess.State().ElapsedUS < 20_000_000 {
-		postState(t, s, "step")
-	}
 	for _, tc := range []struct {
 		body string
 		want int
@@ -190,6 +186,12 @@ func TestSpeedAndAct(t *testing.T) {
 	if st := sess.State(); st.Speed != 1 {
 		t.Errorf("speed %g after the last good request, want 1", st.Speed)
 	}
+	// Until a controller-manager leads, there is no leader to kill: as
+	// fast as it goes to 20 s, then paused.
+	s.do(t, "POST", "/api/speed", s.Token(), `{"speed": 0}`)
+	postState(t, s, "play")
+	waitState(t, sess, "20 simulated seconds", func(st session.State) bool { return st.ElapsedUS >= 20_000_000 })
+	postState(t, s, "pause")
 	if resp, body := s.do(t, "POST", "/api/act", s.Token(), "killLeader: {}"); resp.StatusCode != 200 || !strings.Contains(body, `"lastAction":"killLeader at `) {
 		t.Errorf("killLeader: %d %s, want the state naming it as the last action", resp.StatusCode, body)
 	}
