@@ -1,7 +1,7 @@
 package serve
 
 import (
-	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,49 +12,16 @@ import (
 
 	"github.com/kubeloom/kubeloom/internal/browsertest"
 	"github.com/kubeloom/kubeloom/serve/session"
-	"github.com/kubeloom/kubeloom/traces"
-	"github.com/kubeloom/kubeloom/traces/htmlview"
-	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
-// pageData is a recording cut at second `at`, as the page's data: a
-// snapshot of a run so far.
-func pageData(t *testing.T, spans []traces.Span, at time.Duration) []byte {
-	t.Helper()
-	start := spans[0].Start
-	for _, s := range spans {
-		if s.Start.Before(start) {
-			start = s.Start
-		}
-	}
-	var cut []traces.Span
-	for _, s := range spans {
-		if !s.End.After(start.Add(at)) {
-			cut = append(cut, s)
-		}
-	}
-	var b bytes.Buffer
-	if err := htmlview.WriteData(&b, timeline.Build(cut)); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 // TestLivePage opens the page of kubeloom serve in Chromium, with the
-// bundle built into the binary and sessions the test drives: the token
-// holder starts a scenario, the snapshots mount and grow the timeline,
-// play reaches the session, a pasted scenario's errors and a refused
-// action show; a browser without the token watches the same timeline with
-// its controls disabled. The end-to-end test of a real session is the
-// binary's (cmd/kubeloom).
+// bundle built into the binary and a real session: the token holder starts
+// a scenario, its first snapshot mounts the timeline and its steps grow
+// it, play reaches the session, a pasted scenario's errors and a refused
+// action show and change nothing; a browser without the token watches the
+// same timeline with its controls disabled.
 func TestLivePage(t *testing.T) {
-	rec := recordInformerBasics(t)
-	spans, err := traces.Read(bytes.NewReader(rec), "informer-basics.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := newTestServer(t, Options{})
-	s.o.script, s.o.style = bundledScript, bundledStyle // the real page
+	s := newTestServer(t, Options{script: bundledScript, style: bundledStyle}) // the real page
 	b := browsertest.Start(t, browsertest.Options{Width: 1280, Height: 720})
 	eval := func(expr string) string {
 		t.Helper()
@@ -82,40 +49,46 @@ func TestLivePage(t *testing.T) {
 	if h := eval(`location.hash`); strings.Contains(h, "token") {
 		t.Errorf("the token stays in the address bar: %q", h)
 	}
-	eval(`[...document.querySelectorAll('#live-scenario-list > li')].find(li => li.querySelector('strong').textContent.trim() === 'informer-basics').querySelector('button').click(); ''`)
-	poll(`!!window.kubeloomLive.state && window.kubeloomLive.state.mode === 'live' && window.kubeloomLive.state.scenario === 'informer-basics'`)
-	f := s.session(0)
+	eval(`[...document.querySelectorAll('#live-scenario-list > li')].find(li => li.querySelector('strong').textContent.trim() === 'cm-leader-failover').querySelector('button').click(); ''`)
+	poll(`!!window.kubeloomLive.state && window.kubeloomLive.state.mode === 'live' && window.kubeloomLive.state.scenario === 'cm-leader-failover'`)
+	sess := s.session()
 
-	// The first snapshot mounts the timeline; a later one updates it.
-	f.set(func(st *session.State, snap *session.Snapshot) {
-		st.Spans, st.ElapsedUS, st.DurationUS = 40, 6_000_000, 30_000_000
-		snap.Seq, snap.Data = 1, pageData(t, spans, 6*time.Second)
-	})
+	// The first snapshot mounts the timeline; those of the steps update it.
 	poll(`!!window.kubeloom && window.kubeloom.ready === true && window.kubeloomLive.snapshots >= 1`)
 	lanes := eval(`String(window.kubeloom.lanes)`)
-	f.set(func(st *session.State, snap *session.Snapshot) {
-		st.Spans, st.ElapsedUS = int64(len(spans)), 30_000_000
-		snap.Seq, snap.Data = 2, pageData(t, spans, time.Hour)
+	for range 3 {
+		at := sess.State().ElapsedUS
+		eval(`document.getElementById('live-step').click(); ''`)
+		waitState(t, sess, "the page's step", func(st session.State) bool { return st.ElapsedUS > at })
+	}
+	stepped := waitState(t, sess, "three steps and their snapshot", func(st session.State) bool {
+		return st.ElapsedUS > 0 && st.SnapshotUS == st.ElapsedUS && st.Snapshot >= 4
 	})
-	poll(`window.kubeloom.updates >= 1 && window.kubeloomLive.spans > 40 && window.kubeloom.following === true`)
+	poll(fmt.Sprintf(`window.kubeloom.updates >= 1 && window.kubeloomLive.spans === %d && window.kubeloom.following === true`, stepped.Spans))
 	if after := eval(`String(window.kubeloom.lanes)`); after == lanes && lanes == "0" {
 		t.Errorf("lanes %s then %s: the timeline did not show the snapshots", lanes, after)
 	}
-	if got := eval(`document.getElementById('live-spans').textContent`); !strings.Contains(got, "spans") {
-		t.Errorf("the span count reads %q", got)
+	if got := eval(`document.getElementById('live-spans').textContent`); !strings.Contains(got, fmt.Sprint(stepped.Spans)) {
+		t.Errorf("the span count reads %q, want %d", got, stepped.Spans)
 	}
 
+	// At one simulated second a second, the session (three minutes) plays
+	// on for the rest of the test.
+	if resp, body := s.do(t, "POST", "/api/speed", s.Token(), `{"speed": 1}`); resp.StatusCode != 200 {
+		t.Fatalf("speed 1: %d %s", resp.StatusCode, body)
+	}
 	eval(`document.getElementById('live-play').click(); ''`)
 	poll(`window.kubeloomLive.state.playing === true && document.getElementById('live-play').disabled && !document.getElementById('live-pause').disabled`)
+	waitState(t, sess, "the session to play", func(st session.State) bool { return st.Playing && st.ElapsedUS > stepped.ElapsedUS })
 
 	eval(`document.getElementById('live-yaml').value = 'apiVersion: kubeloom.dev/v1\nkind: Scenario\nmetadata: {name: x}\nspec:\n  duration: 1m\n  bogus: <b>1</b>\n'; document.getElementById('live-run-yaml').click(); ''`)
 	poll(`document.getElementById('live-yaml-errors').textContent.startsWith('pasted.yaml:6:3: spec.bogus: unknown field')`)
 	if html := eval(`document.getElementById('live-yaml-errors').innerHTML`); strings.Contains(html, "<b>") {
 		t.Errorf("an error's text became markup: %s", html)
 	}
-	poll(`document.querySelectorAll('#live-action-buttons button').length === 1`)
+	poll(fmt.Sprintf(`document.querySelectorAll('#live-action-buttons button').length === %d`, len(sess.Templates())))
 	eval(`document.getElementById('live-act-yaml').value = 'bogus: {}'; document.getElementById('live-act').click(); ''`)
-	poll(`document.getElementById('live-act-error').textContent.includes('unknown action') && window.kubeloomLive.lastError.includes('unknown action')`)
+	poll(`document.getElementById('live-act-error').textContent.includes('bogus: unknown field') && window.kubeloomLive.lastError.includes('bogus: unknown field')`)
 
 	// The timeline's language button turns the live controls to 中文 too.
 	eval(`document.getElementById('lang').click(); ''`)
@@ -129,10 +102,12 @@ func TestLivePage(t *testing.T) {
 	eval(`sessionStorage.clear(); ''`)
 	navigate(s.ts.URL + "/")
 	poll(`!!window.kubeloomLive && !!window.kubeloomLive.state && window.kubeloomLive.state.mode === 'live' && window.kubeloomLive.canControl === false`)
-	poll(`!!window.kubeloom && window.kubeloom.ready === true && window.kubeloomLive.spans > 40`)
+	poll(fmt.Sprintf(`!!window.kubeloom && window.kubeloom.ready === true && window.kubeloomLive.spans >= %d`, stepped.Spans))
 	poll(`!!document.querySelector('#live-scenario-list button') && document.querySelector('#live-scenario-list button').disabled && document.getElementById('live-pause').disabled && document.getElementById('live-act').disabled`)
-	if calls := f.calls; len(calls) != 2 || calls[0] != "play" {
-		t.Errorf("the session was asked %v, want play and the refused action only", calls)
+	// The refused action and the refused scenario changed nothing: the
+	// session plays on, with no action, and is the only one.
+	if st := sess.State(); !st.Playing || st.LastAction != "" || s.session() != sess || len(s.recordings(t)) != 1 {
+		t.Errorf("after the refusals: %+v, recordings %v; want the first session playing on, with no action", st, s.recordings(t))
 	}
 
 	// The console: only the refusals the test asked for (a 422 is logged

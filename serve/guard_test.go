@@ -41,8 +41,8 @@ func TestControlNeedsTheToken(t *testing.T) {
 			t.Errorf("POST %s without the token: %d %s, want 401", path, resp.StatusCode, body)
 		}
 	}
-	if n := len(s.sessions); n != 0 {
-		t.Errorf("%d sessions started without the token", n)
+	if s.session() != nil || len(s.recordings(t)) != 0 {
+		t.Errorf("a session started without the token: recordings %v", s.recordings(t))
 	}
 	// GETs are for every viewer.
 	for _, path := range []string{"/", "/api/scenarios", "/api/templates", "/assets/serve.js"} {

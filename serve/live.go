@@ -11,7 +11,7 @@ import (
 // live is the session the server runs, with its recording on disk and the
 // pump that carries its changes to the hub.
 type live struct {
-	sess     Session
+	sess     *session.Session
 	name     string // the scenario's name
 	file     *diskRecording
 	stop     chan struct{} // closed to stop the pump

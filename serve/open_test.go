@@ -8,9 +8,11 @@ import (
 	"strings"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/kubeloom/kubeloom/internal/memnet"
 	"github.com/kubeloom/kubeloom/scenarios"
+	"github.com/kubeloom/kubeloom/serve/session"
 	"github.com/kubeloom/kubeloom/sim/engine"
 	"github.com/kubeloom/kubeloom/traces"
 )
@@ -40,8 +42,9 @@ func TestOpenARecording(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newTestServer(t, Options{})
-	s.do(t, "POST", "/api/session?builtin=cm-startup", s.Token(), "")
+	sess := s.start(t, "cm-startup")
 	viewer := s.connect(t)
+	postState(t, s, "play") // the class watches the session
 
 	resp, body := s.do(t, "POST", "/api/open?name=/home/x/lesson.jsonl", s.Token(), string(rec))
 	if resp.StatusCode != 200 {
@@ -63,8 +66,11 @@ func TestOpenARecording(t *testing.T) {
 	if m := stateOf(t, st); m.Recording != "lesson.jsonl" || m.Spans != int64(len(spans)) || st.id != snap.id {
 		t.Errorf("the state after opening: %+v (id %s), want the recording's, naming snapshot %s", m, st.id, snap.id)
 	}
-	if calls := s.session(0).calls; len(calls) == 0 || calls[len(calls)-1] != "pause" {
-		t.Errorf("the session was not paused when a recording opened: %v", calls)
+	// The session waits while the class looks at the recording.
+	paused := sess.State()
+	time.Sleep(150 * time.Millisecond) // three of the pacer's frames
+	if st := sess.State(); paused.Playing || st.ElapsedUS != paused.ElapsedUS {
+		t.Errorf("the session was not paused when a recording opened: %+v, then %+v", paused, st)
 	}
 	// Export is then the recording's page.
 	resp, body = s.do(t, "GET", "/api/export", "", "")
@@ -74,6 +80,7 @@ func TestOpenARecording(t *testing.T) {
 	// Play shows the session again.
 	s.do(t, "POST", "/api/play", s.Token(), "")
 	viewer.until(t, func(ev event) bool { return ev.name == "state" && stateOf(t, ev).Mode == "live" })
+	waitState(t, sess, "the session to play on", func(st session.State) bool { return st.Playing && st.ElapsedUS > paused.ElapsedUS })
 
 	// A compressed recording reads the same.
 	var z bytes.Buffer

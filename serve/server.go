@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kubeloom/kubeloom/serve/session"
 	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 )
 
@@ -41,8 +40,6 @@ type Options struct {
 
 	// now is the wall clock (recording names); nil is time.Now.
 	now func() time.Time
-	// start starts a session; nil is session.Start.
-	start func(session.Options) (Session, error)
 	// maxRecording is the largest upload of /api/open; 0 is MaxRecording.
 	maxRecording int64
 	// script and style give the page's bundle and style; nil are the
@@ -81,9 +78,6 @@ func New(o Options) *Server {
 	}
 	if o.now == nil {
 		o.now = time.Now
-	}
-	if o.start == nil {
-		o.start = startSession
 	}
 	if o.script == nil {
 		o.script = bundledScript

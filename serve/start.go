@@ -130,7 +130,7 @@ func (s *Server) startScenario(sc *scenarios.Scenario) (*live, error) {
 	if err != nil {
 		return nil, err
 	}
-	sess, err := s.o.start(session.Options{Scenario: sc, Recording: file, RecordingFile: file.path,
+	sess, err := session.Start(session.Options{Scenario: sc, Recording: file, RecordingFile: file.path,
 		AllowHostManifests: s.o.AllowHostManifests, WallStart: now, Serial: serial(sc), Bubble: s.o.Bubble})
 	if err != nil {
 		file.Close()
