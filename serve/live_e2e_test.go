@@ -192,7 +192,7 @@ func TestLiveClassroom(t *testing.T) {
 	teacher.poll(`!!document.querySelector('#live-action-buttons button[data-verb=killLeader]')`)
 	teacher.eval(`document.querySelector('#live-action-buttons button[data-verb=killLeader]').click(); ''`)
 	teacher.poll(`(window.kubeloomLive.state.lastAction || '').startsWith('killLeader')`)
-	teacher.speed("0") // as fast as it goes
+	teacher.speed("60")
 	teacher.click("live-play")
 	teacher.poll(`window.kubeloomLive.state.elapsedUs > ` + strconv.FormatInt(killAt+20e6, 10))
 	teacher.click("live-pause")

@@ -14,6 +14,7 @@ export function createView(live) {
     const { data, seq } = pending;
     pending = null;
     if (!tl) {
+      document.body.classList.add('has-timeline'); // before it measures its canvas
       tl = createTimeline(data, { live: true, keepHash: false });
       tl.follow(true);
     } else {
