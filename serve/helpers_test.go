@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -102,18 +103,13 @@ func (tsv *testServer) recordings(t *testing.T) []string {
 // waitState waits, in real time, until cond holds of the session's state.
 func waitState(t *testing.T, s *session.Session, what string, cond func(session.State) bool) session.State {
 	t.Helper()
-	deadline := time.After(10 * time.Second)
-	for {
-		ch := s.Changed()
-		if st := s.State(); cond(st) {
-			return st
-		}
-		select {
-		case <-ch:
-		case <-deadline:
-			t.Fatalf("timed out waiting for %s; the state is %+v", what, s.State())
-		}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	st, err := s.Await(ctx, cond)
+	if err != nil {
+		t.Fatalf("timed out waiting for %s; the state is %+v", what, st)
 	}
+	return st
 }
 
 // testClient is do's client: a server that stalls fails the test instead

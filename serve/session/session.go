@@ -160,13 +160,9 @@ func Start(o Options) (*Session, error) {
 	go s.builder.run(s.quit)
 	p.reached(r, true)
 	go p.run()
-	for { // the first snapshot, built beside the run
-		ch := s.Changed()
-		if st := s.State(); st.Snapshot > 0 || st.Err != "" {
-			return s, nil
-		}
-		<-ch
-	}
+	// The first snapshot, built beside the run.
+	s.Await(context.Background(), func(st State) bool { return st.Snapshot > 0 || st.Err != "" })
+	return s, nil
 }
 
 // call runs do on the pacer and returns its error.
@@ -227,6 +223,22 @@ func (s *Session) Current() (State, Snapshot) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.state, s.snap
+}
+
+// Await waits until cond holds of the state, and returns that state; or
+// until ctx ends.
+func (s *Session) Await(ctx context.Context, cond func(State) bool) (State, error) {
+	for {
+		ch := s.Changed() // before reading, so that no change is missed
+		if st := s.State(); cond(st) {
+			return st, nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return s.State(), ctx.Err()
+		}
+	}
 }
 
 // Changed is closed (and replaced) when the state or the snapshot changes.

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -71,18 +72,13 @@ func snapshotData(t *testing.T, sn Snapshot) (spans, lanes int) {
 // waitFor waits, in real time, until cond holds of the session's state.
 func waitFor(t *testing.T, s *Session, what string, cond func(State) bool) State {
 	t.Helper()
-	deadline := time.After(30 * time.Second)
-	for {
-		ch := s.Changed()
-		if st := s.State(); cond(st) {
-			return st
-		}
-		select {
-		case <-ch:
-		case <-deadline:
-			t.Fatalf("gave up waiting for %s; the state is %+v", what, s.State())
-		}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	st, err := s.Await(ctx, cond)
+	if err != nil {
+		t.Fatalf("gave up waiting for %s; the state is %+v", what, st)
 	}
+	return st
 }
 
 func TestSessionStartsPausedWithASnapshot(t *testing.T) {

@@ -90,3 +90,17 @@ func TestScript(t *testing.T) {
 		t.Error("Style() is not the page's style sheet")
 	}
 }
+
+// The live page holds the timeline's markup, page.html's own: every element
+// the timeline's modules look up, once.
+func TestServePageHoldsTheTimeline(t *testing.T) {
+	page := ServePage()
+	for _, id := range []string{`id="bar"`, `id="canvas"`, `id="narrative"`, `id="details"`, `id="follow"`, `id="live-bar"`} {
+		if n := strings.Count(page, id); n != 1 {
+			t.Errorf("the live page has %s %d times, want once", id, n)
+		}
+	}
+	if strings.Contains(page, "{{TIMELINE}}") || strings.Contains(page, "kubeloom-data") {
+		t.Error("the live page kept the marker, or took the export page's data script")
+	}
+}
