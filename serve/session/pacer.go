@@ -234,7 +234,7 @@ func (p *pacer) act(src []byte) error {
 		return &ActError{Err: err}
 	}
 	r, failed, err := p.s.ctl.Act(context.Background(), a)
-	p.lastAction = a.Verb.Name() + " at " + r.Elapsed.String()
+	p.lastAction = a.Verb.Name() + " at " + r.Elapsed.Round(time.Millisecond).String()
 	p.after(r, err, true)
 	if err != nil {
 		return err
