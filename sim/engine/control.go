@@ -15,7 +15,7 @@ import (
 // run is at. The run's own player goroutine waits inside the bubble for the
 // Control's next command on a channel made outside it; a goroutine blocked on
 // such a channel does not count as waiting, so while it waits the clock
-// stands still (docs/design.md, "A run under control"). Each command returns
+// stands still (docs/design.md, "A live session"). Each command returns
 // once the simulation is quiet again (clock.Settle): every span of what
 // happened has ended, and nothing more happens until the next command.
 //
@@ -96,13 +96,10 @@ func (c *Control) do(ctx context.Context, cmd command) (result, error) {
 	case <-ctx.Done():
 		return result{}, ctx.Err()
 	}
-	// The player always replies to a command it took; waiting for it
-	// whatever ctx says keeps two commands from ever being in the run.
-	r, ok := <-cmd.reply
-	if !ok {
-		return result{}, ErrRunEnded
-	}
-	return r, nil
+	// The player always replies to a command it took (its reply ends the
+	// command); waiting for it whatever ctx says keeps two commands from
+	// ever being in the run.
+	return <-cmd.reply, nil
 }
 
 // next is the player's side: the next command, or false once stopped or
