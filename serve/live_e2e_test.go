@@ -173,7 +173,6 @@ func TestLiveClassroom(t *testing.T) {
 			break
 		}
 	}
-	teacher.shot("serve-informer-basics.png")
 
 	// Speed.
 	teacher.speed("60")
