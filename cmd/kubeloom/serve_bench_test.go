@@ -1,17 +1,8 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"io"
-	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -19,136 +10,6 @@ import (
 
 	"github.com/kubeloom/kubeloom/internal/browsertest"
 )
-
-// servedSession is `kubeloom serve` as a teacher starts it, in a process
-// of its own, driven over its HTTP API as the page drives it.
-type servedSession struct {
-	tb      testing.TB
-	cmd     *exec.Cmd
-	base    string // http://127.0.0.1:PORT/
-	token   string
-	client  *http.Client
-	dir     string
-	stopped bool
-}
-
-// controlURL is the URL serve prints: "kubeloom serve: open URL#token=T".
-var controlURL = regexp.MustCompile(`open (http://\S+/)#token=(\S+)`)
-
-func startServe(tb testing.TB, bin string, args ...string) *servedSession {
-	tb.Helper()
-	dir := tb.TempDir()
-	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--dir", dir}, args...)...)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
-	s := &servedSession{tb: tb, cmd: cmd, client: &http.Client{}, dir: dir}
-	tb.Cleanup(s.stop)
-	sc := bufio.NewScanner(out)
-	for sc.Scan() {
-		if m := controlURL.FindStringSubmatch(sc.Text()); m != nil {
-			s.base, s.token = m[1], m[2]
-			break
-		}
-	}
-	if s.base == "" {
-		tb.Fatalf("kubeloom serve printed no control URL:\n%s", stderr.String())
-	}
-	go io.Copy(io.Discard, out)
-	return s
-}
-
-// post sends a control request with the token.
-func (s *servedSession) post(path, body string) {
-	s.tb.Helper()
-	req, err := http.NewRequest(http.MethodPost, s.base+strings.TrimPrefix(path, "/"), strings.NewReader(body))
-	if err != nil {
-		s.tb.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+s.token)
-	resp, err := s.client.Do(req)
-	if err != nil {
-		s.tb.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		b, _ := io.ReadAll(resp.Body)
-		s.tb.Fatalf("POST %s: %s: %s", path, resp.Status, b)
-	}
-}
-
-// viewerState is what a state event carries (serve/session.State).
-type viewerState struct {
-	ElapsedUS int64 `json:"elapsedUs"`
-	Spans     int64 `json:"spans"`
-	Snapshot  int64 `json:"snapshot"`
-	Done      bool  `json:"done"`
-}
-
-// watch reads the event stream as one viewer does, until the run is done:
-// every state and every snapshot (whose bytes it counts).
-func (s *servedSession) watch() (last viewerState, snapshots int, snapshotBytes int64) {
-	s.tb.Helper()
-	resp, err := s.client.Get(s.base + "api/events")
-	if err != nil {
-		s.tb.Fatal(err)
-	}
-	defer resp.Body.Close()
-	r := bufio.NewReaderSize(resp.Body, 1<<20)
-	var event string
-	var data bytes.Buffer
-	for {
-		line, err := r.ReadBytes('\n')
-		if err != nil {
-			s.tb.Fatalf("the event stream ended before the run did: %v (last state %+v)", err, last)
-		}
-		line = bytes.TrimSuffix(line, []byte("\n"))
-		switch {
-		case bytes.HasPrefix(line, []byte("event: ")):
-			event = string(line[len("event: "):])
-		case bytes.HasPrefix(line, []byte("data: ")):
-			data.Write(line[len("data: "):])
-		case len(line) == 0 && event != "":
-			switch event {
-			case "state":
-				var st struct {
-					viewerState
-					State *viewerState `json:"state"`
-				}
-				if err := json.Unmarshal(data.Bytes(), &st); err != nil {
-					s.tb.Fatalf("a state event that is not JSON: %v", err)
-				}
-				last = st.viewerState
-				if st.State != nil {
-					last = *st.State
-				}
-			case "snapshot":
-				snapshots++
-				snapshotBytes += int64(data.Len())
-			}
-			event = ""
-			data.Reset()
-			if last.Done {
-				return last, snapshots, snapshotBytes
-			}
-		}
-	}
-}
-
-func (s *servedSession) stop() {
-	if s.stopped {
-		return
-	}
-	s.stopped = true
-	s.cmd.Process.Signal(os.Interrupt)
-	s.cmd.Wait()
-}
 
 // BenchmarkServeClusterScale is item 7 of issue 31 for the simulation: a
 // 100-node cluster-scale session streamed to one viewer as fast as it goes,
@@ -176,7 +37,7 @@ func BenchmarkServeClusterScale(b *testing.B) {
 		got := make(chan watched, 1)
 		start := time.Now()
 		go func() {
-			st, n, nb := s.watch()
+			st, n, nb := s.watch(func(st viewerState) bool { return st.Done })
 			got <- watched{st, n, nb, time.Since(start)}
 		}()
 		s.post("api/play", "")
