@@ -45,24 +45,19 @@ func (h *hub) leave(v *viewer) {
 	delete(h.viewers, v)
 }
 
-// publishState makes msg the latest state: every viewer sends it next,
-// instead of any state it has not sent yet.
-func (h *hub) publishState(msg []byte) {
+// publish makes state and snap, those that are not nil, the latest: every
+// viewer sends them next, instead of any it has not sent yet.
+func (h *hub) publish(state, snap []byte) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.state = msg
-	for v := range h.viewers {
-		v.offer(msg, nil)
+	if state != nil {
+		h.state = state
 	}
-}
-
-// publishSnapshot makes msg the latest snapshot, as publishState does.
-func (h *hub) publishSnapshot(msg []byte) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.snap = msg
+	if snap != nil {
+		h.snap = snap
+	}
 	for v := range h.viewers {
-		v.offer(nil, msg)
+		v.offer(state, snap)
 	}
 }
 

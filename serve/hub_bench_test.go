@@ -19,7 +19,7 @@ func BenchmarkPublishSnapshot(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
-				h.publishSnapshot(frame("snapshot", uint64(i), data))
+				h.publish(nil, frame("snapshot", uint64(i), data))
 			}
 		})
 	}

@@ -88,7 +88,7 @@ func (s *Server) liveSnapshotLocked(l *live, snap session.Snapshot) {
 // every viewer to share. s.mu is held.
 func (s *Server) sendSnapshotLocked(data []byte) {
 	s.seq++
-	s.hub.publishSnapshot(frame("snapshot", s.seq, data))
+	s.hub.publish(nil, frame("snapshot", s.seq, data))
 }
 
 // publishState sends the state as it is now. Publishers take turns
@@ -134,7 +134,7 @@ func (s *Server) publishState() {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.hub.publishState(frame("state", m.View, b))
+	s.hub.publish(frame("state", m.View, b), nil)
 }
 
 // current is the session, or an error for the page when there is none.
