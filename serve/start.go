@@ -130,8 +130,11 @@ func (s *Server) startScenario(sc *scenarios.Scenario) (*live, error) {
 	if err != nil {
 		return nil, err
 	}
+	// In turns as `kubeloom run` would run it (the server shares the
+	// process's cores, so a session repeats the order of each instant's
+	// goroutines, if not every interleaving).
 	sess, err := session.Start(session.Options{Scenario: sc, Recording: file, RecordingFile: file.path,
-		AllowHostManifests: s.o.AllowHostManifests, WallStart: now, Serial: serial(sc), Bubble: s.o.Bubble})
+		AllowHostManifests: s.o.AllowHostManifests, WallStart: now, Serial: !engine.WantsEveryCore(sc), Bubble: s.o.Bubble})
 	if err != nil {
 		file.Close()
 		return nil, fmt.Errorf("failed to start %s: %w", sc.Metadata.Name, err)
@@ -145,17 +148,3 @@ func (s *Server) startScenario(sc *scenarios.Scenario) (*live, error) {
 	go s.pump(l)
 	return l, nil
 }
-
-// serial says whether a session runs its goroutines in turns
-// (session.Options.Serial), by the rule `kubeloom run` follows: up to ten
-// kubelets a run in turns repeats (on one core; a session shares the
-// process with its server, so it repeats the order of each instant's
-// goroutines, if not every interleaving), and a larger one needs every core
-// to keep up.
-func serial(sc *scenarios.Scenario) bool {
-	k := sc.Spec.Kubelets
-	return k == nil || k.Count <= maxSerialKubelets
-}
-
-// maxSerialKubelets is cmd/kubeloom's parallelFrom − 1.
-const maxSerialKubelets = 10

@@ -305,23 +305,16 @@ func (o *runOptions) checkOutputs(sc *scenarios.Scenario, out string) error {
 	return gt.check(o.goTrace)
 }
 
-// parallelFrom is the number of kubelets from which a run in virtual time
-// uses every core by default: one core makes a run repeat (goroutines take
-// turns at each instant, engine.Options.Serial), and up to ten kubelets a
-// run takes a second or two anyway; from there, two cores cut the wall
-// time of a run by about 40% (docs/design.md, "Time").
-const parallelFrom = 11
-
 // runCores is how many cores a run in virtual time uses: --cores, else
-// $GOMAXPROCS if the user set it, else 1 for a scenario of fewer than
-// parallelFrom kubelets and every core for a larger one.
+// $GOMAXPROCS if the user set it, else every core for a scenario large
+// enough to want them (engine.WantsEveryCore) and 1 for the others.
 func runCores(flag int, sc *scenarios.Scenario) int {
 	switch {
 	case flag > 0:
 		return flag
 	case os.Getenv("GOMAXPROCS") != "":
 		return runtime.GOMAXPROCS(0)
-	case sc.Spec.Kubelets != nil && sc.Spec.Kubelets.Count >= parallelFrom:
+	case engine.WantsEveryCore(sc):
 		return runtime.NumCPU()
 	}
 	return 1
