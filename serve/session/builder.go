@@ -1,7 +1,7 @@
 package session
 
 import (
-	"strings"
+	"bytes"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -66,7 +66,7 @@ func (b *builder) build() {
 	}
 	start := time.Now()
 	spans, err := b.s.live.assemble(*m)
-	var data strings.Builder
+	var data bytes.Buffer
 	if err == nil {
 		err = htmlview.WriteData(&data, timeline.Build(spans))
 	}
@@ -77,5 +77,5 @@ func (b *builder) build() {
 	}
 	b.seq++
 	b.s.publish(func(st *State) { st.SnapshotUS = m.now.Sub(clock.Epoch()).Microseconds() },
-		&Snapshot{Seq: b.seq, Data: []byte(data.String())}, spans)
+		&Snapshot{Seq: b.seq, Data: data.Bytes()}, spans)
 }
