@@ -5,13 +5,11 @@ import (
 	"io"
 	"math"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"testing/synctest"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -115,16 +113,8 @@ func (p *page) shot(name string) {
 // docs/serve.md.
 func TestLiveClassroom(t *testing.T) {
 	dir := t.TempDir()
-	srv := New(Options{Dir: dir, Loopback: true,
-		Bubble: func(f func()) error { synctest.Test(t, func(*testing.T) { f() }); return nil }})
-	ts := httptest.NewServer(srv.Handler())
-	defer ts.Close()
-	closed := false
-	defer func() {
-		if !closed {
-			srv.Close()
-		}
-	}()
+	srv := New(Options{Dir: dir, Loopback: true, Bubble: testBubble(t)}) // the real page: its bundle, its style
+	ts := newLoopbackServer(t, srv)
 
 	teacher := openPage(t, ts.URL+"/#token="+srv.Token())
 	teacher.poll(`!!window.kubeloomLive && window.kubeloomLive.canControl === true && window.kubeloomLive.scenarios.length > 5`)
@@ -220,7 +210,6 @@ func TestLiveClassroom(t *testing.T) {
 
 	// Ctrl-C: the server closes the session, its recording complete.
 	srv.Close()
-	closed = true
 	files, _ := filepath.Glob(filepath.Join(dir, "cm-leader-failover-*.jsonl"))
 	if len(files) != 1 {
 		t.Fatalf("recordings of cm-leader-failover: %v", files)
