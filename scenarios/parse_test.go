@@ -309,7 +309,7 @@ func TestParseErrors(t *testing.T) {
 			want: []string{
 				`t.yaml:6:14: spec.informers: expected a list of informers, such as [{resource: pods}], got a mapping`,
 				`t.yaml:7:12: spec.objects: expected a list of Kubernetes objects, each with apiVersion, kind and metadata, got an empty mapping`,
-				`t.yaml:8:13: spec.actions[0]: expected an action: a mapping with at and one verb (create, update, delete, breakWatches, restartAPIServer, addHandler, hangHandler, killLeader, stopKubelet, startKubelet, setImageFSUsage, injectOOM, takePort), got 1`,
+				`t.yaml:8:13: spec.actions[0]: expected an action: a mapping with at and one verb (create, update, delete, breakWatches, restartAPIServer, addHandler, hangHandler, killLeader, blockLeaderLock, stopKubelet, startKubelet, setImageFSUsage, injectOOM, takePort), got 1`,
 			},
 		},
 		{
@@ -344,11 +344,11 @@ func TestParseErrors(t *testing.T) {
 			want: []string{
 				`t.yaml:7:11: spec.actions[0].at: expected a time ≤ spec.duration (30s), got "40s"`,
 				`t.yaml:11:7: spec.actions[1].delete: an action has exactly one verb and this one already has create; split it into two actions`,
-				`t.yaml:12:7: spec.actions[2]: an action needs a verb; expected one of create, update, delete, breakWatches, restartAPIServer, addHandler, hangHandler, killLeader, stopKubelet, startKubelet, setImageFSUsage, injectOOM, takePort`,
+				`t.yaml:12:7: spec.actions[2]: an action needs a verb; expected one of create, update, delete, breakWatches, restartAPIServer, addHandler, hangHandler, killLeader, blockLeaderLock, stopKubelet, startKubelet, setImageFSUsage, injectOOM, takePort`,
 				`t.yaml:13:7: spec.actions[3].at: required field is missing; expected a time ≥ 0 since the start, such as 5s or 1m30s`,
 				`t.yaml:14:11: spec.actions[4].at: expected a time ≥ 0 since the start, such as 5s or 1m30s, got "-1s"`,
 				`t.yaml:15:7: spec.actions[4].killLeader: needs spec.controllerManager: there is no controller-manager whose leader could stop`,
-				`t.yaml:16:7: spec.actions[4].explode: unknown field; expected one of at, create, update, delete, breakWatches, restartAPIServer, addHandler, hangHandler, killLeader, stopKubelet, startKubelet, setImageFSUsage, injectOOM, takePort`,
+				`t.yaml:16:7: spec.actions[4].explode: unknown field; expected one of at, create, update, delete, breakWatches, restartAPIServer, addHandler, hangHandler, killLeader, blockLeaderLock, stopKubelet, startKubelet, setImageFSUsage, injectOOM, takePort`,
 			},
 		},
 		{
@@ -385,6 +385,8 @@ func TestParseErrors(t *testing.T) {
 				"    addHandler: {informer: podz}",
 				"  - at: 1s",
 				"    killLeader: {x: 1}",
+				"  - at: 1s",
+				"    blockLeaderLock: {for: -5s, y: 2}",
 			),
 			want: []string{
 				`t.yaml:11:27: spec.actions[0].stopKubelet.node: expected a node from node-1 to node-2 (spec.kubelets.count is 2), got "node-3"`,
@@ -393,6 +395,8 @@ func TestParseErrors(t *testing.T) {
 				`t.yaml:17:30: spec.actions[3].addHandler.informer: expected the name of an informer in spec.informers (pods, other), got "podz"`,
 				`t.yaml:19:7: spec.actions[4].killLeader: needs spec.controllerManager.leaderElect: true; without leader election there is no leader`,
 				`t.yaml:19:20: spec.actions[4].killLeader.x: unknown field; expected no fields: write {}`,
+				`t.yaml:21:30: spec.actions[5].blockLeaderLock.for: expected a duration ≥ 0 and ≤ 24h for which the lock is refused, such as 30s (0s: until the scenario ends), got "-5s"`,
+				`t.yaml:21:35: spec.actions[5].blockLeaderLock.y: unknown field; expected one of for`,
 			},
 		},
 		{
@@ -976,6 +980,7 @@ func TestVerb(t *testing.T) {
 		{&AddHandler{}, "addHandler"},
 		{&HangHandler{}, "hangHandler"},
 		{&KillLeader{}, "killLeader"},
+		{&BlockLeaderLock{}, "blockLeaderLock"},
 		{&StopKubelet{}, "stopKubelet"},
 		{&StartKubelet{}, "startKubelet"},
 		{&SetImageFSUsage{}, "setImageFSUsage"},

@@ -32,7 +32,7 @@ type Verb interface {
 // error messages list them. A new verb is a file of its own and a line here.
 var verbs = []verbKind{
 	kind[Create](), kind[Update](), kind[Delete](), kind[BreakWatches](), kind[RestartAPIServer](),
-	kind[AddHandler](), kind[HangHandler](), kind[KillLeader](),
+	kind[AddHandler](), kind[HangHandler](), kind[KillLeader](), kind[BlockLeaderLock](),
 	kind[StopKubelet](), kind[StartKubelet](), kind[SetImageFSUsage](), kind[InjectOOM](), kind[TakePort](),
 }
 

@@ -42,6 +42,9 @@ type World interface {
 
 	// KillLeader kills the replica that holds the leader lock, as SIGKILL would.
 	KillLeader(ctx context.Context) error
+	// BlockLeaderLock makes the apiserver refuse the leader's requests to the lock for hold
+	// (0: until the run ends); its other requests go on.
+	BlockLeaderLock(ctx context.Context, hold time.Duration) error
 
 	// A node's kubelet (node-1 … node-N).
 

@@ -35,6 +35,7 @@ func templates(sc *scenarios.Scenario) []Template {
 		}
 	}
 	add("killLeader", "{}")
+	add("blockLeaderLock", "{for: 30s}")
 	add("breakWatches", "{resource: pods}")
 	add("restartAPIServer", "{}")
 	for _, n := range nodes {

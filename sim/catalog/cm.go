@@ -6,6 +6,12 @@ import "time"
 func init() {
 	register(
 		Entry{
+			Name: "cm/glog-flush-daemon", Component: "kube-controller-manager", Kind: KindGo, Period: 30 * time.Second,
+			PeriodFrom: "flushInterval, a constant in github.com/golang/glog (glog.go)",
+			Function:   "glog's init → go logging.flushDaemon() → for _ = range time.NewTicker(flushInterval).C { l.lockAndFlushAll() }",
+			File:       "vendor/github.com/golang/glog/glog.go",
+		},
+		Entry{
 			Name: "cm/log-flush", Component: "kube-controller-manager", Kind: KindUntil, Period: 5 * time.Second,
 			PeriodFrom: "--log-flush-frequency, the default of logFlushFreq in pkg/util/logs",
 			Function:   "logs.InitLogs → go wait.Until(glog.Flush, *logFlushFreq, wait.NeverStop)",
@@ -49,6 +55,12 @@ func init() {
 			Function:   "LeaderElector.renew → wait.Until(func(){ wait.Poll(RetryPeriod, RenewDeadline, tryAcquireOrRenew) }, 0, stop)",
 			File:       "pkg/client/leaderelection/leaderelection.go",
 			Article:    articleCM + " §2 Run (leaderelection.RunOrDie, OnStoppedLeading)",
+		},
+		Entry{
+			Name: "cm/leader-poll-ticker", Component: "kube-controller-manager", Kind: KindGo, Period: 2 * time.Second,
+			PeriodFrom: "--leader-elect-retry-period, the default of LeaderElectionConfiguration.RetryPeriod, the interval renew passes to wait.Poll",
+			Function:   "LeaderElector.renew → wait.Poll(RetryPeriod, RenewDeadline, …) → pollInternal → WaitFor → poller: go func(){ tick := time.NewTicker(interval); … }()",
+			File:       "pkg/util/wait/wait.go",
 		},
 		Entry{
 			Name: "cm/controllers-main", Component: "kube-controller-manager", Kind: KindGo,

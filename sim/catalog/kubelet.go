@@ -9,6 +9,14 @@ func init() {
 	const kubelet = "kubelet"
 	runSection := articleKubelet + " (3) Kubelet Run"
 	register(
+		// glog's init, before main.
+		Entry{
+			Name: "kubelet/glog-flush-daemon", Component: kubelet, Kind: KindGo, Period: 30 * time.Second,
+			PeriodFrom: "flushInterval, a constant in github.com/golang/glog (glog.go)",
+			Function:   "glog's init → go logging.flushDaemon() → for _ = range time.NewTicker(flushInterval).C { l.lockAndFlushAll() }",
+			File:       "vendor/github.com/golang/glog/glog.go",
+			Article:    articleKubelet + " (5) 日志flush (InitLogs' comment on glog's interval)",
+		},
 		// main → app.Run → run → RunKubelet.
 		Entry{
 			Name: "kubelet/log-flush", Component: kubelet, Kind: KindUntil, Period: 5 * time.Second,

@@ -16,7 +16,11 @@ func init() {
 	cmRun := articleCM + " §2 Run"
 	callChain := articleKubelet + " (6) SourceFile, (7) SourceURL (call chain)"
 	registerSteps(
-		// kube-controller-manager: main (controller-manager.go) → app.Run.
+		// kube-controller-manager: glog's init, then main (controller-manager.go) → app.Run.
+		Step{
+			Component: cm, Name: "glog.init",
+			Function: "glog's init → go logging.flushDaemon()", File: "vendor/github.com/golang/glog/glog.go",
+		},
 		Step{
 			Component: cm, Name: "main",
 			Function: "main", File: "cmd/kube-controller-manager/controller-manager.go",
@@ -125,7 +129,11 @@ func init() {
 			Article: articleCM + " §3 factory.go Start",
 		},
 
-		// kubelet: main (kubelet.go) → app.Run → run → RunKubelet.
+		// kubelet: glog's init, then main (kubelet.go) → app.Run → run → RunKubelet.
+		Step{
+			Component: kubelet, Name: "glog.init",
+			Function: "glog's init → go logging.flushDaemon()", File: "vendor/github.com/golang/glog/glog.go",
+		},
 		Step{
 			Component: kubelet, Name: "main",
 			Function: "main", File: "cmd/kubelet/kubelet.go",
@@ -273,6 +281,10 @@ func init() {
 		Step{
 			Component: driver, Name: "action/killLeader",
 			Function: "kubeloom: driver.apply → world.killLeader", File: "sim/engine/world.go",
+		},
+		Step{
+			Component: driver, Name: "action/blockLeaderLock",
+			Function: "kubeloom: driver.apply → cmReplica.blockLock", File: "sim/engine/world.go",
 		},
 		Step{
 			Component: driver, Name: "action/stopKubelet",

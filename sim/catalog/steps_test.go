@@ -107,15 +107,15 @@ func TestStepQuotesAreVerbatim(t *testing.T) {
 // controller manager without leader election) has a story.
 func TestMainLineSpansHaveSteps(t *testing.T) {
 	want := map[string][]string{
-		"kube-controller-manager": {"main", "NewCMServer", "AddFlags", "InitFlags", "InitLogs", "Run", "configz.New",
+		"kube-controller-manager": {"glog.init", "main", "NewCMServer", "AddFlags", "InitFlags", "InitLogs", "Run", "configz.New",
 			"BuildConfigFromFlags", "NewForConfig", "NewForConfigOrDie", "NewBroadcaster", "StartLogging",
 			"StartRecordingToSink", "NewRecorder", "RunOrDie", "StartControllers", "ServerAPIVersions", "ServerResources", "start", "sharedInformers.Start"},
-		"kubelet": {"main", "NewKubeletServer", "AddFlags", "InitFlags", "InitLogs", "run", "UnsecuredKubeletConfig",
+		"kubelet": {"glog.init", "main", "NewKubeletServer", "AddFlags", "InitFlags", "InitLogs", "run", "UnsecuredKubeletConfig",
 			"CreateAPIServerClientConfig", "NewForConfig", "RunKubelet", "NewBroadcaster", "StartLogging",
 			"StartRecordingToSink", "NewRecorder", "CreateAndInitKubelet", "makePodSourceConfig", "NewSourceFile",
 			"NewSourceURL", "NewSourceApiserver", "NewMainKubelet", "BirthCry", "StartGarbageCollection", "startKubelet"},
 		"kubeloom": {"scenario", "LoadObjects", "action/create", "action/update", "action/delete", "action/breakWatches", "action/restartAPIServer",
-			"action/addHandler", "action/hangHandler", "action/killLeader", "action/stopKubelet", "action/startKubelet",
+			"action/addHandler", "action/hangHandler", "action/killLeader", "action/blockLeaderLock", "action/stopKubelet", "action/startKubelet",
 			"action/setImageFSUsage", "action/injectOOM", "action/takePort"},
 		"informers": {"StartInformers", "action/addHandler", "AddEventHandler"},
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/kubeloom/kubeloom/sim/cluster"
 	"github.com/kubeloom/kubeloom/sim/events"
+	"github.com/kubeloom/kubeloom/sim/glog"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
 	"github.com/kubeloom/kubeloom/sim/internal/uuid"
@@ -49,6 +50,10 @@ type Options struct {
 	// OnServing, if set, is told the HTTP server's address and the paths
 	// it serves.
 	OnServing func(addr string, paths []string)
+	// LockRefused, if set, says why the apiserver refuses this process's
+	// requests to the leader election lock at the moment (nil: it serves
+	// them): the scenario's blockLeaderLock.
+	LockRefused func() error
 }
 
 // process is one running kube-controller-manager.
@@ -90,6 +95,9 @@ func Main(ctx context.Context, o Options) (err error) {
 	p.fatal = func(err error) {
 		goroutine.SpanFrom(ctx).AddEvent("fatal", attribute.String("error", err.Error()))
 		exit(err)
+	}
+	if p.o.Era != informer.Modern {
+		glog.Init(ctx, "cm/glog-flush-daemon") // glog's package init, before main
 	}
 	ctx, mainSpan := goroutine.Start(ctx, "main", trace.WithAttributes(attribute.String("process.command", "kube-controller-manager")))
 	defer func() {
@@ -169,7 +177,7 @@ func (p *process) run(ctx context.Context) error {
 		resource = "leases"
 	}
 	le, err := leaderelection.New(leaderelection.Config{
-		Lock: lock, Resource: resource, Classic: p.o.Era != informer.Modern,
+		Lock: lock, Resource: resource, Classic: p.o.Era != informer.Modern, Refused: p.o.LockRefused,
 		LeaseDuration: p.s.LeaderElection.LeaseDuration.Duration, RenewDeadline: p.s.LeaderElection.RenewDeadline.Duration,
 		RetryPeriod:      p.s.LeaderElection.RetryPeriod.Duration,
 		OnStartedLeading: p.runControllers,
@@ -178,7 +186,7 @@ func (p *process) run(ctx context.Context) error {
 				p.fatal(errors.New("leaderelection lost")) // glog.Fatalf("leaderelection lost")
 			}
 		},
-		AcquireName: "cm/leader-acquire", RenewName: "cm/leader-renew", LeadingName: "cm/controllers-main",
+		AcquireName: "cm/leader-acquire", RenewName: "cm/leader-renew", LeadingName: "cm/controllers-main", PollName: "cm/leader-poll-ticker",
 	})
 	if err != nil {
 		return err

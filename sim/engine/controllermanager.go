@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,9 +40,17 @@ type cmReplica struct {
 	cancel context.CancelCauseFunc
 	done   chan struct{}
 
-	mu   sync.Mutex
-	exit error     // why the process ended, once it has
-	at   time.Time // when
+	mu      sync.Mutex
+	exit    error      // why the process ended, once it has
+	at      time.Time  // when
+	blocked *lockBlock // the scenario's blockLeaderLock, if any
+}
+
+// lockBlock is a blockLeaderLock on one replica: its requests to the lock
+// are refused from the action until until (zero: to the end of the run).
+type lockBlock struct {
+	until time.Time
+	why   error
 }
 
 func (c *cmReplica) start(ctx context.Context, o *Options, clk clock.Clock) {
@@ -64,6 +73,7 @@ func (c *cmReplica) start(ctx context.Context, o *Options, clk clock.Clock) {
 	if as := sc.Spec.APIServer; as != nil {
 		opts.RuntimeConfig = as.RuntimeConfig
 	}
+	opts.LockRefused = func() error { return c.lockRefused(clk) }
 	if o.Serving != nil {
 		id := c.rt.Instance()
 		opts.OnServing = func(addr string, paths []string) { o.Serving(id, addr, paths) }
@@ -87,6 +97,30 @@ func (c *cmReplica) start(ctx context.Context, o *Options, clk clock.Clock) {
 // span names when it records why it ended.
 func (c *cmReplica) kill(cause trace.SpanContext) {
 	c.cancel(goroutine.CausedBy(errKilled, cause, c.rt.Instance()))
+}
+
+// blockLock makes the apiserver refuse the replica's requests to the lock
+// for hold (0: until the run ends), from now.
+func (c *cmReplica) blockLock(clk clock.Clock, hold time.Duration) {
+	b := &lockBlock{why: errors.New("the scenario's blockLeaderLock took this replica's permission on the lock away until the end of the run")}
+	if hold > 0 {
+		b.until = clk.Now().Add(hold)
+		b.why = fmt.Errorf("the scenario's blockLeaderLock took this replica's permission on the lock away for %s", hold)
+	}
+	c.mu.Lock()
+	c.blocked = b
+	c.mu.Unlock()
+}
+
+// lockRefused says why the replica's lock requests are refused now, if
+// they are.
+func (c *cmReplica) lockRefused(clk clock.Clock) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if b := c.blocked; b != nil && (b.until.IsZero() || clk.Now().Before(b.until)) {
+		return b.why
+	}
+	return nil
 }
 
 // stop ends the process at the end of the simulation.

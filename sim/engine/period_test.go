@@ -29,6 +29,10 @@ const (
 	// polls: wait.Until(f, 0) whose f is one wait.Poll(period, …): the
 	// body waits the period itself, so iterations start a period apart.
 	polls
+	// ticks: a time.Ticker's loop (for range ticker.C): the first
+	// iteration is one period after the goroutine starts, and the next
+	// ones a period apart, start to start.
+	ticks
 )
 
 // periodRows is every periodic catalog entry (catalog.Entry.Period > 0):
@@ -36,7 +40,9 @@ const (
 // here fails the test.
 func periodRows() map[string]periodRow {
 	return map[string]periodRow{
+		"cm/glog-flush-daemon":                         {ticks, "cm"},
 		"cm/log-flush":                                 {gaps, "cm"},
+		"cm/leader-poll-ticker":                        {ticks, "cm"}, // one tick per renewal: each lane's start to its tick
 		"cm/leader-acquire":                            {jittered, "failover"},
 		"cm/leader-renew":                              {polls, "cm"},
 		"informer/run":                                 {blocks, "cm"},
@@ -64,6 +70,7 @@ func periodRows() map[string]periodRow {
 		"controller/statefulset/worker":                {blocks, "cm"},
 		"controller/certificatesigningrequests/worker": {blocks, "cm"},
 		"controller/serviceaccount/worker":             {blocks, "cm"},
+		"kubelet/glog-flush-daemon":                    {ticks, "kubelet"},
 		"kubelet/log-flush":                            {gaps, "kubelet"},
 		"kubelet/healthz-server":                       {gaps, "healthz"}, // retried while its port is taken
 		"kubelet/source-file":                          {gaps, "kubelet"},
@@ -177,14 +184,18 @@ func TestPeriodsFollowTheSource(t *testing.T) {
 				if l.Period != e.Period {
 					t.Errorf("%s: the lane's period is %s, the catalog's (%s) %s", l.Label, l.Period, e.PeriodFrom, e.Period)
 				}
-				waits = append(waits, iterationGaps(l, row.shows == polls)...)
+				if row.shows == ticks {
+					waits = append(waits, tickGaps(l)...)
+				} else {
+					waits = append(waits, iterationGaps(l, row.shows == polls)...)
+				}
 				if row.shows == blocks && (len(l.Iterations) != 1 || l.Iterations[0].End.Before(l.End)) {
 					t.Errorf("%s: %d iterations; its body blocks, so want one, lasting the lane's life (to %s)",
 						l.Label, len(l.Iterations), runs[row.run].Offset(l.End))
 				}
 			}
 			switch row.shows {
-			case gaps, polls:
+			case gaps, polls, ticks:
 				if len(waits) == 0 {
 					t.Fatalf("%d lanes, no two iterations: nothing shows the period", len(lanes))
 				}
@@ -223,6 +234,18 @@ func iterationGaps(l *timeline.Lane, fromStart bool) []time.Duration {
 		case n > 1:
 			out = append(out, next.Start.Sub(prev.Start)/time.Duration(n))
 		}
+	}
+	return out
+}
+
+// tickGaps is the time from a ticker loop's start to its first tick and
+// between ticks, start to start.
+func tickGaps(l *timeline.Lane) []time.Duration {
+	var out []time.Duration
+	prev := l.Start
+	for _, it := range l.Iterations {
+		out = append(out, it.Start.Sub(prev))
+		prev = it.Start
 	}
 	return out
 }

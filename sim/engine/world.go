@@ -137,6 +137,24 @@ func (a *acting) KillLeader(ctx context.Context) error {
 	return fmt.Errorf("the lock is held by %q, which is no replica of this scenario", holder)
 }
 
+// BlockLeaderLock reads the leader election lock, as KillLeader does, and
+// makes the apiserver refuse the holder's requests to it for hold.
+func (a *acting) BlockLeaderLock(ctx context.Context, hold time.Duration) error {
+	holder, err := a.w.leader(ctx)
+	if err != nil {
+		return err
+	}
+	a.sp.SetAttributes(attribute.String("leaderelection.holder", holder))
+	for _, c := range a.w.cms {
+		if c.holds(holder) {
+			a.sp.SetAttributes(attribute.String("kubeloom.blocked", c.rt.Instance()), attribute.Float64("kubeloom.blocked_for_s", hold.Seconds()))
+			c.blockLock(a.w.clk, hold)
+			return nil
+		}
+	}
+	return fmt.Errorf("the lock is held by %q, which is no replica of this scenario", holder)
+}
+
 func (a *acting) StopKubelet(_ context.Context, node string) error {
 	n, err := a.w.node(node)
 	if err != nil {

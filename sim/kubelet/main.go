@@ -13,6 +13,7 @@ import (
 	"github.com/kubeloom/kubeloom/sim/cluster"
 	"github.com/kubeloom/kubeloom/sim/containerruntime"
 	"github.com/kubeloom/kubeloom/sim/events"
+	"github.com/kubeloom/kubeloom/sim/glog"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
 )
@@ -80,6 +81,9 @@ func Main(ctx context.Context, o Options) error {
 	var started []trace.Link
 	if o.Cause.IsValid() {
 		started = append(started, goroutine.Cause(o.Cause, o.Node))
+	}
+	if o.Era == informer.Classic {
+		glog.Init(ctx, "kubelet/glog-flush-daemon") // glog's package init, before main
 	}
 	ctx, mainSpan := goroutine.Start(ctx, "main", trace.WithAttributes(
 		attribute.String("process.command", "kubelet"), attribute.String("k8s.node.name", o.Node)), trace.WithLinks(started...))

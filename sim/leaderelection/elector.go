@@ -6,16 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	rl "k8s.io/client-go/tools/leaderelection/resourcelock"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
+	"github.com/kubeloom/kubeloom/sim/wait"
 )
 
 // JitterFactor stretches each acquire retry to RetryPeriod × [1, 2.2).
@@ -41,9 +44,14 @@ type Config struct {
 	// OnStoppedLeading runs when Run returns; lost says whether the lease
 	// was lost (renewals failed for RenewDeadline) rather than ctx ending.
 	OnStoppedLeading func(lost bool)
-	// Catalog names of the acquire loop, the renew loop and the goroutine
-	// that runs OnStartedLeading.
-	AcquireName, RenewName, LeadingName string
+	// Refused, if set, says why the apiserver refuses this candidate's
+	// requests to the lock at the moment (nil: it serves them); a refused
+	// request fails with 403 Forbidden without reaching the lock.
+	Refused func() error
+	// Catalog names of the acquire loop, the renew loop, the goroutine
+	// that runs OnStartedLeading, and the poller goroutine of each classic
+	// renewal's wait.Poll.
+	AcquireName, RenewName, LeadingName, PollName string
 }
 
 // Elector is one candidate (LeaderElector).
@@ -72,7 +80,7 @@ func New(cfg Config) (*Elector, error) {
 	case cfg.OnStartedLeading == nil || cfg.OnStoppedLeading == nil:
 		return nil, errors.New("OnStartedLeading and OnStoppedLeading callbacks must not be nil")
 	}
-	cfg.Lock = tracedLock{Interface: cfg.Lock, resource: cfg.Resource}
+	cfg.Lock = tracedLock{Interface: cfg.Lock, resource: cfg.Resource, refused: cfg.Refused}
 	return &Elector{cfg: cfg}, nil
 }
 
@@ -139,7 +147,14 @@ func (le *Elector) renew(ctx context.Context) bool {
 		period = le.cfg.RetryPeriod // today: wait.UntilWithContext(…, RetryPeriod) around an immediate poll
 	}
 	goroutine.RuntimeFrom(ctx).Main(rctx, le.cfg.RenewName, period, 0, func(ctx context.Context) {
-		err := le.poll(ctx, !le.cfg.Classic)
+		var err error
+		if le.cfg.Classic {
+			// v1.5: wait.Poll(RetryPeriod, RenewDeadline, …) starts a poller
+			// goroutine per renewal and tries at its ticks.
+			err = wait.Poll(ctx, le.cfg.PollName, le.cfg.RetryPeriod, le.cfg.RenewDeadline, le.try, goroutine.WithAttributes(le.lockAttrs()...))
+		} else {
+			err = le.poll(ctx)
+		}
 		le.maybeReportTransition(ctx)
 		if err == nil || ctx.Err() != nil {
 			return
@@ -152,20 +167,22 @@ func (le *Elector) renew(ctx context.Context) bool {
 	return lost
 }
 
-var errTimeout = errors.New("timed out waiting for the condition")
+// try is one try of a renewal: tryAcquireOrRenew, noted on the renew
+// iteration's span.
+func (le *Elector) try(ctx context.Context) bool {
+	ok := le.tryAcquireOrRenew(ctx)
+	goroutine.SpanFrom(ctx).AddEvent("tryAcquireOrRenew", attribute.Bool("succeeded", ok))
+	return ok
+}
 
-// poll is wait.Poll(RetryPeriod, RenewDeadline, tryAcquireOrRenew): try
-// every RetryPeriod (at once first when immediate) until a try succeeds
-// or RenewDeadline has passed.
-func (le *Elector) poll(ctx context.Context, immediate bool) error {
+// poll is today's renewal, wait.PollImmediateUntil(RetryPeriod, …) bounded
+// by RenewDeadline: try at once, then every RetryPeriod, on the caller's
+// goroutine with a timer (apimachinery ≥ 0.27 polls without a goroutine),
+// until a try succeeds or RenewDeadline has passed.
+func (le *Elector) poll(ctx context.Context) error {
 	clk := goroutine.RuntimeFrom(ctx).Clock()
 	deadline := clk.Now().Add(le.cfg.RenewDeadline)
-	try := func() bool {
-		ok := le.tryAcquireOrRenew(ctx)
-		goroutine.SpanFrom(ctx).AddEvent("tryAcquireOrRenew", attribute.Bool("succeeded", ok))
-		return ok
-	}
-	if immediate && try() {
+	if le.try(ctx) {
 		return nil
 	}
 	for {
@@ -176,11 +193,11 @@ func (le *Elector) poll(ctx context.Context, immediate bool) error {
 			return ctx.Err()
 		case <-t.C():
 		}
-		if try() {
+		if le.try(ctx) {
 			return nil
 		}
 		if !clk.Now().Before(deadline) {
-			return errTimeout
+			return wait.ErrWaitTimeout
 		}
 	}
 }
@@ -299,6 +316,27 @@ func (le *Elector) lockAttrs() []attribute.KeyValue {
 type tracedLock struct {
 	rl.Interface
 	resource string
+	refused  func() error
+}
+
+// refuse is the apiserver's answer to a request it refuses: 403 Forbidden.
+func (t tracedLock) refuse() error {
+	if t.refused == nil {
+		return nil
+	}
+	why := t.refused()
+	if why == nil {
+		return nil
+	}
+	return apierrors.NewForbidden(schema.GroupResource{Resource: t.resource}, lockName(t.Describe()), why)
+}
+
+// lockName is the name in a lock's "namespace/name".
+func lockName(described string) string {
+	if i := strings.LastIndexByte(described, '/'); i >= 0 {
+		return described[i+1:]
+	}
+	return described
 }
 
 func (t tracedLock) event(ctx context.Context, verb string, err error, attrs ...attribute.KeyValue) {
@@ -310,6 +348,10 @@ func (t tracedLock) event(ctx context.Context, verb string, err error, attrs ...
 }
 
 func (t tracedLock) Get(ctx context.Context) (*rl.LeaderElectionRecord, []byte, error) {
+	if err := t.refuse(); err != nil {
+		t.event(ctx, "Get", err)
+		return nil, nil, err
+	}
 	r, raw, err := t.Interface.Get(ctx)
 	var attrs []attribute.KeyValue
 	if r != nil {
@@ -320,13 +362,19 @@ func (t tracedLock) Get(ctx context.Context) (*rl.LeaderElectionRecord, []byte, 
 }
 
 func (t tracedLock) Create(ctx context.Context, r rl.LeaderElectionRecord) error {
-	err := t.Interface.Create(ctx, r)
+	err := t.refuse()
+	if err == nil {
+		err = t.Interface.Create(ctx, r)
+	}
 	t.event(ctx, "Create", err, attribute.String("holder", r.HolderIdentity))
 	return err
 }
 
 func (t tracedLock) Update(ctx context.Context, r rl.LeaderElectionRecord) error {
-	err := t.Interface.Update(ctx, r)
+	err := t.refuse()
+	if err == nil {
+		err = t.Interface.Update(ctx, r)
+	}
 	t.event(ctx, "Update", err, attribute.String("holder", r.HolderIdentity))
 	return err
 }

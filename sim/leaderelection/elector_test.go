@@ -64,7 +64,7 @@ func runCandidate(t *testing.T, ctx context.Context, clk *clock.Scaled, cl *clus
 			c.lost = lost
 			c.mu.Unlock()
 		},
-		AcquireName: "cm/leader-acquire", RenewName: "cm/leader-renew", LeadingName: "cm/controllers-main",
+		AcquireName: "cm/leader-acquire", RenewName: "cm/leader-renew", LeadingName: "cm/controllers-main", PollName: "cm/leader-poll-ticker",
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,174 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubeloom/kubeloom/scenarios"
+	"github.com/kubeloom/kubeloom/sim/catalog"
+	"github.com/kubeloom/kubeloom/traces"
+)
+
+// What real processes of the articles' era ran that the source read alone
+// does not show: glog's flush daemon, started by glog's init before main,
+// and the poller goroutine of every wait.Poll in leader renewal.
+
+// TestGlogFlushDaemonStartsBeforeMain holds the classic processes to what
+// glog's init does: a "glog.init" step on the main goroutine, before main,
+// starts the flush daemon, which ticks every 30s from then on; today's klog
+// starts none.
+func TestGlogFlushDaemonStartsBeforeMain(t *testing.T) {
+	for _, era := range []string{"classic", "modern"} {
+		sc := builtin(t, "cluster-basics")
+		sc.Spec.Era, sc.Spec.Eras = scenarios.Era(era), nil
+		sc.Spec.Duration = 95 * time.Second
+		_, spans := runScenario(t, sc, nil)
+		byID := map[string]traces.Span{}
+		mains := map[string]traces.Span{} // by instance
+		for _, s := range spans {
+			byID[s.SpanID.String()] = s
+			if s.Name == "main" && s.Attributes.String("process.command") != "" {
+				mains[s.Resource.String(catalog.AttrServiceInstanceID)] = s
+			}
+		}
+		daemons := 0
+		for _, s := range spans {
+			name := s.Attributes.String(catalog.AttrGoroutineName)
+			if !strings.HasSuffix(name, "/glog-flush-daemon") || s.Name != name {
+				continue
+			}
+			daemons++
+			inst := s.Resource.String(catalog.AttrServiceInstanceID)
+			init, ok := byID[s.ParentSpanID.String()]
+			if !ok || init.Name != "glog.init" {
+				t.Errorf("%s: %s's parent is %q, want glog.init", inst, name, init.Name)
+			}
+			if m, ok := mains[inst]; !ok || !init.End.After(m.Start) && m.Start.Before(init.Start) || m.Start.Before(s.Start) {
+				t.Errorf("%s: glog.init (%s) and its daemon (%s) must start before main (%s)", inst, init.Start, s.Start, m.Start)
+			}
+			var ticks []time.Duration
+			for _, it := range spans {
+				if it.ParentSpanID == s.SpanID && it.Name == "lockAndFlushAll" {
+					ticks = append(ticks, it.Start.Sub(s.Start))
+				}
+			}
+			if want := []time.Duration{30 * time.Second, 60 * time.Second, 90 * time.Second}; !equalDurations(ticks, want) {
+				t.Errorf("%s: %s flushed at %v after its start, want %v (a 30s ticker)", inst, name, ticks, want)
+			}
+		}
+		processes := len(mains)
+		switch {
+		case era == "classic" && daemons != processes:
+			t.Errorf("classic: %d glog flush daemons for %d processes, want one each", daemons, processes)
+		case era == "modern" && daemons != 0:
+			t.Errorf("modern: %d glog flush daemons; klog starts none in its init", daemons)
+		}
+	}
+}
+
+func equalDurations(a, b []time.Duration) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestLostRenewalIsFiveTriesInTenSeconds blocks the classic leader's lock
+// (cm-leader-failover's blockLeaderLock at 120s) and holds its last renewal
+// to v1.5's wait.Poll(2s, 10s): a poller goroutine whose ticker gets four
+// ticks through (2, 4, 6 and 8s), then the 10s timer closes the channel
+// and WaitFor tries a fifth and last time; the renewal is lost, the
+// process exits "leaderelection lost", and another replica takes over. A
+// healthy renewal is one poller goroutine with one tick.
+func TestLostRenewalIsFiveTriesInTenSeconds(t *testing.T) {
+	sc := builtin(t, "cm-leader-failover")
+	sc.Spec.Era, sc.Spec.Eras = scenarios.EraClassic, nil
+	_, spans := runScenario(t, sc, nil)
+	var blocked string
+	for _, s := range spans {
+		if s.Name == "action/blockLeaderLock" {
+			blocked = s.Attributes.String("kubeloom.blocked")
+		}
+	}
+	if blocked == "" {
+		t.Fatal("no action/blockLeaderLock span naming the replica it blocked (kubeloom.blocked)")
+	}
+	in := func(s traces.Span) bool { return s.Resource.String(catalog.AttrServiceInstanceID) == blocked }
+
+	var renew, poller traces.Span // the replica's last renewal and its poller
+	var healthy []traces.Span     // the replica's other pollers
+	for _, s := range spans {
+		if !in(s) {
+			continue
+		}
+		switch {
+		case s.Name == "renew" && s.Start.After(renew.Start):
+			renew = s
+		case s.Name == "cm/leader-poll-ticker":
+			if s.Start.After(poller.Start) {
+				if poller.Name != "" {
+					healthy = append(healthy, poller)
+				}
+				poller = s
+			} else {
+				healthy = append(healthy, s)
+			}
+		}
+	}
+	if poller.ParentSpanID != renew.SpanID {
+		t.Fatalf("the last poller (started %s) is not the last renewal's (started %s)", poller.Start, renew.Start)
+	}
+	var tries []time.Duration
+	for _, e := range renew.Events {
+		if e.Name == "tryAcquireOrRenew" {
+			if ok, _ := e.Attributes["succeeded"].(bool); ok {
+				t.Errorf("a try at %s succeeded while the lock was blocked", e.Time.Sub(renew.Start))
+			}
+			tries = append(tries, e.Time.Sub(renew.Start))
+		}
+	}
+	want := []time.Duration{2 * time.Second, 4 * time.Second, 6 * time.Second, 8 * time.Second, 10 * time.Second}
+	if !equalDurations(tries, want) {
+		t.Errorf("the lost renewal tried at %v after it began, want %v", tries, want)
+	}
+	var ticks []time.Duration
+	for _, s := range spans {
+		if s.ParentSpanID == poller.SpanID && s.Name == "tick" {
+			ticks = append(ticks, s.Start.Sub(poller.Start))
+		}
+	}
+	if !equalDurations(ticks, want[:4]) || poller.End.Sub(poller.Start) != 10*time.Second {
+		t.Errorf("the lost renewal's poller ticked at %v and lived %s, want ticks at %v and 10s (the timeout)", ticks, poller.End.Sub(poller.Start), want[:4])
+	}
+	if len(healthy) < 10 {
+		t.Fatalf("%d healthy renewals before the block, want a renewal every 2s", len(healthy))
+	}
+	for _, p := range healthy {
+		if d := p.End.Sub(p.Start); d != 2*time.Second {
+			t.Errorf("a healthy renewal's poller lived %s, want 2s (one tick, one successful try)", d)
+			break
+		}
+	}
+	exited, tookOver := false, false
+	for _, s := range spans {
+		if in(s) && s.Name == "main" && s.Attributes.String("process.exit") == "leaderelection lost" {
+			exited = true
+		}
+		if !in(s) && s.Name == "RunOrDie" {
+			for _, e := range s.Events {
+				if e.Name == "became leader" && e.Time.After(renew.End) {
+					tookOver = true
+				}
+			}
+		}
+	}
+	if !exited || !tookOver {
+		t.Errorf("after the lost renewal: exited %v (want process.exit \"leaderelection lost\"), another replica became leader %v", exited, tookOver)
+	}
+}
