@@ -215,6 +215,34 @@ func init() {
 		"fo.takeover-modern": func(d *docRuns) (figure, error) {
 			return d.of("cm-leader-failover").takeover("modern")
 		},
+		"fo.blocked": func(d *docRuns) (figure, error) {
+			b, err := d.of("cm-leader-failover").lostRenewal("classic")
+			return exact(b.who), err
+		},
+		"fo.lost-tries": func(d *docRuns) (figure, error) {
+			b, err := d.of("cm-leader-failover").lostRenewal("classic")
+			return exactCount(b.tries), err
+		},
+		"fo.lost-ticks": func(d *docRuns) (figure, error) {
+			b, err := d.of("cm-leader-failover").lostRenewal("classic")
+			return exactCount(b.ticks), err
+		},
+		"fo.lost-after-block": func(d *docRuns) (figure, error) {
+			b, err := d.of("cm-leader-failover").lostRenewal("classic")
+			return durationOf(b.lost-b.block, 100*time.Millisecond, 2*time.Second), err
+		},
+		"fo.lost-after-block-modern": func(d *docRuns) (figure, error) {
+			b, err := d.of("cm-leader-failover").lostRenewal("modern")
+			return durationOf(b.lost-b.block, 100*time.Millisecond, 2*time.Second), err
+		},
+		"fo.second-leader": func(d *docRuns) (figure, error) {
+			b, err := d.of("cm-leader-failover").lostRenewal("classic")
+			return exact(b.next), err
+		},
+		"fo.second-takeover": func(d *docRuns) (figure, error) {
+			b, err := d.of("cm-leader-failover").lostRenewal("classic")
+			return durationOf(b.took-b.lost, 100*time.Millisecond, 2*time.Second), err
+		},
 		"fo.classic-renew-takes": func(d *docRuns) (figure, error) {
 			l, err := d.of("cm-leader-failover").lane("classic/cm-0", "cm/leader-renew")
 			if err != nil || len(l.Iterations) == 0 {
@@ -506,16 +534,81 @@ func (r *docRun) afterKill(era string) (string, time.Duration, error) {
 	if kill < 0 {
 		return "", 0, fmt.Errorf("%s: no killLeader", r.name)
 	}
+	who, at := r.becameLeaderAfter(era, kill)
+	if who == "" {
+		return "", 0, fmt.Errorf("%s: nobody took over in %s", r.name, era)
+	}
+	return who, at - kill, nil
+}
+
+// becameLeaderAfter is the replica of an era whose "became leader" comes
+// first after the time after, and when ("" if none).
+func (r *docRun) becameLeaderAfter(era string, after time.Duration) (string, time.Duration) {
+	who, first := "", time.Duration(-1)
 	for _, s := range r.spans {
 		id := s.Resource.String("service.instance.id")
 		if s.Name != "RunOrDie" || !strings.HasPrefix(id, era+"/") {
 			continue
 		}
 		for _, e := range s.Events {
-			if t := r.at(e.Time); e.Name == "became leader" && t > kill {
-				return strings.TrimPrefix(id, era+"/"), t - kill, nil
+			if t := r.at(e.Time); e.Name == "became leader" && t > after && (first < 0 || t < first) {
+				who, first = strings.TrimPrefix(id, era+"/"), t
 			}
 		}
 	}
-	return "", 0, fmt.Errorf("%s: nobody took over in %s", r.name, era)
+	return who, first
+}
+
+// lostRenewal is what blockLeaderLock did in an era: whom it blocked, when,
+// the tries and poller ticks of the renewal that was lost, when the
+// replica stopped leading, and who took over when.
+type lostRenewal struct {
+	who, next         string
+	block, lost, took time.Duration
+	tries, ticks      int
+}
+
+func (r *docRun) lostRenewal(era string) (lostRenewal, error) {
+	var b lostRenewal
+	var inst string
+	for _, s := range r.spansNamed("", "action/blockLeaderLock") {
+		if id := s.Attributes.String("kubeloom.blocked"); strings.HasPrefix(id, era+"/") {
+			inst, b.who, b.block = id, strings.TrimPrefix(id, era+"/"), r.at(s.Start)
+		}
+	}
+	if inst == "" {
+		return b, fmt.Errorf("%s: no blockLeaderLock in %s", r.name, era)
+	}
+	var renew traces.Span
+	for _, s := range r.spansNamed(inst, "renew") {
+		if s.Start.After(renew.Start) {
+			renew = s
+		}
+	}
+	b.lost = -1
+	for _, e := range renew.Events {
+		switch e.Name {
+		case "tryAcquireOrRenew":
+			b.tries++
+		case "stopped leading":
+			b.lost = r.at(e.Time)
+		}
+	}
+	if b.lost < 0 {
+		return b, fmt.Errorf("%s: %s did not stop leading after the block", r.name, inst)
+	}
+	for _, p := range r.spansNamed(inst, "cm/leader-poll-ticker") {
+		if p.ParentSpanID != renew.SpanID {
+			continue
+		}
+		for _, s := range r.spans {
+			if s.ParentSpanID == p.SpanID && s.Name == "tick" {
+				b.ticks++
+			}
+		}
+	}
+	if b.next, b.took = r.becameLeaderAfter(era, b.lost); b.next == "" {
+		return b, fmt.Errorf("%s: nobody took over in %s after %s lost its lease", r.name, era, b.who)
+	}
+	return b, nil
 }

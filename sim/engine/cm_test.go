@@ -160,6 +160,8 @@ func testCMStartup(t *testing.T, era scenarios.Era) {
 		switch {
 		case e.Name == "controller/endpoint/check-leftover", e.Name == "controller/podgc/delete-pod":
 			continue // one-shot after 5m / only with terminated pods over the threshold; tested beside
+		case era == scenarios.EraModern && (e.Name == "cm/glog-flush-daemon" || e.Name == "cm/leader-poll-ticker"):
+			continue // glog's init and v1.5's wait.Poll goroutine: klog and today's poll start none
 		case strings.HasPrefix(e.Name, "cm/"), e.Component == "informer":
 		case ok && started[id]:
 		default:
@@ -274,10 +276,25 @@ func TestCMLeaderFailover(t *testing.T) {
 	for _, era := range sc.Spec.RunEras() {
 		t.Run(string(era), func(t *testing.T) {
 			terms := leaderTerms(spans, string(era)+"/cm-")
-			if len(terms) != 2 {
-				t.Fatalf("leadership terms = %+v, want 2 (the first leader, then its successor)", terms)
+			if len(terms) != 3 {
+				t.Fatalf("leadership terms = %+v, want 3 (the first leader, its successor, and the last standby once blockLeaderLock cost the successor its lease)", terms)
 			}
-			first, second := terms[0], terms[1]
+			first, second, third := terms[0], terms[1], terms[2]
+			// The successor lost its lease to blockLeaderLock: within
+			// RenewDeadline (10s) and one RetryPeriod of the block, and the
+			// last replica took over once the lease expired.
+			blockedAt := origin.Add(sc.Spec.Actions[1].At)
+			if d := second.end.Sub(blockedAt); d < 0 || d > 12*time.Second {
+				t.Errorf("%s's renewals ended %s after the block, want within RenewDeadline + RetryPeriod", second.replica, d)
+			}
+			if third.replica == first.replica || third.replica == second.replica || third.start.Before(second.end) {
+				t.Errorf("after the block, %s led from %s; want the third replica, after %s stopped at %s", third.replica, third.start, second.replica, second.end)
+			}
+			for _, is := range sum.Instances {
+				if is.ID == second.replica && is.Exit != "leaderelection lost" {
+					t.Errorf("%s exit = %q, want leaderelection lost", second.replica, is.Exit)
+				}
+			}
 			if first.replica == second.replica {
 				t.Errorf("the same replica led twice: %+v", terms)
 			}
@@ -307,8 +324,8 @@ func TestCMLeaderFailover(t *testing.T) {
 					starts[id]++
 				}
 			}
-			if starts[first.replica] != 21 || starts[second.replica] != 21 || len(starts) != 2 {
-				t.Errorf("controller start spans per replica = %v, want 21 for each leader and none for the rest", starts)
+			if starts[first.replica] != 21 || starts[second.replica] != 21 || starts[third.replica] != 21 || len(starts) != 3 {
+				t.Errorf("controller start spans per replica = %v, want 21 for each leader", starts)
 			}
 			// Every replica has an identity of its own (modern: host name
 			// and a uniquifier; classic: the host name).

@@ -102,8 +102,8 @@ func TestControlPausesStepsAndActs(t *testing.T) {
 		t.Errorf("Advance after the end: %v, want ErrRunEnded", err)
 	}
 	sum, spans := finish()
-	if sum.Actions != 3 { // two given at 20s, the scenario's own at 60s
-		t.Errorf("%d actions ran, want 3", sum.Actions)
+	if sum.Actions != 4 { // two given at 20s, the scenario's own at 60s and 120s
+		t.Errorf("%d actions ran, want 4", sum.Actions)
 	}
 	if len(sum.Failures) != 2 {
 		t.Errorf("the summary lists %d failures, want the delete's 2", len(sum.Failures))

@@ -100,13 +100,15 @@ func (c *cmReplica) kill(cause trace.SpanContext) {
 }
 
 // blockLock makes the apiserver refuse the replica's requests to the lock
-// for hold (0: until the run ends), from now.
-func (c *cmReplica) blockLock(clk clock.Clock, hold time.Duration) {
+// for hold (0: until the run ends), from now; cause is the action's span.
+func (c *cmReplica) blockLock(clk clock.Clock, hold time.Duration, cause trace.SpanContext) {
 	b := &lockBlock{why: errors.New("the scenario's blockLeaderLock took this replica's permission on the lock away until the end of the run")}
 	if hold > 0 {
 		b.until = clk.Now().Add(hold)
 		b.why = fmt.Errorf("the scenario's blockLeaderLock took this replica's permission on the lock away for %s", hold)
 	}
+	// A refused request's error names the action as its cause.
+	b.why = goroutine.CausedBy(b.why, cause, c.rt.Instance())
 	c.mu.Lock()
 	c.blocked = b
 	c.mu.Unlock()

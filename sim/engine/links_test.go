@@ -94,8 +94,10 @@ func TestActionsLinkToTheirEffects(t *testing.T) {
   controllerManager: {replicas: 2, leaderElect: true, controllers: [endpoint]}
   actions:
     - {at: 20s, killLeader: {}}
+    - {at: 50s, blockLeaderLock: {for: 20s}}
 `, map[string][]string{
-			"20s": {"main on cm-0"}, // the killed process records why it ended
+			"20s": {"main on cm-0"},  // the killed process records why it ended
+			"50s": {"renew on cm-1"}, // the new leader's renewal, whose tries the apiserver refuses
 		}, nil},
 		{"kubelet", `
   kubelets: {count: 1}

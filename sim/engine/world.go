@@ -148,7 +148,7 @@ func (a *acting) BlockLeaderLock(ctx context.Context, hold time.Duration) error 
 	for _, c := range a.w.cms {
 		if c.holds(holder) {
 			a.sp.SetAttributes(attribute.String("kubeloom.blocked", c.rt.Instance()), attribute.Float64("kubeloom.blocked_for_s", hold.Seconds()))
-			c.blockLock(a.w.clk, hold)
+			c.blockLock(a.w.clk, hold, a.sp.SpanContext())
 			return nil
 		}
 	}

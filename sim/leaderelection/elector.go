@@ -80,7 +80,7 @@ func New(cfg Config) (*Elector, error) {
 	case cfg.OnStartedLeading == nil || cfg.OnStoppedLeading == nil:
 		return nil, errors.New("OnStartedLeading and OnStoppedLeading callbacks must not be nil")
 	}
-	cfg.Lock = tracedLock{Interface: cfg.Lock, resource: cfg.Resource, refused: cfg.Refused}
+	cfg.Lock = tracedLock{Interface: cfg.Lock, resource: cfg.Resource, denied: cfg.Refused}
 	return &Elector{cfg: cfg}, nil
 }
 
@@ -316,20 +316,31 @@ func (le *Elector) lockAttrs() []attribute.KeyValue {
 type tracedLock struct {
 	rl.Interface
 	resource string
-	refused  func() error
+	denied   func() error // Config.Refused
 }
 
 // refuse is the apiserver's answer to a request it refuses: 403 Forbidden.
 func (t tracedLock) refuse() error {
-	if t.refused == nil {
+	if t.denied == nil {
 		return nil
 	}
-	why := t.refused()
+	why := t.denied()
 	if why == nil {
 		return nil
 	}
-	return apierrors.NewForbidden(schema.GroupResource{Resource: t.resource}, lockName(t.Describe()), why)
+	return refusedError{apierrors.NewForbidden(schema.GroupResource{Resource: t.resource}, lockName(t.Describe()), why), why}
 }
+
+// refusedError is the 403 of a refused lock request, which unwraps to the
+// reason too: a reason made by goroutine.CausedBy links the span that
+// records the error to what refused it (the scenario's action).
+type refusedError struct {
+	status *apierrors.StatusError
+	why    error
+}
+
+func (e refusedError) Error() string   { return e.status.Error() }
+func (e refusedError) Unwrap() []error { return []error{e.status, e.why} }
 
 // lockName is the name in a lock's "namespace/name".
 func lockName(described string) string {
@@ -337,6 +348,13 @@ func lockName(described string) string {
 		return described[i+1:]
 	}
 	return described
+}
+
+// refused records a refused request: its event, and the error on the
+// try's iteration, linked to what refused it.
+func (t tracedLock) refused(ctx context.Context, verb string, err error) {
+	t.event(ctx, verb, err)
+	goroutine.SpanFrom(ctx).RecordError(err)
 }
 
 func (t tracedLock) event(ctx context.Context, verb string, err error, attrs ...attribute.KeyValue) {
@@ -349,7 +367,7 @@ func (t tracedLock) event(ctx context.Context, verb string, err error, attrs ...
 
 func (t tracedLock) Get(ctx context.Context) (*rl.LeaderElectionRecord, []byte, error) {
 	if err := t.refuse(); err != nil {
-		t.event(ctx, "Get", err)
+		t.refused(ctx, "Get", err)
 		return nil, nil, err
 	}
 	r, raw, err := t.Interface.Get(ctx)
@@ -362,19 +380,21 @@ func (t tracedLock) Get(ctx context.Context) (*rl.LeaderElectionRecord, []byte, 
 }
 
 func (t tracedLock) Create(ctx context.Context, r rl.LeaderElectionRecord) error {
-	err := t.refuse()
-	if err == nil {
-		err = t.Interface.Create(ctx, r)
+	if err := t.refuse(); err != nil {
+		t.refused(ctx, "Create", err)
+		return err
 	}
+	err := t.Interface.Create(ctx, r)
 	t.event(ctx, "Create", err, attribute.String("holder", r.HolderIdentity))
 	return err
 }
 
 func (t tracedLock) Update(ctx context.Context, r rl.LeaderElectionRecord) error {
-	err := t.refuse()
-	if err == nil {
-		err = t.Interface.Update(ctx, r)
+	if err := t.refuse(); err != nil {
+		t.refused(ctx, "Update", err)
+		return err
 	}
+	err := t.Interface.Update(ctx, r)
 	t.event(ctx, "Update", err, attribute.String("holder", r.HolderIdentity))
 	return err
 }
