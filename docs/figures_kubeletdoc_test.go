@@ -153,9 +153,33 @@ func init() {
 			}
 			return exactCount(n), nil
 		},
-		"kdoc.ks.config-mux":    kdocLaneCount("kubelet-startup", "kubelet/config-mux"),
-		"kdoc.ks.pod-workers":   kdocLaneCount("kubelet-startup", "kubelet/pod-worker"),
-		"kdoc.ks.probe-workers": kdocLaneCount("kubelet-startup", "kubelet/probe-worker"),
+		"kdoc.ks.config-mux":              kdocLaneCount("kubelet-startup", "kubelet/config-mux"),
+		"kdoc.ks.pod-workers":             kdocLaneCount("kubelet-startup", "kubelet/pod-worker"),
+		"kdoc.ks.probe-workers":           kdocLaneCount("kubelet-startup", "kubelet/probe-worker"),
+		"kdoc.ks.volume-stat-calculators": kdocLaneCount("kubelet-startup", "kubelet/volume-stat-calculator"),
+		"kdoc.ks.calculator-first-at": func(d *docRuns) (figure, error) {
+			r := d.of("kubelet-startup")
+			ls := r.lanes("node-1", "kubelet/volume-stat-calculator")
+			if len(ls) == 0 {
+				return figure{}, fmt.Errorf("no kubelet/volume-stat-calculator")
+			}
+			first := ls[0].Start
+			for _, l := range ls {
+				if l.Start.Before(first) {
+					first = l.Start
+				}
+			}
+			return durationOf(r.at(first), time.Second, 2*time.Second), nil
+		},
+		"kdoc.lc.web-calculator-stop-at": func(d *docRuns) (figure, error) {
+			r := d.of("kubelet-pod-lifecycle")
+			for _, l := range r.lanes("node-1", "kubelet/volume-stat-calculator") {
+				if l.Attributes.String(catalog.AttrObjectKey) == "default/web" && !l.Open {
+					return durationOf(r.at(l.End), time.Second, 2*time.Second), nil
+				}
+			}
+			return figure{}, fmt.Errorf("no stopped kubelet/volume-stat-calculator of default/web")
+		},
 		"kdoc.kill-pod": func(d *docRuns) (figure, error) {
 			return kdocBuiltinsWith(d, func(r *docRun) bool { return len(r.lanes("", "kubelet/kill-pod")) > 0 })
 		},

@@ -418,7 +418,7 @@ func generateSoak(tb testing.TB, path string, n int) (int, int64) {
 			{"kubelet/pod-killer", "killPod", time.Second},
 			{"kubelet/status-manager", "syncBatch", 10 * time.Second},
 			{"kubelet/cm-ensure-state", "ensureState", time.Minute},
-			{"kubelet/fs-volume-stats", "calcAndStoreStats", time.Minute},
+			{"kubelet/fs-volume-stats", "updateCachedPodVolumeStats", time.Minute},
 		} {
 			lane(in, p.name, catalog.KindUntil, p.period, p.iter, []attribute.KeyValue{attribute.String(catalog.AttrNode, in.id)},
 				func(g *soakGen, l *soakLane, parent trace.SpanContext, at time.Time) time.Time {

@@ -54,7 +54,7 @@ func TestKubeletEntriesFollowTheArticle(t *testing.T) {
 		"kubelet/event-broadcast-loop", "kubelet/event-log-watcher", "kubelet/event-sink-watcher",
 		"kubelet/config-mux", "kubelet/image-cache", "kubelet/kill-pod",
 		"kubelet/volume-dswp", "kubelet/volume-reconciler",
-		"kubelet/probe-worker", "kubelet/pod-worker",
+		"kubelet/probe-worker", "kubelet/pod-worker", "kubelet/volume-stat-calculator",
 	}
 	for _, name := range append(append([]string{}, named...), unnamed...) {
 		if e, ok := Lookup(name); !ok || e.Component != "kubelet" {
@@ -67,7 +67,7 @@ func TestKubeletEntriesFollowTheArticle(t *testing.T) {
 		}
 	}
 	// Not in the article's v1.3 (image-cache came in 1.4) or not shown by it.
-	for _, name := range []string{"kubelet/image-cache", "kubelet/kill-pod",
+	for _, name := range []string{"kubelet/image-cache", "kubelet/kill-pod", "kubelet/volume-stat-calculator",
 		"kubelet/event-broadcast-loop", "kubelet/event-log-watcher", "kubelet/event-sink-watcher"} {
 		if e, _ := Lookup(name); e.Article != "" || e.Story(locale.Articles).Quote != "" {
 			t.Errorf("%s: the article does not name it, so Article and Quote stay empty", name)

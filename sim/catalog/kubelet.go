@@ -152,6 +152,12 @@ func init() {
 			File:       "pkg/kubelet/server/stats/fs_resource_analyzer.go",
 			Article:    articleKubelet + " (2) initializeModules",
 		},
+		Entry{
+			Name: "kubelet/volume-stat-calculator", Component: kubelet, Kind: KindJitterUntil, Period: time.Minute,
+			PeriodFrom: "--volume-stats-agg-period, the default of VolumeStatsAggPeriod (the analyzer's calcPeriod, passed as jitterPeriod), jittered by 1.0",
+			Function:   "updateCachedPodVolumeStats → newVolumeStatCalculator(s.statsProvider, s.calcPeriod, pod).StartOnce() → go wait.JitterUntil(func(){ s.calcAndStoreStats() }, s.jitterPeriod, 1.0, s.stopChannel)",
+			File:       "pkg/kubelet/server/stats/volume_stat_calculator.go",
+		},
 
 		// Kubelet.Run.
 		Entry{

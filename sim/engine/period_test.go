@@ -33,6 +33,9 @@ const (
 	// iteration is one period after the goroutine starts, and the next
 	// ones a period apart, start to start.
 	ticks
+	// jitteredOnce: wait.JitterUntil with factor 1.0 (the kubelet's
+	// per-pod volume-stat calculators): every wait is in [period, 2 × period).
+	jitteredOnce
 )
 
 // periodRows is every periodic catalog entry (catalog.Entry.Period > 0):
@@ -83,6 +86,7 @@ func periodRows() map[string]periodRow {
 		"kubelet/cm-ensure-state":                      {gaps, "kubelet"},
 		"kubelet/cm-periodic-tasks":                    {gaps, "kubelet"},
 		"kubelet/fs-volume-stats":                      {gaps, "kubelet"},
+		"kubelet/volume-stat-calculator":               {jitteredOnce, "kubelet"},
 		"kubelet/volume-dswp":                          {gaps, "kubelet"},
 		"kubelet/volume-reconciler":                    {gaps, "kubelet"},
 		"kubelet/node-status":                          {gaps, "kubelet"},
@@ -203,15 +207,24 @@ func TestPeriodsFollowTheSource(t *testing.T) {
 				if dev := math.Abs(float64(med-e.Period)) / float64(e.Period); dev > 0.02 {
 					t.Errorf("median gap %s over %d gaps, want %s (%s) within 2%%", med, len(waits), e.Period, e.PeriodFrom)
 				}
-			case jittered:
+			case jittered, jitteredOnce:
 				if len(waits) < 3 {
 					t.Fatalf("%d gaps, want at least 3", len(waits))
 				}
-				hi := time.Duration(float64(e.Period) * 2.2)
+				factor := 1.2
+				if row.shows == jitteredOnce {
+					factor = 1.0
+				}
+				hi := time.Duration(float64(e.Period) * (1 + factor))
+				distinct := map[time.Duration]bool{}
 				for _, w := range waits {
+					distinct[w] = true
 					if w < e.Period-time.Millisecond || w >= hi {
-						t.Errorf("a wait of %s, want within [%s, %s): JitterUntil(%s, 1.2)", w, e.Period, hi, e.Period)
+						t.Errorf("a wait of %s, want within [%s, %s): JitterUntil(%s, %g)", w, e.Period, hi, e.Period, factor)
 					}
+				}
+				if len(distinct) < 2 {
+					t.Errorf("every wait is %s: JitterUntil(%s, %g) draws each one", waits[0], e.Period, factor)
 				}
 			}
 		})

@@ -76,7 +76,7 @@ type Kubelet struct {
 	runtimeInit     sync.Once        // oneTimeInitializer: initializeRuntimeDependentModules
 	nodeStatus      nodeStatusState
 	backoff         backoff
-	volumeStats     volumeStatsCache
+	analyzer        *fsResourceAnalyzer
 	fatal           func(error) // glog.Fatal: the process exits
 	started         time.Time
 	killingMu       sync.Mutex
@@ -94,6 +94,7 @@ func newKubelet(o Options, rt *goroutine.Runtime) *Kubelet {
 	k.probes = newProbeManager(k)
 	k.images = newImageManager(k)
 	k.volumes = newVolumeManager(k)
+	k.analyzer = &fsResourceAnalyzer{k: k}
 	k.state = &runtimeState{}
 	k.eviction = newEvictionManager(k)
 	k.pleg = newPLEG(k)
@@ -162,6 +163,6 @@ func (k *Kubelet) initializeModules(ctx context.Context) error {
 	// Step 6: kl.oomWatcher.Start(kl.nodeRef)
 	k.startOOMWatcher(ctx)
 	// Step 7: kl.resourceAnalyzer.Start()
-	k.startResourceAnalyzer(ctx)
+	k.analyzer.start(ctx)
 	return nil
 }

@@ -2,12 +2,10 @@ package kubelet
 
 import (
 	"context"
-	"sync"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 )
@@ -72,44 +70,4 @@ func (k *Kubelet) startOOMWatcher(ctx context.Context) {
 			}
 		}
 	}, goroutine.WithIterationName("oomEvent"))
-}
-
-// startResourceAnalyzer is fsResourceAnalyzer.Start
-// (pkg/kubelet/server/stats/fs_resource_analyzer.go): wait.Forever every
-// --volume-stats-agg-period (1m), recomputing each pod's volume usage.
-func (k *Kubelet) startResourceAnalyzer(ctx context.Context) {
-	ctx, sp := goroutine.Start(ctx, "resourceAnalyzer.Start")
-	defer sp.End()
-	k.rt.Forever(ctx, "kubelet/fs-volume-stats", volumeStatsAggPeriod, func(ctx context.Context) {
-		stats := map[types.UID]uint64{}
-		n := 0
-		for _, ps := range k.o.Runtime.Stats() {
-			var used uint64
-			for _, c := range ps.Containers {
-				used += c.RootfsUsedBytes / 4 // the volumes' share, a stand-in for du
-			}
-			stats[types.UID(ps.PodUID)] = used
-			n++
-		}
-		k.volumeStats.set(stats)
-		goroutine.SpanFrom(ctx).SetAttributes(attribute.Int("k8s.pods", n))
-	}, goroutine.WithIterationName("updateCachedPodVolumeStats"))
-}
-
-// volumeStatsCache is the analyzer's cache, read by /stats/summary.
-type volumeStatsCache struct {
-	mu    sync.Mutex
-	bytes map[types.UID]uint64
-}
-
-func (c *volumeStatsCache) set(m map[types.UID]uint64) {
-	c.mu.Lock()
-	c.bytes = m
-	c.mu.Unlock()
-}
-
-func (c *volumeStatsCache) get(uid types.UID) uint64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.bytes[uid]
 }

@@ -179,7 +179,7 @@ func (k *Kubelet) serveSummary(w http.ResponseWriter, _ *http.Request) {
 	for _, ps := range k.o.Runtime.Stats() {
 		var p podStats
 		p.PodRef.Name, p.PodRef.Namespace, p.PodRef.UID = ps.Name, ps.Namespace, ps.PodUID
-		p.VolumeUsed = k.volumeStats.get(types.UID(ps.PodUID))
+		p.VolumeUsed = k.analyzer.podVolumeUsed(types.UID(ps.PodUID))
 		for _, c := range ps.Containers {
 			var cs containerStats
 			cs.Name = c.Name

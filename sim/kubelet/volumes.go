@@ -311,6 +311,15 @@ func (vm *volumeManager) podVolumesGone(uid types.UID) bool {
 	return len(vm.mounted[uid]) == 0
 }
 
+// mountedOf is how many volumes of the pod are mounted: what
+// GetMountedVolumesForPod returns to ListVolumesForPod, which the pod's
+// volume-stat calculator measures.
+func (vm *volumeManager) mountedOf(uid types.UID) int {
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	return len(vm.mounted[uid])
+}
+
 // inUse is GetVolumesInUse, for the node status.
 func (vm *volumeManager) inUse() []corev1.UniqueVolumeName {
 	vm.mu.Lock()
