@@ -71,6 +71,7 @@ var kubeletParts = []struct{ prefix, component string }{
 	{"pod-worker", "pod workers"},
 	{"kill-pod", "pod workers"},
 	{"probe-", "probe manager"},
+	{"volume-stat-", componentKubelet}, // the resource analyzer's calculators, beside kubelet/fs-volume-stats
 	{"volume-", "volume manager"},
 	{"source-", "pod sources"},
 	{"config-mux", "pod sources"},
