@@ -288,6 +288,12 @@ func init() {
 			Article:  startControllers,
 		},
 		Entry{
+			Name: "controller/garbagecollector/monitor-sync-poller", Component: cm, Kind: KindGo, Period: 10 * time.Second,
+			PeriodFrom: "10*time.Second, a literal in GarbageCollector.Run",
+			Function:   "GarbageCollector.Run → wait.PollInfinite(10*time.Second, …all monitors synced) → poller: go func(){ tick := time.NewTicker(interval); … }()",
+			File:       "pkg/util/wait/wait.go",
+		},
+		Entry{
 			Name: "controller/garbagecollector/propagator", Component: cm, Kind: KindUntil, Period: 0,
 			Function: "GarbageCollector.Run → go wait.Until(gc.propagator.processEvent, 0, stopCh)",
 			File:     "pkg/controller/garbagecollector/garbagecollector.go",

@@ -56,10 +56,10 @@ func init() {
 			File:     "pkg/client/cache/shared_informer.go",
 		},
 		Entry{
-			Name: "informer/cache-sync-poller", Component: "informer", Kind: KindUntil, Period: 100 * time.Millisecond,
+			Name: "informer/cache-sync-poller", Component: "informer", Kind: KindGo, Period: 100 * time.Millisecond,
 			PeriodFrom: "syncedPollPeriod, a constant in pkg/client/cache/shared_informer.go",
-			Function:   "cache.WaitForCacheSync → wait.PollUntil(syncedPollPeriod=100ms, …) poller",
-			File:       "pkg/client/cache/shared_informer.go",
+			Function:   "cache.WaitForCacheSync → wait.PollUntil(syncedPollPeriod, …, stopCh) → WaitFor(poller(interval, 0), …, stopCh) → go func(){ tick := time.NewTicker(interval); … }()",
+			File:       "pkg/util/wait/wait.go",
 		},
 	)
 }

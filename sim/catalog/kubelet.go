@@ -167,6 +167,12 @@ func init() {
 			Article:  runSection,
 		},
 		Entry{
+			Name: "kubelet/volume-mount-poller", Component: kubelet, Kind: KindGo, Period: 300 * time.Millisecond,
+			PeriodFrom: "podAttachAndMountRetryInterval, a constant in pkg/kubelet/volumemanager/volume_manager.go",
+			Function:   "syncPod → volumeManager.WaitForAttachAndMount → wait.Poll(podAttachAndMountRetryInterval, podAttachAndMountTimeout, verifyVolumesMountedFunc) → poller: go func(){ tick := time.NewTicker(interval); … }()",
+			File:       "pkg/util/wait/wait.go",
+		},
+		Entry{
 			Name: "kubelet/volume-dswp", Component: kubelet, Kind: KindUntil, Period: 100 * time.Millisecond,
 			PeriodFrom: "desiredStateOfWorldPopulatorLoopSleepPeriod, a constant in pkg/kubelet/volumemanager/volume_manager.go",
 			Function:   "volumeManager.Run → go vm.desiredStateOfWorldPopulator.Run(stopCh) → wait.Until(dswp.populatorLoopFunc(), 100ms, stopCh)",

@@ -53,7 +53,7 @@ func benchSync(b *testing.B, tracer trace.Tracer, flush func()) {
 	rs, _ := c.Client.AppsV1().ReplicaSets("default").Create(ctx, &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
 		Spec: appsv1.ReplicaSetSpec{Replicas: ptr.To[int32](3), Selector: selector("web"), Template: template("web")}}, metav1.CreateOptions{})
 	cc.Informers.Start(ctx)
-	if !informer.WaitForCacheSync(ctx, "bench", rsc.rsInf.HasSynced, rsc.pods.HasSynced) {
+	if !informer.WaitForCacheSync(ctx, cc.Era, "bench", rsc.rsInf.HasSynced, rsc.pods.HasSynced) {
 		b.Fatal("caches did not sync")
 	}
 	key := keyOf(rs)

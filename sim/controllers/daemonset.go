@@ -27,7 +27,7 @@ func startDaemonSet(ctx context.Context, c *Context) string {
 	}
 	dsc := newDaemonSetController(ctx, c)
 	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/daemonset/run", func(ctx context.Context) {
-		if !informer.WaitForCacheSync(ctx, "pods, nodes", dsc.pods.HasSynced, dsc.nodes.HasSynced) {
+		if !informer.WaitForCacheSync(ctx, c.Era, "pods, nodes", dsc.pods.HasSynced, dsc.nodes.HasSynced) {
 			return
 		}
 		dsc.queue.Workers(ctx, "controller/daemonset/worker", int(c.Config.ConcurrentDaemonSetSyncs), "syncDaemonSet", dsc.sync)

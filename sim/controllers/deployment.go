@@ -34,7 +34,7 @@ func startDeployment(ctx context.Context, c *Context) string {
 	}
 	dc := newDeploymentController(ctx, c)
 	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/deployment/run", func(ctx context.Context) {
-		if !informer.WaitForCacheSync(ctx, "deployments, replicasets, pods", dc.dInf.HasSynced, dc.rsInf.HasSynced, dc.pods.HasSynced) {
+		if !informer.WaitForCacheSync(ctx, c.Era, "deployments, replicasets, pods", dc.dInf.HasSynced, dc.rsInf.HasSynced, dc.pods.HasSynced) {
 			return
 		}
 		dc.queue.Workers(ctx, "controller/deployment/worker", int(c.Config.ConcurrentDeploymentSyncs), "syncDeployment", dc.sync)

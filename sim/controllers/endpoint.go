@@ -36,7 +36,7 @@ func startEndpoint(ctx context.Context, c *Context) string {
 		rt := goroutine.RuntimeFrom(ctx)
 		e.services.Run(ctx)  // go e.serviceController.Run(stopCh)
 		e.pods.RunDummy(ctx) // go e.podController.Run(stopCh)
-		if !informer.WaitForCacheSync(ctx, "pods", e.pods.HasSynced) {
+		if !informer.WaitForCacheSync(ctx, c.Era, "pods", e.pods.HasSynced) {
 			return
 		}
 		e.queue.Workers(ctx, "controller/endpoint/worker", int(c.Config.ConcurrentEndpointSyncs), "syncService", e.syncService)

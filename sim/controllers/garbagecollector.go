@@ -23,6 +23,7 @@ import (
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
+	"github.com/kubeloom/kubeloom/sim/wait"
 	"github.com/kubeloom/kubeloom/sim/informer"
 )
 
@@ -139,30 +140,39 @@ type garbageCollector struct {
 	absent map[types.UID]bool    // absentOwnerCache
 }
 
-// waitForMonitors is wait.PollInfinite(10s, all monitors synced), on the
-// Run goroutine.
+// waitForMonitors waits until every monitor has synced.
+//
+//   - Classic: v1.5's GarbageCollector.Run, on the Run goroutine:
+//     wait.PollInfinite(10*time.Second, func() (bool, error) { … HasSynced … })
+//     — a poller goroutine (controller/garbagecollector/monitor-sync-poller)
+//     ticks every 10s and the condition is checked here at each tick, the
+//     first 10s in, logging "Waiting for resource monitors to be synced..."
+//     while one has not.
+//   - Modern: cache.WaitForNamedCacheSync("garbage collector", …), today's
+//     WaitForCacheSync (a check at once, then every 100ms).
 func (gc *garbageCollector) waitForMonitors(ctx context.Context) bool {
+	synced := func() bool {
+		for _, m := range gc.monitors {
+			if !m.HasSynced() {
+				return false
+			}
+		}
+		return true
+	}
+	if gc.c.Era == informer.Modern {
+		return informer.WaitForCacheSync(ctx, gc.c.Era, "garbage collector", synced)
+	}
 	ctx, sp := goroutine.Start(ctx, "PollInfinite", trace.WithAttributes(attribute.String("condition", "all resource monitors synced")))
 	defer sp.End()
-	clk := goroutine.RuntimeFrom(ctx).Clock()
-	for {
-		t := clk.NewTimer(10 * time.Second)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return false
-		case <-t.C():
-		}
-		synced := true
-		for _, m := range gc.monitors {
-			synced = synced && m.HasSynced()
-		}
-		if synced {
-			sp.AddEvent("Garbage Collector: All monitored resources synced. Proceeding to collect garbage")
+	err := wait.PollInfinite(ctx, "controller/garbagecollector/monitor-sync-poller", 10*time.Second, func(ctx context.Context) bool {
+		if synced() {
+			goroutine.SpanFrom(ctx).AddEvent("Garbage Collector: All monitored resources synced. Proceeding to collect garbage")
 			return true
 		}
-		sp.AddEvent("Garbage Collector: Waiting for resource monitors to be synced...")
-	}
+		goroutine.SpanFrom(ctx).AddEvent("Garbage Collector: Waiting for resource monitors to be synced...")
+		return false
+	})
+	return err == nil
 }
 
 // processEvent keeps the graph: one monitor event per call.

@@ -22,7 +22,7 @@ func startJob(ctx context.Context, c *Context) string {
 	}
 	jm := newJobController(ctx, c)
 	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/job/run", func(ctx context.Context) {
-		if !informer.WaitForCacheSync(ctx, "pods, jobs", jm.pods.HasSynced, jm.jobs.HasSynced) {
+		if !informer.WaitForCacheSync(ctx, c.Era, "pods, jobs", jm.pods.HasSynced, jm.jobs.HasSynced) {
 			return
 		}
 		jm.queue.Workers(ctx, "controller/job/worker", int(c.Config.ConcurrentJobSyncs), "syncJob", jm.sync)

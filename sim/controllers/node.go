@@ -45,7 +45,7 @@ func startNode(ctx context.Context, c *Context) string {
 	rt := goroutine.RuntimeFrom(ctx)
 	life := ctx
 	rt.Go(ctx, "controller/node/run", func(ctx context.Context) {
-		if !informer.WaitForCacheSync(ctx, "nodes, pods, daemonsets", nc.nodes.HasSynced, nc.pods.HasSynced, nc.daemonSets.HasSynced) {
+		if !informer.WaitForCacheSync(ctx, c.Era, "nodes, pods, daemonsets", nc.nodes.HasSynced, nc.pods.HasSynced, nc.daemonSets.HasSynced) {
 			return
 		}
 		loops := goroutine.Outlive(ctx, life)

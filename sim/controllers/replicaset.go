@@ -19,7 +19,7 @@ func startReplicaSet(ctx context.Context, c *Context) string {
 	}
 	rsc := newReplicaSetController(ctx, c)
 	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/replicaset/run", func(ctx context.Context) {
-		if !informer.WaitForCacheSync(ctx, "pods", rsc.pods.HasSynced) {
+		if !informer.WaitForCacheSync(ctx, c.Era, "pods", rsc.pods.HasSynced) {
 			return
 		}
 		rsc.queue.Workers(ctx, "controller/replicaset/worker", int(c.Config.ConcurrentRSSyncs), "syncReplicaSet", rsc.sync)

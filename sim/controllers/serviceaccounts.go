@@ -19,7 +19,7 @@ import (
 func startServiceAccounts(ctx context.Context, c *Context) string {
 	sc := newServiceAccountsController(ctx, c)
 	goroutine.RuntimeFrom(ctx).Go(ctx, "controller/serviceaccount/run", func(ctx context.Context) {
-		if !informer.WaitForCacheSync(ctx, "serviceaccounts", sc.sas.HasSynced) {
+		if !informer.WaitForCacheSync(ctx, c.Era, "serviceaccounts", sc.sas.HasSynced) {
 			return
 		}
 		sc.queue.Workers(ctx, "controller/serviceaccount/worker", 1, "syncNamespace", sc.sync)

@@ -160,8 +160,8 @@ func testCMStartup(t *testing.T, era scenarios.Era) {
 		switch {
 		case e.Name == "controller/endpoint/check-leftover", e.Name == "controller/podgc/delete-pod":
 			continue // one-shot after 5m / only with terminated pods over the threshold; tested beside
-		case era == scenarios.EraModern && (e.Name == "cm/glog-flush-daemon" || e.Name == "cm/leader-poll-ticker"):
-			continue // glog's init and v1.5's wait.Poll goroutine: klog and today's poll start none
+		case era == scenarios.EraModern && (e.Name == "cm/glog-flush-daemon" || e.Name == "cm/leader-poll-ticker" || e.Name == "controller/garbagecollector/monitor-sync-poller"):
+			continue // glog's init and v1.5's wait.Poll pollers: klog and today's waits start none
 		case strings.HasPrefix(e.Name, "cm/"), e.Component == "informer":
 		case ok && started[id]:
 		default:

@@ -43,58 +43,60 @@ const (
 // here fails the test.
 func periodRows() map[string]periodRow {
 	return map[string]periodRow{
-		"cm/glog-flush-daemon":                         {ticks, "cm"},
-		"cm/log-flush":                                 {gaps, "cm"},
-		"cm/leader-poll-ticker":                        {ticks, "cm"}, // one tick per renewal: each lane's start to its tick
-		"cm/leader-acquire":                            {jittered, "failover"},
-		"cm/leader-renew":                              {polls, "cm"},
-		"informer/run":                                 {blocks, "cm"},
-		"informer/private":                             {blocks, "cm"},
-		"informer/cache-sync-poller":                   {gaps, "cm"},
-		"reflector/list-watch":                         {gaps, "cm"}, // re-lists after each breakWatches
-		"controller/podgc/gc":                          {gaps, "cm"},
-		"controller/node/monitor":                      {gaps, "cm"},
-		"controller/node/pod-evictor":                  {gaps, "cm"},
-		"controller/resourcequota/resync":              {gaps, "cm"},
-		"controller/cronjob/sync-all":                  {gaps, "cm"},
-		"controller/attachdetach/reconciler":           {gaps, "cm"},
-		"controller/attachdetach/dswp":                 {gaps, "cm"},
-		"controller/endpoint/worker":                   {blocks, "cm"},
-		"controller/replicationcontroller/worker":      {blocks, "cm"},
-		"controller/resourcequota/worker":              {blocks, "cm"},
-		"controller/resourcequota/priority-worker":     {blocks, "cm"},
-		"controller/namespace/worker":                  {blocks, "cm"},
-		"controller/daemonset/worker":                  {blocks, "cm"},
-		"controller/job/worker":                        {blocks, "cm"},
-		"controller/deployment/worker":                 {blocks, "cm"},
-		"controller/replicaset/worker":                 {blocks, "cm"},
-		"controller/disruption/worker":                 {blocks, "cm"},
-		"controller/disruption/recheck-worker":         {blocks, "cm"},
-		"controller/statefulset/worker":                {blocks, "cm"},
-		"controller/certificatesigningrequests/worker": {blocks, "cm"},
-		"controller/serviceaccount/worker":             {blocks, "cm"},
-		"kubelet/glog-flush-daemon":                    {ticks, "kubelet"},
-		"kubelet/log-flush":                            {gaps, "kubelet"},
-		"kubelet/healthz-server":                       {gaps, "healthz"}, // retried while its port is taken
-		"kubelet/source-file":                          {gaps, "kubelet"},
-		"kubelet/source-url":                           {gaps, "kubelet"},
-		"kubelet/source-apiserver":                     {gaps, "kubelet"}, // re-lists after each breakWatches
-		"kubelet/container-gc":                         {gaps, "kubelet"},
-		"kubelet/image-gc":                             {gaps, "kubelet"},
-		"kubelet/image-detect":                         {gaps, "kubelet"},
-		"kubelet/image-cache":                          {gaps, "kubelet-modern"}, // 1.4 on: classic is v1.3's kubelet
-		"kubelet/cm-ensure-state":                      {gaps, "kubelet"},
-		"kubelet/cm-periodic-tasks":                    {gaps, "kubelet"},
-		"kubelet/fs-volume-stats":                      {gaps, "kubelet"},
-		"kubelet/volume-stat-calculator":               {jitteredOnce, "kubelet"},
-		"kubelet/volume-dswp":                          {gaps, "kubelet"},
-		"kubelet/volume-reconciler":                    {gaps, "kubelet"},
-		"kubelet/node-status":                          {gaps, "kubelet"},
-		"kubelet/network-status":                       {gaps, "kubelet"},
-		"kubelet/runtime-up":                           {gaps, "kubelet"},
-		"kubelet/pod-killer":                           {blocks, "kubelet"},
-		"kubelet/eviction":                             {gaps, "kubelet"},
-		"kubelet/pleg-relist":                          {gaps, "kubelet"},
+		"cm/glog-flush-daemon":                            {ticks, "cm"},
+		"cm/log-flush":                                    {gaps, "cm"},
+		"cm/leader-poll-ticker":                           {ticks, "cm"}, // one tick per renewal: each lane's start to its tick
+		"cm/leader-acquire":                               {jittered, "failover"},
+		"cm/leader-renew":                                 {polls, "cm"},
+		"informer/run":                                    {blocks, "cm"},
+		"informer/private":                                {blocks, "cm"},
+		"informer/cache-sync-poller":                      {ticks, "cm"},
+		"reflector/list-watch":                            {gaps, "cm"}, // re-lists after each breakWatches
+		"controller/podgc/gc":                             {gaps, "cm"},
+		"controller/node/monitor":                         {gaps, "cm"},
+		"controller/node/pod-evictor":                     {gaps, "cm"},
+		"controller/resourcequota/resync":                 {gaps, "cm"},
+		"controller/cronjob/sync-all":                     {gaps, "cm"},
+		"controller/attachdetach/reconciler":              {gaps, "cm"},
+		"controller/attachdetach/dswp":                    {gaps, "cm"},
+		"controller/garbagecollector/monitor-sync-poller": {ticks, "cm"},
+		"controller/endpoint/worker":                      {blocks, "cm"},
+		"controller/replicationcontroller/worker":         {blocks, "cm"},
+		"controller/resourcequota/worker":                 {blocks, "cm"},
+		"controller/resourcequota/priority-worker":        {blocks, "cm"},
+		"controller/namespace/worker":                     {blocks, "cm"},
+		"controller/daemonset/worker":                     {blocks, "cm"},
+		"controller/job/worker":                           {blocks, "cm"},
+		"controller/deployment/worker":                    {blocks, "cm"},
+		"controller/replicaset/worker":                    {blocks, "cm"},
+		"controller/disruption/worker":                    {blocks, "cm"},
+		"controller/disruption/recheck-worker":            {blocks, "cm"},
+		"controller/statefulset/worker":                   {blocks, "cm"},
+		"controller/certificatesigningrequests/worker":    {blocks, "cm"},
+		"controller/serviceaccount/worker":                {blocks, "cm"},
+		"kubelet/glog-flush-daemon":                       {ticks, "kubelet"},
+		"kubelet/log-flush":                               {gaps, "kubelet"},
+		"kubelet/healthz-server":                          {gaps, "healthz"}, // retried while its port is taken
+		"kubelet/source-file":                             {gaps, "kubelet"},
+		"kubelet/source-url":                              {gaps, "kubelet"},
+		"kubelet/source-apiserver":                        {gaps, "kubelet"}, // re-lists after each breakWatches
+		"kubelet/container-gc":                            {gaps, "kubelet"},
+		"kubelet/image-gc":                                {gaps, "kubelet"},
+		"kubelet/image-detect":                            {gaps, "kubelet"},
+		"kubelet/image-cache":                             {gaps, "kubelet-modern"}, // 1.4 on: classic is v1.3's kubelet
+		"kubelet/cm-ensure-state":                         {gaps, "kubelet"},
+		"kubelet/cm-periodic-tasks":                       {gaps, "kubelet"},
+		"kubelet/fs-volume-stats":                         {gaps, "kubelet"},
+		"kubelet/volume-stat-calculator":                  {jitteredOnce, "kubelet"},
+		"kubelet/volume-mount-poller":                     {ticks, "kubelet"}, // the pod with a volume
+		"kubelet/volume-dswp":                             {gaps, "kubelet"},
+		"kubelet/volume-reconciler":                       {gaps, "kubelet"},
+		"kubelet/node-status":                             {gaps, "kubelet"},
+		"kubelet/network-status":                          {gaps, "kubelet"},
+		"kubelet/runtime-up":                              {gaps, "kubelet"},
+		"kubelet/pod-killer":                              {blocks, "kubelet"},
+		"kubelet/eviction":                                {gaps, "kubelet"},
+		"kubelet/pleg-relist":                             {gaps, "kubelet"},
 	}
 }
 
@@ -116,6 +118,7 @@ func periodRuns() map[string]periodRun {
     - {at: 150s, breakWatches: {resource: services}}`},
 		"kubelet": {"kubelet-startup", `
     - {at: 30s, breakWatches: {resource: pods}}
+    - {at: 40s, create: ` + podWithVolume + `}
     - {at: 90s, breakWatches: {resource: pods}}`},
 		"kubelet-modern": {"kubelet-startup", ""},
 		"failover":       {"cm-leader-failover", ""},
@@ -125,6 +128,10 @@ func periodRuns() map[string]periodRun {
     - {at: 22s, startKubelet: {node: node-1}}`},
 	}
 }
+
+// podWithVolume is a pod on node-1 with an emptyDir volume, whose pod
+// worker waits for the mount (WaitForAttachAndMount).
+const podWithVolume = `{apiVersion: v1, kind: Pod, metadata: {name: scratch, namespace: default}, spec: {nodeName: node-1, volumes: [{name: data, emptyDir: {}}], containers: [{name: c, image: "nginx:1.11"}]}}`
 
 // periodRun is a built-in scenario and the actions added to it.
 type periodRun struct {
@@ -252,13 +259,16 @@ func iterationGaps(l *timeline.Lane, fromStart bool) []time.Duration {
 }
 
 // tickGaps is the time from a ticker loop's start to its first tick and
-// between ticks, start to start.
+// between ticks, start to start, divided by the ticks in between when the
+// recorder sampled unheard ones out.
 func tickGaps(l *timeline.Lane) []time.Duration {
 	var out []time.Duration
-	prev := l.Start
+	prev, n := l.Start, int64(0)
 	for _, it := range l.Iterations {
-		out = append(out, it.Start.Sub(prev))
-		prev = it.Start
+		if k := it.Iteration - n; k > 0 {
+			out = append(out, it.Start.Sub(prev)/time.Duration(k))
+		}
+		prev, n = it.Start, it.Iteration
 	}
 	return out
 }

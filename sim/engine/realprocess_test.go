@@ -172,3 +172,48 @@ func TestLostRenewalIsFiveTriesInTenSeconds(t *testing.T) {
 		t.Errorf("after the lost renewal: exited %v (want process.exit \"leaderelection lost\"), another replica became leader %v", exited, tookOver)
 	}
 }
+
+// TestMountWaitPollsEvery300ms holds WaitForAttachAndMount to the era's
+// poll: v1.5's wait.Poll(300ms, 2m) through a kubelet/volume-mount-poller
+// goroutine, the first check 300ms in; today's PollUntilContextTimeout on
+// the pod worker, with no goroutine, a check at once. Either way the wait
+// is whole 300ms steps.
+func TestMountWaitPollsEvery300ms(t *testing.T) {
+	for _, era := range []scenarios.Era{scenarios.EraClassic, scenarios.EraModern} {
+		sc := builtin(t, "kubelet-startup")
+		sc.Spec.Era, sc.Spec.Eras, sc.Spec.Duration = era, nil, 30*time.Second
+		extra, err := scenarios.Parse("mount.yaml", []byte("apiVersion: kubeloom.dev/v1\nkind: Scenario\nmetadata: {name: mount}\n"+
+			"spec:\n  duration: 30s\n  kubelets: {count: 1}\n  actions:\n    - {at: 10s, create: "+podWithVolume+"}\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.Spec.Actions = append(extra.Spec.Actions, sc.Spec.Actions...) // 10s, before the built-in's own
+		_, spans := runScenario(t, sc, nil)
+		var waits []traces.Span
+		pollers := 0
+		for _, s := range spans {
+			switch s.Name {
+			case "WaitForAttachAndMount":
+				waits = append(waits, s)
+			case "kubelet/volume-mount-poller":
+				pollers++
+				if d := s.End.Sub(s.Start); d%(300*time.Millisecond) != 0 || d == 0 {
+					t.Errorf("%s: a poller lived %s, want whole ticks of 300ms", era, d)
+				}
+			}
+		}
+		if len(waits) == 0 {
+			t.Fatalf("%s: the pod with a volume never waited for its mount", era)
+		}
+		// v1.5 waits a tick even when the volumes are mounted already (every
+		// later sync of the pod); today's checks at once.
+		for _, w := range waits {
+			if d := w.End.Sub(w.Start); d%(300*time.Millisecond) != 0 || era == scenarios.EraClassic && d == 0 {
+				t.Errorf("%s: WaitForAttachAndMount took %s, want whole 300ms steps (classic: at least one)", era, d)
+			}
+		}
+		if want := map[scenarios.Era]int{scenarios.EraClassic: len(waits), scenarios.EraModern: 0}[era]; pollers != want {
+			t.Errorf("%s: %d poller goroutines for %d waits, want %d", era, pollers, len(waits), want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/kubeloom/kubeloom/sim/goroutine"
+	"github.com/kubeloom/kubeloom/sim/wait"
 )
 
 // Factory is the SharedInformerFactory of pkg/controller/informers (v1.5):
@@ -68,15 +69,23 @@ func (f *Factory) Start(ctx context.Context) {
 	sp.AddEvent("informers started", attribute.Int("informers", len(todo)))
 }
 
-// WaitForCacheSync waits until every synced func reports true or ctx ends
-// (cache.WaitForCacheSync). Kubernetes polls every 100ms through a
-// short-lived poller goroutine; kubeloom records it as the
-// informer/cache-sync-poller lane, one iteration per check, and the wait
-// itself as a span of the caller. It reports whether the caches synced.
-func WaitForCacheSync(ctx context.Context, what string, synced ...func() bool) bool {
+// WaitForCacheSync is cache.WaitForCacheSync: it waits until every synced
+// func reports true or ctx ends, and reports whether the caches synced.
+// The wait is a span of the caller, which checks the caches; the poller
+// goroutine behind it is the informer/cache-sync-poller lane.
+//
+//   - Classic (v1.5): wait.PollUntil(syncedPollPeriod=100ms, …, stopCh).
+//     The first check is 100ms in, and the poller's done is stopCh, so it
+//     ticks on, unheard, after the caches synced, until the controller
+//     stops — for the life of the process (the leak of kubernetes#70277).
+//   - Modern: wait.PollImmediateUntil: a check at once, and a poller only
+//     if that fails, which stops when the call returns.
+func WaitForCacheSync(ctx context.Context, era Era, what string, synced ...func() bool) bool {
 	ctx, sp := goroutine.Start(ctx, "WaitForCacheSync", trace.WithAttributes(attribute.String("informer.caches", what)))
 	defer sp.End()
-	all := func() bool {
+	checks := 0
+	all := func(context.Context) bool {
+		checks++
 		for _, s := range synced {
 			if !s() {
 				return false
@@ -84,21 +93,17 @@ func WaitForCacheSync(ctx context.Context, what string, synced ...func() bool) b
 		}
 		return true
 	}
-	pctx, done := context.WithCancel(ctx)
-	defer done()
-	var mu sync.Mutex
-	ok := false
-	goroutine.RuntimeFrom(ctx).Until(pctx, "informer/cache-sync-poller", 100*time.Millisecond, func(context.Context) {
-		if all() {
-			mu.Lock()
-			ok = true
-			mu.Unlock()
-			done()
-		}
-	}, goroutine.WithIterationName("HasSynced"), goroutine.WithAttributes(attribute.String("informer.caches", what)))
-	<-pctx.Done()
-	mu.Lock()
-	defer mu.Unlock()
-	sp.SetAttributes(attribute.Bool("synced", ok))
-	return ok
+	opt := goroutine.WithAttributes(attribute.String("informer.caches", what))
+	var err error
+	if era == Modern {
+		err = wait.PollImmediateUntil(ctx, "informer/cache-sync-poller", syncedPollPeriod, all, opt)
+	} else {
+		err = wait.PollUntil(ctx, "informer/cache-sync-poller", syncedPollPeriod, all, opt)
+	}
+	sp.SetAttributes(attribute.Bool("synced", err == nil), attribute.Int("checks", checks))
+	return err == nil
 }
+
+// syncedPollPeriod is how often WaitForCacheSync checks the caches
+// (pkg/client/cache/shared_informer.go).
+const syncedPollPeriod = 100 * time.Millisecond

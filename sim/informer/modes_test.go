@@ -78,7 +78,7 @@ func TestFactorySharesAndStartsInOrder(t *testing.T) {
 		nodes.AddHandler(w.ctx, &recorder{name: "b"})
 		f.Start(w.ctx)
 		f.Start(w.ctx) // started informers are not started again
-		ok := WaitForCacheSync(w.ctx, "pods, nodes", pods.HasSynced, nodes.HasSynced)
+		ok := WaitForCacheSync(w.ctx, Classic, "pods, nodes", pods.HasSynced, nodes.HasSynced)
 		spans := w.stop(t)
 		if !ok {
 			t.Error("the caches never synced")
@@ -90,6 +90,40 @@ func TestFactorySharesAndStartsInOrder(t *testing.T) {
 			t.Errorf("want one WaitForCacheSync span and its poller goroutine")
 		}
 	})
+}
+
+// WaitForCacheSync's poller: v1.5's PollUntil gives it the caller's stop
+// channel, so it ticks on after the caches synced, until the stop; today's
+// PollImmediateUntil checks at once and stops its poller on return.
+func TestCacheSyncPollerLifetimeByEra(t *testing.T) {
+	for _, era := range []Era{Classic, Modern} {
+		synctest.Test(t, func(t *testing.T) {
+			w := newWorld(t)
+			f := NewFactory(w.cluster, era, 12*time.Hour)
+			pods := f.Informer("pods")
+			f.Start(w.ctx)
+			if !WaitForCacheSync(w.ctx, era, "pods", pods.HasSynced) {
+				t.Fatal("the cache never synced")
+			}
+			w.clk.Sleep(10 * time.Second)
+			spans := w.stop(t)
+			var wait, poller time.Duration
+			for _, s := range spans {
+				switch s.Name {
+				case "WaitForCacheSync":
+					wait = s.EndTime.Sub(s.StartTime)
+				case "informer/cache-sync-poller":
+					poller = s.EndTime.Sub(s.StartTime)
+				}
+			}
+			switch {
+			case era == Classic && (wait != 100*time.Millisecond || poller < 10*time.Second):
+				t.Errorf("classic: the wait took %s and its poller lived %s; want the first check at 100ms, and the poller living on to the stop", wait, poller)
+			case era == Modern && poller > wait:
+				t.Errorf("modern: the poller lived %s, longer than the wait (%s)", poller, wait)
+			}
+		})
+	}
 }
 
 func TestDummyControllerReturnsAtOnce(t *testing.T) {

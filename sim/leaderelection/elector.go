@@ -153,7 +153,9 @@ func (le *Elector) renew(ctx context.Context) bool {
 			// goroutine per renewal and tries at its ticks.
 			err = wait.Poll(ctx, le.cfg.PollName, le.cfg.RetryPeriod, le.cfg.RenewDeadline, le.try, goroutine.WithAttributes(le.lockAttrs()...))
 		} else {
-			err = le.poll(ctx)
+			// Today: wait.PollUntilContextTimeout(ctx, RetryPeriod,
+			// RenewDeadline, true, …) on this goroutine.
+			err = wait.PollUntilContextTimeout(ctx, le.cfg.RetryPeriod, le.cfg.RenewDeadline, true, le.try)
 		}
 		le.maybeReportTransition(ctx)
 		if err == nil || ctx.Err() != nil {
@@ -173,33 +175,6 @@ func (le *Elector) try(ctx context.Context) bool {
 	ok := le.tryAcquireOrRenew(ctx)
 	goroutine.SpanFrom(ctx).AddEvent("tryAcquireOrRenew", attribute.Bool("succeeded", ok))
 	return ok
-}
-
-// poll is today's renewal, wait.PollImmediateUntil(RetryPeriod, …) bounded
-// by RenewDeadline: try at once, then every RetryPeriod, on the caller's
-// goroutine with a timer (apimachinery ≥ 0.27 polls without a goroutine),
-// until a try succeeds or RenewDeadline has passed.
-func (le *Elector) poll(ctx context.Context) error {
-	clk := goroutine.RuntimeFrom(ctx).Clock()
-	deadline := clk.Now().Add(le.cfg.RenewDeadline)
-	if le.try(ctx) {
-		return nil
-	}
-	for {
-		t := clk.NewTimer(le.cfg.RetryPeriod)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		case <-t.C():
-		}
-		if le.try(ctx) {
-			return nil
-		}
-		if !clk.Now().Before(deadline) {
-			return wait.ErrWaitTimeout
-		}
-	}
 }
 
 // tryAcquireOrRenew reads the record, creates it if missing, and takes or

@@ -15,6 +15,9 @@ import (
 // without the condition holding.
 var ErrWaitTimeout = errors.New("timed out waiting for the condition")
 
+// Condition is a poll's condition, checked on the caller's goroutine.
+type Condition func(ctx context.Context) bool
+
 // Poll is v1.5's wait.Poll(interval, timeout, condition), which is
 // pollInternal(poller(interval, timeout), condition):
 //
@@ -24,7 +27,92 @@ var ErrWaitTimeout = errors.New("timed out waiting for the condition")
 //		return WaitFor(wait, condition, done)
 //	}
 //
-// poller starts the goroutine recorded as name (its catalog entry, e.g.
+// There is no immediate first try: the first is one interval in. The
+// poller goroutine ends when Poll returns. A tick and the timeout due at one
+// instant (a 2s interval and a 10s timeout, at 10s) are both ready when the
+// poller selects, and Go picks one at random: a real process tries a sixth
+// time at 10s about half the time. kubeloom always takes the timeout, so
+// that a run repeats: the poll ends with the closed channel's try, five
+// tries in 10s.
+func Poll(ctx context.Context, name string, interval, timeout time.Duration, condition Condition, opts ...goroutine.Option) error {
+	done := make(chan struct{})
+	defer close(done)
+	return waitFor(ctx, poller(ctx, name, interval, timeout, opts), condition, done)
+}
+
+// PollInfinite is v1.5's wait.PollInfinite(interval, condition): Poll
+// without a timeout. Its poller ends when it returns.
+func PollInfinite(ctx context.Context, name string, interval time.Duration, condition Condition, opts ...goroutine.Option) error {
+	return Poll(ctx, name, interval, 0, condition, opts...)
+}
+
+// PollUntil is v1.5's wait.PollUntil(interval, condition, stopCh), which is
+// WaitFor(poller(interval, 0), condition, stopCh): the poller's done is the
+// caller's stop channel, not a channel closed on return, so the poller
+// outlives the call and ticks, unheard, until stop closes — here, until ctx
+// ends. With wait.NeverStop it never ends: the goroutine leak that
+// kubernetes#70277 fixed (1.14) by giving the poller a context cancelled on
+// return. cache.WaitForCacheSync polls this way.
+func PollUntil(ctx context.Context, name string, interval time.Duration, condition Condition, opts ...goroutine.Option) error {
+	return waitFor(ctx, poller(ctx, name, interval, 0, opts), condition, ctx.Done())
+}
+
+// PollImmediateUntil is today's wait.PollImmediateUntil(interval,
+// condition, stopCh) (apimachinery's poll.go, which client-go's
+// cache.WaitForCacheSync still calls): the condition is checked at once on
+// the caller, and only if it does not hold does a poller goroutine start;
+// since kubernetes#70277 that poller stops when the call returns
+// (waitForWithContext cancels the context it gave it).
+func PollImmediateUntil(ctx context.Context, name string, interval time.Duration, condition Condition, opts ...goroutine.Option) error {
+	if condition(ctx) {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return Poll(ctx, name, interval, 0, condition, opts...)
+}
+
+// waitFunc is wait.WaitFunc: given the channel that stops it, it returns
+// the channel of ticks, closed when the poller ends.
+type waitFunc func(done <-chan struct{}) <-chan struct{}
+
+// waitFor is v1.5's WaitFor, checking the condition on the caller's
+// goroutine once per tick it receives and once more when the channel
+// closes:
+//
+//	c := wait(done)
+//	for {
+//		_, open := <-c
+//		ok, err := fn()
+//		…
+//		if ok { return nil }
+//		if !open { break }
+//	}
+//	return ErrWaitTimeout
+//
+// It also returns when ctx ends (the process stops), which v1.5's WaitFor
+// leaves to its done channel; it returns ctx's error then.
+func waitFor(ctx context.Context, wait waitFunc, condition Condition, done <-chan struct{}) error {
+	ch := wait(done)
+	for {
+		var open bool
+		select {
+		case _, open = <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if condition(ctx) {
+			return nil
+		}
+		if !open {
+			return ErrWaitTimeout
+		}
+	}
+}
+
+// poller is v1.5's poller(interval, timeout): its WaitFunc starts the
+// goroutine recorded as name (its catalog entry, such as
 // cm/leader-poll-ticker), one per call:
 //
 //	go func() {
@@ -52,90 +140,58 @@ var ErrWaitTimeout = errors.New("timed out waiting for the condition")
 //		}
 //	}()
 //
-// and WaitFor checks the condition on the caller's goroutine once per
-// tick it receives, and once more when the channel closes:
-//
-//	for {
-//		_, open := <-c
-//		ok, err := fn()
-//		…
-//		if ok { return nil }
-//		if !open { break }
-//	}
-//	return ErrWaitTimeout
-//
-// There is no immediate first try: the first is one interval in. Each tick
-// is an iteration of the poller's lane, with delivered=false when it was
-// dropped. A tick and the timeout due at one instant (a 2s interval and a
-// 10s timeout, at 10s) are both ready when the poller selects, and Go picks
-// one at random: a real process tries a sixth time at 10s about half the
-// time. kubeloom always takes the timeout, so that a run repeats: the poll
-// ends with the closed channel's try, five tries in 10s.
-// Poll also returns when ctx ends (the process stops), which v1.5's Poll
-// leaves to its caller; it returns ctx's error then.
-func Poll(ctx context.Context, name string, interval, timeout time.Duration, condition func(ctx context.Context) bool, opts ...goroutine.Option) error {
-	rt := goroutine.RuntimeFrom(ctx)
-	done := make(chan struct{})
-	defer close(done)
-	ch := make(chan struct{})
-	attrs := []attribute.KeyValue{attribute.Float64(catalog.AttrGoroutinePeriod, interval.Seconds())}
-	if timeout != 0 {
-		attrs = append(attrs, attribute.Float64("wait.timeout_s", timeout.Seconds()))
-	}
-	rt.Go(ctx, name, func(ctx context.Context) {
-		defer close(ch)
-		clk := rt.Clock()
-		tick := clk.NewTicker(interval)
-		defer tick.Stop()
-		var after <-chan time.Time
-		deadline := clk.Now().Add(timeout)
+// Each tick is an iteration of the goroutine's lane, marked delivered=true
+// when the caller took it.
+func poller(ctx context.Context, name string, interval, timeout time.Duration, opts []goroutine.Option) waitFunc {
+	return func(done <-chan struct{}) <-chan struct{} {
+		rt := goroutine.RuntimeFrom(ctx)
+		ch := make(chan struct{})
+		attrs := []attribute.KeyValue{attribute.Float64(catalog.AttrGoroutinePeriod, interval.Seconds())}
 		if timeout != 0 {
-			timer := clk.NewTimer(timeout)
-			after = timer.C()
-			defer timer.Stop()
+			attrs = append(attrs, attribute.Float64("wait.timeout_s", timeout.Seconds()))
 		}
-		timedOut := func() {
-			goroutine.SpanFrom(ctx).AddEvent("timeout", attribute.Float64("wait.timeout_s", timeout.Seconds()))
-		}
-		for {
-			select {
-			case <-tick.C():
-				if timeout != 0 && !clk.Now().Before(deadline) {
-					timedOut() // the timer is due too: see Poll's doc
+		rt.Go(ctx, name, func(ctx context.Context) {
+			defer close(ch)
+			clk := rt.Clock()
+			tick := clk.NewTicker(interval)
+			defer tick.Stop()
+			var after <-chan time.Time
+			deadline := clk.Now().Add(timeout)
+			if timeout != 0 {
+				timer := clk.NewTimer(timeout)
+				after = timer.C()
+				defer timer.Stop()
+			}
+			timedOut := func() {
+				goroutine.SpanFrom(ctx).AddEvent("timeout", attribute.Float64("wait.timeout_s", timeout.Seconds()))
+			}
+			for {
+				select {
+				case <-tick.C():
+					if timeout != 0 && !clk.Now().Before(deadline) {
+						timedOut() // the timer is due too: see Poll's doc
+						return
+					}
+					goroutine.Tick(ctx, "tick", interval, func(ctx context.Context) {
+						select {
+						case ch <- struct{}{}:
+							// Only a delivered tick is marked (and so always
+							// recorded): a short interval's unheard ticks
+							// stay sampled out, as idle iterations are.
+							goroutine.SpanFrom(ctx).SetAttributes(attribute.Bool("delivered", true))
+						default:
+						}
+					})
+				case <-after:
+					timedOut()
+					return
+				case <-done:
+					return
+				case <-ctx.Done():
 					return
 				}
-				goroutine.Tick(ctx, "tick", interval, func(ctx context.Context) {
-					delivered := true
-					select {
-					case ch <- struct{}{}:
-					default:
-						delivered = false
-					}
-					goroutine.SpanFrom(ctx).SetAttributes(attribute.Bool("delivered", delivered))
-				})
-			case <-after:
-				timedOut()
-				return
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
 			}
-		}
-	}, append(opts, goroutine.WithAttributes(attrs...))...)
-
-	for {
-		var open bool
-		select {
-		case _, open = <-ch:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		if condition(ctx) {
-			return nil
-		}
-		if !open {
-			return ErrWaitTimeout
-		}
+		}, append(opts, goroutine.WithAttributes(attrs...))...)
+		return ch
 	}
 }

@@ -73,3 +73,107 @@ func TestPollTimesOutAfterFiveChecksInTenSeconds(t *testing.T) {
 		t.Errorf("the poller ticked %d times and lived %s; want 4 ticks (the 10s timeout wins over the 10s tick) and 10s", ticks, lived)
 	}
 }
+
+// run runs f in a bubble with a runtime, until 30s of simulated time have
+// passed after it returned, and returns the recorded spans.
+func run(t *testing.T, f func(ctx context.Context)) tracetest.SpanStubs {
+	var spans tracetest.SpanStubs
+	synctest.Test(t, func(t *testing.T) {
+		exp := tracetest.NewInMemoryExporter()
+		tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp), sdktrace.WithSampler(sdktrace.AlwaysSample()))
+		clk := clock.NewVirtual(time.Unix(0, 0))
+		reg := goroutine.NewRegistry(clk)
+		rt := goroutine.NewRuntime("test-0", tp.Tracer("test"), clk, reg, goroutine.WithAllIterations(true))
+		ctx, stop := context.WithCancel(rt.Context(context.Background()))
+		f(ctx)
+		time.Sleep(30 * time.Second)
+		stop()
+		synctest.Wait()
+		if left := reg.Stop(time.Second); len(left) != 0 {
+			t.Errorf("leftovers: %v", left)
+		}
+		spans = exp.GetSpans()
+		clk.Stop()
+		_ = tp.Shutdown(context.Background())
+	})
+	return spans
+}
+
+func lifetimes(spans tracetest.SpanStubs, name string) (n int, longest time.Duration) {
+	for _, s := range spans {
+		if s.Name == name {
+			n++
+			longest = max(longest, s.EndTime.Sub(s.StartTime))
+		}
+	}
+	return n, longest
+}
+
+// PollUntil's poller has the caller's stop for done: it ticks on after the
+// condition held, until stop (v1.5's leak, kubernetes#70277).
+func TestPollUntilPollerOutlivesTheCall(t *testing.T) {
+	returned := time.Duration(0)
+	spans := run(t, func(ctx context.Context) {
+		start := time.Now()
+		checks := 0
+		if err := PollUntil(ctx, "informer/cache-sync-poller", 100*time.Millisecond, func(context.Context) bool { checks++; return checks == 3 }); err != nil {
+			t.Errorf("PollUntil: %v", err)
+		}
+		returned = time.Since(start)
+	})
+	if returned != 300*time.Millisecond {
+		t.Errorf("PollUntil returned after %s, want 300ms (the third tick)", returned)
+	}
+	n, lived := lifetimes(spans, "informer/cache-sync-poller")
+	if n != 1 || lived < 30*time.Second {
+		t.Errorf("%d pollers, living %s; want one that lives on after the call until stop (30s later)", n, lived)
+	}
+}
+
+// Today's PollImmediateUntil checks at once and starts no poller when the
+// condition already holds; otherwise its poller ends with the call.
+func TestPollImmediateUntilStopsItsPoller(t *testing.T) {
+	spans := run(t, func(ctx context.Context) {
+		if err := PollImmediateUntil(ctx, "informer/cache-sync-poller", 100*time.Millisecond, func(context.Context) bool { return true }); err != nil {
+			t.Errorf("PollImmediateUntil: %v", err)
+		}
+	})
+	if n, _ := lifetimes(spans, "informer/cache-sync-poller"); n != 0 {
+		t.Errorf("%d pollers for a condition that held at once, want none", n)
+	}
+	spans = run(t, func(ctx context.Context) {
+		checks := 0
+		if err := PollImmediateUntil(ctx, "informer/cache-sync-poller", 100*time.Millisecond, func(context.Context) bool { checks++; return checks == 3 }); err != nil {
+			t.Errorf("PollImmediateUntil: %v", err)
+		}
+	})
+	if n, lived := lifetimes(spans, "informer/cache-sync-poller"); n != 1 || lived != 200*time.Millisecond {
+		t.Errorf("%d pollers living %s, want one for the two ticks it took (200ms)", n, lived)
+	}
+}
+
+// Today's loop polls on the caller: at once, then every interval, and a
+// tick at the deadline ends it without a check.
+func TestPollUntilContextTimeoutPollsOnTheCaller(t *testing.T) {
+	var checks []time.Duration
+	var err error
+	spans := run(t, func(ctx context.Context) {
+		start := time.Now()
+		err = PollUntilContextTimeout(ctx, 2*time.Second, 10*time.Second, true, func(context.Context) bool {
+			checks = append(checks, time.Since(start))
+			return false
+		})
+	})
+	want := []time.Duration{0, 2 * time.Second, 4 * time.Second, 6 * time.Second, 8 * time.Second}
+	if !errors.Is(err, context.DeadlineExceeded) || len(checks) != len(want) {
+		t.Fatalf("checks at %v, err %v; want %v and the deadline's error", checks, err, want)
+	}
+	for i := range want {
+		if checks[i] != want[i] {
+			t.Errorf("check %d at %s, want %s", i+1, checks[i], want[i])
+		}
+	}
+	if len(spans) != 0 {
+		t.Errorf("%d spans: today's poll starts no goroutine", len(spans))
+	}
+}
