@@ -23,8 +23,8 @@ import (
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
-	"github.com/kubeloom/kubeloom/sim/wait"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/wait"
 )
 
 // ignoredByGC reports whether the garbage collector watches no objects of
