@@ -1,13 +1,10 @@
 package docs
 
 import (
-	"bytes"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
-	"github.com/kubeloom/kubeloom/traces/termview"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
@@ -53,20 +50,6 @@ func init() {
 		"sc.rl.resyncs-v14": func(d *docRuns) (figure, error) { return exactCount(rlResyncs(d.of("reflector-leak"), "pods-v1.4")), nil },
 		"sc.rl.resyncs-v15": func(d *docRuns) (figure, error) { return exactCount(rlResyncs(d.of("reflector-leak"), "pods-v1.5")), nil },
 		"rl.timers-v14":     func(d *docRuns) (figure, error) { return exactCount(len(rlTimers(d.of("reflector-leak"), "pods-v1.4"))), nil },
-		"rl.timers-v15":     func(d *docRuns) (figure, error) { return exactCount(len(rlTimers(d.of("reflector-leak"), "pods-v1.5"))), nil },
-		"rl.summary-leaked": func(d *docRuns) (figure, error) {
-			// What replay --summary says of them, after "LEAKED".
-			var b bytes.Buffer
-			if err := termview.Summary(&b, d.of("reflector-leak").tl, termview.Options{}); err != nil {
-				return figure{}, err
-			}
-			for _, line := range strings.Split(b.String(), "\n") {
-				if rest, ok := strings.CutPrefix(line, "LEAKED "); ok {
-					return exact("LEAKED " + rest), nil
-				}
-			}
-			return figure{}, fmt.Errorf("reflector-leak: replay --summary has no LEAKED line")
-		},
 	})
 }
 
