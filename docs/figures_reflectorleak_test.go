@@ -28,8 +28,12 @@ func init() {
 			}
 			return exact(andList(at)), nil
 		},
-		"sc.rl.leaked":     func(d *docRuns) (figure, error) { return exactCount(len(rlLeaked(d.of("reflector-leak"), "pods-v1.4"))), nil },
-		"sc.rl.leaked-v15": func(d *docRuns) (figure, error) { return exactCount(len(rlLeaked(d.of("reflector-leak"), "pods-v1.5"))), nil },
+		"sc.rl.leaked": func(d *docRuns) (figure, error) {
+			return exactCount(len(rlLeaked(d.of("reflector-leak"), "pods-v1.4"))), nil
+		},
+		"sc.rl.leaked-v15": func(d *docRuns) (figure, error) {
+			return exactCount(len(rlLeaked(d.of("reflector-leak"), "pods-v1.5"))), nil
+		},
 		"sc.rl.parked-at": func(d *docRuns) (figure, error) {
 			// The leaked goroutine whose call's deferred cleanup() stopped
 			// its timer: when it was left behind.
@@ -47,9 +51,15 @@ func init() {
 			}
 			return figure{text: at[0], tol: 1, kind: duration}, nil
 		},
-		"sc.rl.resyncs-v14": func(d *docRuns) (figure, error) { return exactCount(rlResyncs(d.of("reflector-leak"), "pods-v1.4")), nil },
-		"sc.rl.resyncs-v15": func(d *docRuns) (figure, error) { return exactCount(rlResyncs(d.of("reflector-leak"), "pods-v1.5")), nil },
-		"rl.timers-v14":     func(d *docRuns) (figure, error) { return exactCount(len(rlTimers(d.of("reflector-leak"), "pods-v1.4"))), nil },
+		"sc.rl.resyncs-v14": func(d *docRuns) (figure, error) {
+			return exactCount(rlResyncs(d.of("reflector-leak"), "pods-v1.4")), nil
+		},
+		"sc.rl.resyncs-v15": func(d *docRuns) (figure, error) {
+			return exactCount(rlResyncs(d.of("reflector-leak"), "pods-v1.5")), nil
+		},
+		"rl.timers-v14": func(d *docRuns) (figure, error) {
+			return exactCount(len(rlTimers(d.of("reflector-leak"), "pods-v1.4"))), nil
+		},
 	})
 }
 
