@@ -174,7 +174,7 @@ func init() {
 	}
 	// jaeger.md's table: for each built-in, its traces, the largest and
 	// that one's spans.
-	for _, name := range []string{"goroutine-leak", "informer-basics", "informer-eras", "kubelet-pod-lifecycle", "kubelet-startup", "cm-leader-failover", "cm-startup", "cluster-basics"} {
+	for _, name := range []string{"goroutine-leak", "reflector-leak", "informer-basics", "informer-eras", "kubelet-pod-lifecycle", "kubelet-startup", "cm-leader-failover", "cm-startup", "cluster-basics"} {
 		figs["js.traces."+name] = func(d *docRuns) (figure, error) {
 			return exactCount(len(jsTraces(d.of(name).spans))), nil
 		}

@@ -69,7 +69,7 @@ func hasHan(s string) bool {
 
 func TestBuiltinUnknown(t *testing.T) {
 	_, err := Builtin("nope")
-	want := `unknown built-in scenario "nope"; the built-ins are cluster-basics, cluster-scale, cm-leader-failover, cm-startup, goroutine-leak, informer-basics, informer-eras, kubelet-pod-lifecycle, kubelet-startup (kubeloom scenarios list describes them)`
+	want := `unknown built-in scenario "nope"; the built-ins are cluster-basics, cluster-scale, cm-leader-failover, cm-startup, goroutine-leak, informer-basics, informer-eras, kubelet-pod-lifecycle, kubelet-startup, reflector-leak (kubeloom scenarios list describes them)`
 	if err == nil || err.Error() != want {
 		t.Errorf("Builtin(nope) error = %v\nwant %s", err, want)
 	}
@@ -242,7 +242,7 @@ func TestResolve(t *testing.T) {
 		t.Errorf("Resolve(missing.yaml) error = %v", err)
 	}
 	_, err = Resolve("informer-basix")
-	want := `unknown scenario "informer-basix": no such file, and no built-in of that name; the built-ins are cluster-basics, cluster-scale, cm-leader-failover, cm-startup, goroutine-leak, informer-basics, informer-eras, kubelet-pod-lifecycle, kubelet-startup (kubeloom scenarios list describes them)`
+	want := `unknown scenario "informer-basix": no such file, and no built-in of that name; the built-ins are cluster-basics, cluster-scale, cm-leader-failover, cm-startup, goroutine-leak, informer-basics, informer-eras, kubelet-pod-lifecycle, kubelet-startup, reflector-leak (kubeloom scenarios list describes them)`
 	if err == nil || err.Error() != want {
 		t.Errorf("Resolve(informer-basix) error = %v", err)
 	}

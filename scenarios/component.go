@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
@@ -187,7 +188,7 @@ func (d *decoder) kubelets(fl *field) *Kubelets {
 }
 
 // informers decodes spec.informers; names must be unique.
-func (d *decoder) informers(fl *field) []Informer {
+func (d *decoder) informers(fl *field, eras []Era) []Informer {
 	items, _ := d.sequence(fl.val, fl.path, "a list of informers, such as [{resource: pods}]")
 	var infs []Informer
 	first := map[string]string{} // informer name → path of the first informer with it
@@ -197,7 +198,7 @@ func (d *decoder) informers(fl *field) []Informer {
 		if !ok {
 			continue
 		}
-		inf, named, ok := d.informer(item, path)
+		inf, named, ok := d.informer(item, path, eras)
 		if !ok {
 			continue
 		}
@@ -211,10 +212,11 @@ func (d *decoder) informers(fl *field) []Informer {
 	return infs
 }
 
-// informer decodes one informer; it also returns the field that gives it its name.
-func (d *decoder) informer(n ast.Node, path string) (Informer, *field, bool) {
-	inf := Informer{Handlers: 1}
-	f, ok := d.mapping(n, path, "an informer: a mapping with name, resource, namespace, handlers and resync", informerFields)
+// informer decodes one informer; it also returns the field that gives it its name. eras are
+// the eras the scenario runs in, which the reflector must fit.
+func (d *decoder) informer(n ast.Node, path string, eras []Era) (Informer, *field, bool) {
+	inf := Informer{Handlers: 1, Reflector: ReflectorV15}
+	f, ok := d.mapping(n, path, "an informer: a mapping with name, resource, namespace, handlers, resync and reflector", informerFields)
 	if !ok {
 		return inf, nil, false
 	}
@@ -250,6 +252,17 @@ func (d *decoder) informer(n ast.Node, path string) (Informer, *field, bool) {
 	if v, ok := f.optional("resync", "a duration ≥ 0 and ≤ 24h, such as 0s (no resync) or 30s").duration(0, MaxDuration); ok {
 		inf.Resync = v
 	} else if f.usable("resync") {
+		good = false
+	}
+	refl := f.optional("reflector", "v1.5 (the default) or v1.4 (before kubernetes#35672: every re-list leaks a resync goroutine)")
+	if v, ok := refl.oneOf(reflectors); ok {
+		inf.Reflector = Reflector(v)
+		if inf.Reflector == ReflectorV14 && slices.Contains(eras, EraModern) {
+			// Today's client-go has had cancelCh since it was split out of Kubernetes.
+			d.errorf(refl.fl.val, refl.fl.path, "reflector v1.4 runs only in the classic era, and this scenario runs in era modern (spec.era or spec.eras); run it in classic, or remove the reflector")
+			good = false
+		}
+	} else if f.usable("reflector") {
 		good = false
 	}
 	return inf, named, good

@@ -51,4 +51,5 @@ func ExampleBuiltins() {
 	// informer-eras
 	// kubelet-pod-lifecycle
 	// kubelet-startup
+	// reflector-leak
 }

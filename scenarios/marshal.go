@@ -79,13 +79,19 @@ func Marshal(s *Scenario) ([]byte, error) {
 	if len(sp.Informers) > 0 {
 		var infs []yaml.MapSlice
 		for _, inf := range sp.Informers {
-			infs = append(infs, yaml.MapSlice{
+			m := yaml.MapSlice{
 				{Key: "name", Value: inf.Name},
 				{Key: "resource", Value: inf.Resource.String()},
 				{Key: "namespace", Value: inf.Namespace},
 				{Key: "handlers", Value: inf.Handlers},
 				{Key: "resync", Value: inf.Resync.String()},
-			})
+			}
+			// Only a reflector other than the default is written: scenarios (and the
+			// recordings that embed them) from before the field read as they did.
+			if inf.Reflector != "" && inf.Reflector != ReflectorV15 {
+				m = append(m, yaml.MapItem{Key: "reflector", Value: string(inf.Reflector)})
+			}
+			infs = append(infs, m)
 		}
 		spec = append(spec, yaml.MapItem{Key: "informers", Value: infs})
 	}

@@ -23,7 +23,7 @@ var (
 	apiServerFields     = []string{"runtimeConfig"}
 	controllerMgrFields = []string{"replicas", "leaderElect", "controllers", "flags"}
 	kubeletsFields      = []string{"count", "manifestDir", "manifestURL"}
-	informerFields      = []string{"name", "resource", "namespace", "handlers", "resync"}
+	informerFields      = []string{"name", "resource", "namespace", "handlers", "resync", "reflector"}
 )
 
 // Parse decodes and validates a scenario file. file names the file in error messages and
@@ -192,7 +192,7 @@ func (d *decoder) spec(fl *field) Spec {
 		sp.Kubelets = d.kubelets(fl)
 	}
 	if fl, ok := f.get("informers"); ok {
-		sp.Informers = d.informers(fl)
+		sp.Informers = d.informers(fl, sp.RunEras())
 	}
 	if fl, ok := f.get("objects"); ok {
 		sp.Objects = d.objects(fl)

@@ -297,10 +297,25 @@ func TestParseErrors(t *testing.T) {
 				`t.yaml:11:36: spec.informers[4].namespace: nodes are cluster-scoped, not in a namespace; remove the namespace or set it to ""`,
 				`t.yaml:12:32: spec.informers[5].resync: expected a duration ≥ 0 and ≤ 24h, such as 0s (no resync) or 30s, got 5; add a unit, e.g. 5s`,
 				`t.yaml:13:34: spec.informers[6].handlers: expected an integer ≥ 1 and ≤ 100, got 0`,
-				`t.yaml:13:37: spec.informers[6].extra: unknown field; expected one of name, resource, namespace, handlers, resync`,
+				`t.yaml:13:37: spec.informers[6].extra: unknown field; expected one of name, resource, namespace, handlers, resync, reflector`,
 				`t.yaml:14:7: spec.informers[7].resource: required field is missing; expected a resource name such as pods`,
 				`t.yaml:15:18: spec.informers[8].resource: expected a plural lower-case resource name such as pods, nodes or deployments, got "widgets"`,
 				`t.yaml:16:35: spec.informers[9].namespace: expected a namespace name such as default, or "" for all namespaces, got "Default"`,
+			},
+		},
+		{
+			name: "informer reflector",
+			input: specWith(
+				"eras: [classic, modern]",
+				"informers:",
+				"  - {name: a, resource: pods, reflector: v1.4}",
+				"  - {name: b, resource: pods, reflector: v1.3}",
+				"  - {name: c, resource: pods, reflector: 1.5}",
+			),
+			want: []string{
+				`t.yaml:8:44: spec.informers[0].reflector: reflector v1.4 runs only in the classic era, and this scenario runs in era modern (spec.era or spec.eras); run it in classic, or remove the reflector`,
+				`t.yaml:9:44: spec.informers[1].reflector: expected v1.5 (the default) or v1.4 (before kubernetes#35672: every re-list leaks a resync goroutine), got "v1.3"; did you mean v1.5?`,
+				`t.yaml:10:44: spec.informers[2].reflector: expected v1.5 (the default) or v1.4 (before kubernetes#35672: every re-list leaks a resync goroutine), got 1.5`,
 			},
 		},
 		{
@@ -817,7 +832,7 @@ func TestParseComponentDefaults(t *testing.T) {
 		t.Errorf("NodeNames() = %v", got)
 	}
 	inf := s.Spec.Informers[0]
-	if inf.Name != "nodes" || inf.Resource.Name != "nodes" || inf.Resource.Namespaced || inf.Handlers != 1 || inf.Resync != 0 || inf.Namespace != "" {
+	if inf.Name != "nodes" || inf.Resource.Name != "nodes" || inf.Resource.Namespaced || inf.Handlers != 1 || inf.Resync != 0 || inf.Namespace != "" || inf.Reflector != ReflectorV15 {
 		t.Errorf("informer defaults: %+v", inf)
 	}
 }

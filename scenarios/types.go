@@ -174,7 +174,25 @@ type Informer struct {
 	Namespace string        // "" watches every namespace
 	Handlers  int           // event handlers registered before start, ≥ 1, default 1
 	Resync    time.Duration // resync period, ≥ 0, default 0 (no resync)
+	// Reflector is the classic reflector's version: ReflectorV15 (the default) or
+	// ReflectorV14, whose ListAndWatch leaves its resync goroutine behind (kubernetes#35015).
+	Reflector Reflector
 }
+
+// Reflector names a version of the reflector's ListAndWatch (spec.informers[].reflector).
+type Reflector string
+
+const (
+	// ReflectorV15 is v1.5's: each call's resync goroutine ends with the call (cancelCh,
+	// kubernetes#35672). Today's client-go does the same.
+	ReflectorV15 Reflector = "v1.5"
+	// ReflectorV14 is v1.3's and v1.4's, before #35672: the resync goroutine ends only with
+	// the informer, so every re-list leaks one. The classic era only.
+	ReflectorV14 Reflector = "v1.4"
+)
+
+// reflectors lists every reflector version, the default first.
+var reflectors = []string{string(ReflectorV15), string(ReflectorV14)}
 
 // Object is a Kubernetes object from a scenario file, decoded strictly into its client-go type
 // (e.g. *corev1.Pod). Its namespace is filled in ("default") for namespaced kinds.

@@ -50,6 +50,15 @@ const (
 	AttrNode     = "k8s.node.name"
 	// AttrResync marks an OnUpdate whose object did not change (a resync).
 	AttrResync = "informer.resync"
+	// AttrReflector is on every goroutine of an informer that runs a
+	// reflector other than the default (v1.5's): "v1.4", the ListAndWatch
+	// before kubernetes#35672.
+	AttrReflector = "informer.reflector"
+	// AttrLeaked marks a pre-1.5 reflector/resync-timer whose ListAndWatch
+	// call has returned without stopping it (kubernetes#35015); its
+	// lifetime span also has an EventLeaked event at that instant.
+	AttrLeaked  = "reflector.leaked"
+	EventLeaked = "leaked"
 
 	// Controllers: the event source of an event pipeline's goroutines, and
 	// the number of a worker in its pool.

@@ -60,6 +60,7 @@ func (in *informers) start(ctx context.Context) error {
 			Namespace: spec.Namespace,
 			Era:       informer.Era(in.w.era),
 			Resync:    spec.Resync,
+			Reflector: informer.Reflector(spec.Reflector),
 			Source:    in.w.cluster,
 		})
 		if err != nil {

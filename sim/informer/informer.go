@@ -46,6 +46,9 @@ type Config struct {
 	Kind      schema.GroupVersionKind // the object kind, e.g. v1 Pod
 	Namespace string                  // "" = all namespaces
 	Era       Era
+	// Reflector is the classic reflector's version (default v1.5); v1.4
+	// leaks a resync goroutine per ListAndWatch call (reflector.go).
+	Reflector Reflector
 	Resync    time.Duration // 0 = never
 	Source    Source
 	// Mode is how the informer delivers what it sees (default Shared).
@@ -124,6 +127,9 @@ func New(cfg Config) (*Informer, error) {
 	if cfg.Era != Classic && cfg.Era != Modern {
 		return nil, fmt.Errorf("informer %s: unknown era %q: expected classic or modern", cfg.Name, cfg.Era)
 	}
+	if err := cfg.checkReflector(); err != nil {
+		return nil, err
+	}
 	if _, err := scheme.Scheme.New(cfg.Kind); err != nil {
 		return nil, fmt.Errorf("informer %s: %w", cfg.Name, err)
 	}
@@ -135,6 +141,11 @@ func New(cfg Config) (*Informer, error) {
 		},
 		indexer: cache.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}),
 		causes:  newCauses(),
+	}
+	if cfg.Reflector != ReflectorV15 {
+		// Every lane of the informer says which reflector it runs; the
+		// default's lanes stay as they were.
+		inf.attrs = append(inf.attrs, attribute.String(catalog.AttrReflector, string(cfg.Reflector)))
 	}
 	inf.queue = newTracedQueue(inf)
 	inf.lw = inf.listWatch()
@@ -239,10 +250,10 @@ func (inf *Informer) runReflector(ctx context.Context) {
 		Clock:           rt.Clock(),
 		// Resync is done by the traced reflector/resync-timer goroutine below.
 	})
-	listAndWatch := func(ctx context.Context) {
-		ctx, cancel := context.WithCancel(ctx)
+	listAndWatch := func(stop context.Context) {
+		ctx, cancel := context.WithCancel(stop)
 		defer cancel() // ends this call's resync timer, as ListAndWatch's cancelCh does
-		inf.call.Store(&listAndWatchCall{ctx: ctx})
+		inf.call.Store(&listAndWatchCall{ctx: ctx, stop: stop})
 		if err := r.ListAndWatchWithContext(ctx); err != nil {
 			sp := goroutine.SpanFrom(ctx)
 			sp.RecordError(err)
@@ -259,7 +270,10 @@ func (inf *Informer) runReflector(ctx context.Context) {
 
 // listAndWatchCall is one call of ListAndWatch.
 type listAndWatchCall struct {
-	ctx    context.Context
+	ctx context.Context // ends when the call returns: v1.5's cancelCh
+	// stop is the reflector's stopCh, which outlives the call: all a
+	// pre-1.5 resync goroutine selects on.
+	stop   context.Context
 	listed atomic.Bool // the LIST is stored and the resync goroutine started
 }
 
@@ -274,6 +288,10 @@ func (inf *Informer) listStored() {
 	call := inf.call.Load()
 	if call == nil || !call.listed.CompareAndSwap(false, true) {
 		return // a later Replace of the same call (a WatchList's end) starts nothing
+	}
+	if inf.cfg.Reflector == ReflectorV14 {
+		inf.startLeakyResyncTimer(call)
+		return
 	}
 	inf.startResyncTimer(call.ctx)
 }
@@ -309,7 +327,7 @@ func (inf *Informer) startResyncTimer(ctx context.Context) {
 			// A controller's own informer and a bare reflector resync every
 			// period in both eras: they have no per-listener periods.
 			if due > 0 || inf.cfg.Era == Classic || inf.cfg.Mode != Shared {
-				inf.queue.resync(ictx)
+				_ = inf.queue.resync(ictx) // an error is recorded on its span
 			}
 			sp.End()
 		}

@@ -150,15 +150,15 @@ func (t *tracedQueue) Replace(list []any, rv string) error {
 // own resync period is left at 0).
 func (t *tracedQueue) Resync() error { return t.q.Resync() }
 
-func (t *tracedQueue) resync(ctx context.Context) {
+func (t *tracedQueue) resync(ctx context.Context) error {
 	_, sp := goroutine.Start(ctx, t.kind+".Resync")
 	defer sp.End()
 	for _, key := range t.inf.indexer.ListKeys() {
 		t.inf.causes.queue(key, sp.SpanContext())
 	}
-	if err := t.q.Resync(); err != nil {
-		sp.RecordError(err)
-	}
+	err := t.q.Resync()
+	sp.RecordError(err)
+	return err
 }
 
 // storeQueue is a bare reflector's store: the indexer itself. Nothing pops

@@ -4,6 +4,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/kubeloom/kubeloom/internal/printable"
+	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
@@ -24,6 +25,9 @@ type data struct {
 	// Per step, how many goroutines (main lanes aside) have appeared and
 	// how many have stopped by it (counts); made at the first call.
 	appeared, ended []int
+	// Per step, how many leaked goroutines are alive (leaked); made at the
+	// first call.
+	leaks []int
 
 	span      []trace.SpanID                  // per step: its span (the lifetime span for started and stopped)
 	causes    map[trace.SpanID][]trace.SpanID // span ID → the spans it links to with kubeloom.link=cause
@@ -249,4 +253,26 @@ func (d *data) counts(i int) (run, stop int) {
 		}
 	}
 	return d.appeared[i] - d.ended[i], d.ended[i]
+}
+
+// leaked is how many goroutines left behind (timeline.Lane.Leaked: the
+// pre-1.5 reflector's resync goroutines) are alive at step i: from the
+// step of their "leaked" event to their stopped step. Made for every step
+// at the first call, as counts is.
+func (d *data) leaked(i int) int {
+	if d.leaks == nil {
+		d.leaks = make([]int, len(d.steps)+1)
+		for k, s := range d.steps {
+			if s.Kind == timeline.StepEvent && s.Mark.Name == catalog.EventLeaked && s.Lane.Leaked() {
+				d.leaks[k]++
+				if stop := d.stop[d.lane[s.Lane]]; stop >= k {
+					d.leaks[stop]--
+				}
+			}
+		}
+		for k := 1; k < len(d.steps); k++ {
+			d.leaks[k] += d.leaks[k-1]
+		}
+	}
+	return d.leaks[i]
 }

@@ -74,6 +74,9 @@ func (d *data) tell(i int, lang string) story {
 	}
 	running, stopped := d.counts(i)
 	st.facts = append(st.facts, w.f("goroutines", locale.Args{"running": running, "stopped": stopped}))
+	if n := d.leaked(i); n > 0 {
+		st.facts = append(st.facts, w.f("leaked", locale.Args{"n": n}))
+	}
 
 	switch {
 	case s.HasEntry:

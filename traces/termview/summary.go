@@ -228,6 +228,7 @@ func Summary(w io.Writer, tl *timeline.Timeline, opt Options) error {
 		v.fitColumns(cells, widths)
 	}
 	lines := append(v.title(len(rows)), v.table(cells, styles, widths)...)
+	lines = append(lines, v.leaks(rows)...)
 	if n := v.tl.Orphans; n > 0 {
 		lines = append(lines, fmt.Sprintf("%s not counted: %s parent is missing (the recording was cut short?)",
 			plural(n, "span"), map[bool]string{true: "its", false: "their"}[n == 1]))

@@ -33,4 +33,5 @@ func OutlineContext(ctx context.Context, spans []traces.Span) (*Timeline, error)
 var OutlineAttributes = append([]string{
 	catalog.AttrIteration, catalog.AttrSkipped, catalog.AttrControllerID,
 	catalog.AttrLink, catalog.AttrClockOrigin,
+	catalog.AttrLeaked, // the summary counts leaked goroutines (Lane.Leaked)
 }, goroutineAttrs...)
