@@ -191,3 +191,26 @@ func TestPercentileIsNearestRank(t *testing.T) {
 		}
 	}
 }
+
+// A pod of a generateName prefix already bound before the prefix's first
+// create (loaded with the scenario's objects) is not that create's pod.
+func TestAnOlderPodOfAPrefixTakesNoLaterCreate(t *testing.T) {
+	r := timelinetest.New("older")
+	r.Span(timelinetest.Root, "pods.Create", 10, 10, catalog.AttrObjectKey, "default/web-abc-")
+	r.Instance("kubeloom", "scenario")
+	bind := r.Goroutine(timelinetest.Root, "scheduler/bind", catalog.KindGo, 0, 60)
+	r.Iteration(bind, "scheduler/bind", "scheduleOne", 1, 5, 5, catalog.AttrObjectKey, "default/web-abc-old00", catalog.AttrNode, "node-1")
+	r.Iteration(bind, "scheduler/bind", "scheduleOne", 2, 11, 11, catalog.AttrObjectKey, "default/web-abc-new00", catalog.AttrNode, "node-1")
+	var c podstartup.Collector
+	c.Spans(r.Spans())
+	rep := c.Report()
+	for _, p := range rep.Pods {
+		want := p.Key == "default/web-abc-new00"
+		if got := !p.Created.IsZero(); got != want {
+			t.Errorf("%s has a create: %v, want %v", p.Key, got, want)
+		}
+	}
+	if rep.NoCreate != 1 || rep.NotScheduled != 0 {
+		t.Errorf("no create %d, not scheduled %d; want 1, 0", rep.NoCreate, rep.NotScheduled)
+	}
+}
