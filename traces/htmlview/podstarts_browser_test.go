@@ -22,8 +22,8 @@ func TestBrowserPodStarts(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		lang, heading string
-		want []string // lines of the panel's text, then rows of its tables
-		rows []string
+		want          []string // texts the panel shows
+		rows          []string // rows of its tables, cells joined by |
 	}{{
 		lang: "en", heading: "Pod startup",
 		want: []string{"pod startup of 6 pods: percentiles by nearest rank", "per kubelet (2)",
