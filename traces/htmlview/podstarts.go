@@ -9,11 +9,12 @@ import (
 // which the details panel shows when nothing is selected: the same as
 // `kubeloom replay --latency`.
 type podStarts struct {
-	Pods         int `json:"pods"`
-	Static       int `json:"static"`
-	NoCreate     int `json:"noCreate"`
-	NotScheduled int `json:"notScheduled"`
-	NotRunning   int `json:"notRunning"`
+	Pods          int `json:"pods"`
+	Static        int `json:"static"`
+	NoCreate      int `json:"noCreate"`
+	BoundAtCreate int `json:"boundAtCreate"`
+	NotScheduled  int `json:"notScheduled"`
+	NotRunning    int `json:"notRunning"`
 	// Rows are all pods, then each kubelet's.
 	Rows []podStartRow `json:"rows"`
 }
@@ -40,7 +41,7 @@ func podStartsOf(tl *timeline.Timeline) podStarts {
 		}
 	}
 	r := c.Report()
-	out := podStarts{Pods: len(r.Pods), Static: r.Static, NoCreate: r.NoCreate, NotScheduled: r.NotScheduled, NotRunning: r.NotRunning,
+	out := podStarts{Pods: len(r.Pods), Static: r.Static, NoCreate: r.NoCreate, BoundAtCreate: r.BoundAtCreate, NotScheduled: r.NotScheduled, NotRunning: r.NotRunning,
 		Rows: []podStartRow{}}
 	if len(r.Pods) == 0 {
 		return out

@@ -17,7 +17,7 @@ func TestPodStartsOfTheTimelineAreThoseOfTheSpans(t *testing.T) {
 	want := c.Report()
 	got := podStartsOf(timeline.Build(spans))
 	if got.Pods != len(want.Pods) || got.Static != want.Static || got.NoCreate != want.NoCreate ||
-		got.NotScheduled != want.NotScheduled || got.NotRunning != want.NotRunning {
+		got.BoundAtCreate != want.BoundAtCreate || got.NotScheduled != want.NotScheduled || got.NotRunning != want.NotRunning {
 		t.Errorf("page counts %+v, want those of %+v", got, want)
 	}
 	rows := append([]podstartup.Row{want.Overall}, want.Instances...)

@@ -72,13 +72,14 @@ type Report struct {
 	// Static counts static pods; NoCreate the other pods whose create is
 	// not in the recording (objects loaded before the run began).
 	Static, NoCreate int
-	// NotScheduled counts pods created but never bound by the scheduler
-	// (a pod created with its node set, as a DaemonSet's, is bound at
-	// creation and counted here too); NotRunning pods (static ones aside)
-	// that no status write said Running before the recording ended. Both
-	// count the creates of a generateName that no pod of the recording
-	// took.
-	NotScheduled, NotRunning int
+	// BoundAtCreate counts pods created with their node set (a
+	// DaemonSet's, or a scenario's pod naming its node): the scheduler never
+	// binds them, so of their start only create → Running is known.
+	// NotScheduled counts the other pods created and never bound;
+	// NotRunning pods (static ones aside) that no status write said
+	// Running before the recording ended. Both count the creates of a
+	// generateName that no pod of the recording took.
+	BoundAtCreate, NotScheduled, NotRunning int
 }
 
 // Report reckons the figures of what the Collector observed.
@@ -146,7 +147,11 @@ func (c *Collector) Report() *Report {
 		case p.Created.IsZero():
 			r.NoCreate++
 		}
-		if p.Scheduled.IsZero() && !p.Created.IsZero() {
+		switch {
+		case !p.Scheduled.IsZero() || p.Created.IsZero():
+		case !p.Running.IsZero():
+			r.BoundAtCreate++ // Running without the scheduler: its node was set at create
+		default:
 			r.NotScheduled++
 		}
 		if p.Running.IsZero() {

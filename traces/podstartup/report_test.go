@@ -160,3 +160,27 @@ func TestAnOlderPodOfAPrefixTakesNoLaterCreate(t *testing.T) {
 		t.Errorf("no create %d, not scheduled %d; want 1, 0", rep.NoCreate, rep.NotScheduled)
 	}
 }
+
+// A pod created with its node set (a DaemonSet's) goes Running without the
+// scheduler: its create → Running counts, and it is told apart from a pod
+// never bound.
+func TestAPodBoundAtItsCreate(t *testing.T) {
+	r := timelinetest.New("bound")
+	r.Instance("kubeloom", "scenario")
+	r.Span(timelinetest.Root, "action/create", 1, 1, catalog.AttrObjectKey, "default/ds-pod")
+	r.Span(timelinetest.Root, "action/create", 1, 1, catalog.AttrObjectKey, "default/waiting")
+	r.Instance("kube-controller-manager", "cm-0")
+	r.Span(timelinetest.Root, "pods.Create", 2, 2, catalog.AttrObjectKey, "default/unbound")
+	r.Instance("kubelet", "node-1")
+	sm := r.Goroutine(timelinetest.Root, "kubelet/status-manager", catalog.KindForever, 0, 60)
+	r.Iteration(sm, "kubelet/status-manager", "syncPod", 1, 3, 3, catalog.AttrObjectKey, "default/ds-pod", "k8s.pod.phase", "Running")
+	var c podstartup.Collector
+	c.Spans(r.Spans())
+	rep := c.Report()
+	if rep.BoundAtCreate != 1 || rep.NotScheduled != 1 || rep.NotRunning != 1 {
+		t.Errorf("bound at create %d, not scheduled %d, not running %d; want 1, 1, 1", rep.BoundAtCreate, rep.NotScheduled, rep.NotRunning)
+	}
+	if s := rep.Overall.Stats[podstartup.CreateToRunning]; s.N != 1 || s.Max != sec(2) {
+		t.Errorf("create → Running %+v, want the one pod's 2s", s)
+	}
+}

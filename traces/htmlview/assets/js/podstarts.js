@@ -45,7 +45,7 @@ export function podStarts() {
     out.push(el('details', { class: 'podstarts-nodes' }, el('summary', null, w('perInstance', { n: p.rows.length - 1 })),
       table(p.rows.slice(1))));
   }
-  for (const k of ['static', 'noCreate', 'notScheduled', 'notRunning']) {
+  for (const k of ['static', 'noCreate', 'boundAtCreate', 'notScheduled', 'notRunning']) {
     if (p[k]) out.push(el('p', { class: 'hint' }, w(k, { n: p[k] })));
   }
   return out;
