@@ -8,7 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeloom/kubeloom/sim/catalog/locale"
 	"github.com/kubeloom/kubeloom/traces"
+	"github.com/kubeloom/kubeloom/traces/podstartup"
 	"github.com/kubeloom/kubeloom/traces/termview"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
@@ -26,6 +28,8 @@ type replayOptions struct {
 	instances  []string
 	goroutines []string
 	summary    bool
+	latency    bool
+	lang       string
 	color      termview.ColorMode
 	expand     []string
 }
@@ -60,12 +64,20 @@ unfolds a group (repeatable; "controller/replicaset", "replicaset",
 period, iterations (including those the recorder sampled out), spans, and
 when it started and ended.
 
+--latency prints how long each pod took to start instead: create →
+scheduled → the first status write that says Running, with the p50, p90,
+p99 and max (nearest rank) over every pod and per kubelet, from the whole
+recording (docs/replay.md says which spans mark each moment); --lang
+chooses its language.
+
 Colours are used when the output is a terminal, unless NO_COLOR is set to a
 non-empty value (https://no-color.org) or --color says otherwise.`,
 		Example: `  kubeloom replay recordings/informer-basics.jsonl
   kubeloom replay recordings/informer-basics.jsonl --width 160 --from 18s --to 25s
   kubeloom replay recordings/informer-basics.jsonl --instance informers --goroutine 'informer/listener-*' --goroutine 'watch/*'
   kubeloom replay recordings/informer-basics.jsonl --summary --goroutine 'informer/*'
+  kubeloom run cluster-basics -q --out recordings/cluster-basics.jsonl
+  kubeloom replay recordings/cluster-basics.jsonl --latency --lang zh
   kubeloom run cm-leader-failover -q --out recordings/cm-leader-failover.jsonl
   kubeloom replay recordings/cm-leader-failover.jsonl --instance 'classic/*' --expand controller-manager --expand replicaset
   kubeloom replay recordings/informer-basics.jsonl --color always | less -R`,
@@ -93,7 +105,14 @@ non-empty value (https://no-color.org) or --color says otherwise.`,
 	f.StringSliceVar(&o.goroutines, "goroutine", nil, "show only lanes whose label or goroutine name matches this pattern; repeatable")
 	f.StringSliceVar(&o.expand, "expand", nil, `unfold this group of lanes: a name ("controller/replicaset", "replicaset", "cm-0/informers"), a pattern, or "all"; repeatable`)
 	f.BoolVar(&o.summary, "summary", false, "print a table of the lanes (kind, period, iterations, spans, start, end) instead of the timeline")
+	f.BoolVar(&o.latency, "latency", false, "print each pod's startup (create → scheduled → Running: p50, p90, p99, max, overall and per kubelet) instead of the timeline")
+	addLangFlag(f, &o.lang, "language of --latency: "+locale.Choices())
 	f.Var(&o.color, "color", "colour the output: auto (when it is a terminal and NO_COLOR is unset or empty), always or never")
+	// --latency reads the whole recording: a window or a choice of lanes
+	// would say nothing of it.
+	for _, other := range []string{"summary", "from", "to", "instance", "goroutine", "expand"} {
+		cmd.MarkFlagsMutuallyExclusive("latency", other)
+	}
 	return cmd
 }
 
@@ -105,6 +124,9 @@ func (o *replayOptions) filter() timeline.Filter {
 // runReplay reads the recording and draws its timeline, or its summary
 // table, on the output.
 func runReplay(o *replayOptions) error {
+	if o.latency {
+		return runLatency(o)
+	}
 	// The summary of the whole recording only counts the marks: it is made
 	// from an outline, which has none, of spans read with only what an
 	// outline needs.
@@ -147,4 +169,24 @@ func runReplay(o *replayOptions) error {
 		return termview.Summary(out, tl, opt)
 	}
 	return termview.Render(out, tl, opt)
+}
+
+// runLatency reads of the recording only what marks a pod's moments
+// (podstartup.Attributes, no events) and prints the pod startup table.
+func runLatency(o *replayOptions) error {
+	ctx := cmp.Or(o.ctx, context.Background())
+	spans, done, readErr := readRecording(ctx, o.file, traces.ReadOptions{Attributes: podstartup.Attributes, NoEvents: true})
+	defer done()
+	if len(spans) == 0 {
+		if readErr != nil {
+			return readErr
+		}
+		return fmt.Errorf("%s: no spans in the recording", o.file)
+	}
+	if readErr != nil {
+		printf(o.io.err, "warning: some lines of %s could not be read:\n%v\n", o.file, readErr)
+	}
+	var c podstartup.Collector
+	c.Spans(spans)
+	return termview.Latency(interruptible{ctx, o.io.out}, c.Report(), termview.LatencyOptions{Width: o.width, ASCII: o.ascii, Lang: o.lang})
 }

@@ -29,6 +29,7 @@ import (
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/traces"
+	"github.com/kubeloom/kubeloom/traces/podstartup"
 	"github.com/kubeloom/kubeloom/traces/termview"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
@@ -79,6 +80,52 @@ func BenchmarkReplaySummary1M(b *testing.B) {
 	b.ReportMetric(build.Seconds()/ops, "build-s/op")
 	b.ReportMetric(render.Seconds()/ops, "summary-s/op")
 	b.ReportMetric(float64(n), "spans")
+	b.ReportMetric(float64(maxRSS())/(1<<20), "peak-RSS-MB")
+	b.ReportMetric(float64(before)/(1<<20), "RSS-before-MB")
+}
+
+// BenchmarkReplayLatency1M: `kubeloom replay FILE --latency` of the
+// recording of BenchmarkReplaySummary1M (or KUBELOOM_BENCH_RECORDING's: a
+// cluster-scale run has 3,000 pods to measure), phase by phase as the
+// summary's: reading only podstartup.Attributes, collecting the pods'
+// moments and reckoning the table. It reports the same measures, so that
+// the two read side by side: --latency must cost no more than --summary.
+//
+//	go test ./cmd/kubeloom -run '^$' -bench ReplayLatency1M -benchtime 1x
+func BenchmarkReplayLatency1M(b *testing.B) {
+	path, n, size := benchRecording(b)
+	runtime.GC()
+	debug.FreeOSMemory()
+	before := maxRSS()
+	b.SetBytes(size)
+	var read, build, render time.Duration
+	pods := 0
+	cpu0 := cpuTime()
+	for b.Loop() {
+		t0 := time.Now()
+		spans, done, err := readRecording(context.Background(), path, traces.ReadOptions{Attributes: podstartup.Attributes, NoEvents: true})
+		if err != nil || len(spans) != n {
+			b.Fatalf("read %d of %d spans: %v", len(spans), n, err)
+		}
+		t1 := time.Now()
+		var c podstartup.Collector
+		c.Spans(spans)
+		r := c.Report()
+		pods = len(r.Pods)
+		t2 := time.Now()
+		if err := termview.Latency(io.Discard, r, termview.LatencyOptions{Width: 120}); err != nil {
+			b.Fatal(err)
+		}
+		done()
+		read, build, render = read+t1.Sub(t0), build+t2.Sub(t1), render+time.Since(t2)
+	}
+	ops := float64(b.N)
+	b.ReportMetric((cpuTime()-cpu0).Seconds()/ops, "cpu-s/op")
+	b.ReportMetric(read.Seconds()/ops, "read-s/op")
+	b.ReportMetric(build.Seconds()/ops, "collect-s/op")
+	b.ReportMetric(render.Seconds()/ops, "table-s/op")
+	b.ReportMetric(float64(n), "spans")
+	b.ReportMetric(float64(pods), "pods")
 	b.ReportMetric(float64(maxRSS())/(1<<20), "peak-RSS-MB")
 	b.ReportMetric(float64(before)/(1<<20), "RSS-before-MB")
 }

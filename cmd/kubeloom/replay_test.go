@@ -237,14 +237,22 @@ func TestNewReplayCmd(t *testing.T) {
 	checkFlags(t, newReplayCmd, deps{}, []flagCase[replayOptions]{{
 		name: "defaults",
 		args: []string{"run.jsonl"},
-		want: replayOptions{file: "run.jsonl"},
+		want: replayOptions{file: "run.jsonl", lang: "en"},
+	}, {
+		name: "latency",
+		args: []string{"run.jsonl", "--latency", "--lang", "zh", "--width", "80", "--ascii"},
+		want: replayOptions{file: "run.jsonl", latency: true, lang: "zh", width: 80, ascii: true},
+	}, {
+		name: "bad language",
+		args: []string{"run.jsonl", "--latency", "--lang", "fr"},
+		err:  `invalid argument "fr" for "--lang" flag: unknown language "fr": expected en (English) or zh (中文)`,
 	}, {
 		name: "every flag",
 		args: []string{"run.jsonl", "--width", "160", "--from", "18s", "--to", "1m", "--ascii", "--instance", "node-1,kubelet node-2", "--instance", "cm-*",
 			"--goroutine", "pleg*", "--expand", "replicaset", "--expand", "all", "--summary", "--color", "always"},
 		want: replayOptions{file: "run.jsonl", width: 160, from: 18 * time.Second, to: time.Minute, ascii: true,
 			instances: []string{"node-1", "kubelet node-2", "cm-*"}, goroutines: []string{"pleg*"}, expand: []string{"replicaset", "all"},
-			summary: true, color: termview.ColorAlways},
+			summary: true, color: termview.ColorAlways, lang: "en"},
 	}, {
 		name: "no file",
 		err:  "accepts 1 arg(s), received 0",

@@ -98,6 +98,8 @@ type data struct {
 	// flowStride: what the page draws as arrows for the selected span.
 	Flows   []int64        `json:"flows"`
 	Strides map[string]int `json:"strides"`
+	// PodStarts are how long the recording's pods took to start.
+	PodStarts podStarts `json:"podStarts"`
 }
 
 // pageLang is a language of the page: its name (the language button
@@ -282,6 +284,7 @@ func encode(tl *timeline.Timeline) *data {
 		d.Lanes = []lane{}
 	}
 	d.Flows = flows(tl, laneIndex)
+	d.PodStarts = podStartsOf(tl)
 
 	// The steps of timeline.Steps, without the catalog's stories but for
 	// the startup steps': a million-span recording has as many steps.

@@ -64,6 +64,7 @@ func writeData(w *bufio.Writer, d *data) error {
 	w.WriteString(`,"flows":`)
 	writeInts(w, d.Flows)
 	field(`,"strides":`, d.Strides)
+	field(`,"podStarts":`, d.PodStarts)
 	if err != nil {
 		return err
 	}

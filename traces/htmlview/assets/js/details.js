@@ -3,6 +3,7 @@ import { attr, CA, D, EV, groupPath, groups, instName, IT, KINDS, lanes, markNam
 import { $, el } from './dom.js';
 import { fmtDur, fmtOff } from './format.js';
 import { isOpen, matches } from './layout.js';
+import { podStarts } from './podstarts.js';
 import { msg } from './words.js';
 
 // row is a row of a details table: k, and v (text, a number or a node).
@@ -30,7 +31,7 @@ const running = (i) => attr(i, 'kubeloom.running') === 'true';
 // details is what the panel shows of h (a hit: hit.js), as nodes.
 function details(h) {
   const f = (k) => msg('field.' + k);
-  if (!h) return [el('p', { class: 'hint' }, msg('detailsHint'))];
+  if (!h) return [el('p', { class: 'hint' }, msg('detailsHint')), podStarts()];
   if (h.kind === 6) {
     const inst = D.instances[h.inst];
     return [heading('kind', msg('kinds.instance'), S[inst.name]), el('table', null,
