@@ -369,6 +369,20 @@ func printSummary(s streams, sum *engine.Summary, out string, real time.Duration
 		}
 		printf(w, "  LEFTOVER goroutines still running after the grace period: %s\n", strings.Join(names, ", "))
 	}
+	if len(sum.Leaked) > 0 {
+		var names []string
+		total := 0
+		for _, l := range sum.Leaked {
+			names = append(names, fmt.Sprintf("%s %s ×%d", l.Instance, l.Name, l.N))
+			total += l.N
+		}
+		what := "goroutines"
+		if total == 1 {
+			what = "goroutine"
+		}
+		printf(w, "  LEAKED %d %s, left behind by re-lists of the pre-1.5 reflector (kubernetes#35015) and running until their informer stopped: %s\n",
+			total, what, strings.Join(names, ", "))
+	}
 	if len(sum.Failures) > 0 {
 		printf(w, "  %d of %d actions FAILED (their spans have status Error):\n", len(sum.Failures), sum.Actions)
 		for _, f := range sum.Failures {

@@ -121,7 +121,12 @@ type Summary struct {
 	Instances []InstanceSummary
 	Spans     int64
 	Leftovers []goroutine.Alive // goroutines still alive after the grace period
-	Actions   int
+	// Leaked are the pre-1.5 reflector's resync goroutines left behind by
+	// re-lists and still running when the run ended (they stop with their
+	// informers, so they are no Leftovers): Name is the goroutine and the
+	// informer, "reflector/resync-timer pods-v1.4".
+	Leaked  []goroutine.Alive
+	Actions int
 	Failures  []ActionFailure // actions that failed, in the order they ran
 	ExportErr error           // the first error of an optional exporter (the recording is unaffected)
 	Cancelled bool            // the run was interrupted (Ctrl-C) before its end
@@ -288,9 +293,27 @@ func Run(ctx context.Context, o Options) (sum *Summary, err error) {
 		}
 	}
 
+	sum.Leaked = leaked(worlds)
 	sum.Leftovers = stop()
 	sum.Instances = b.summarize(worlds, reg.Counts())
 	return sum, nil
+}
+
+// leaked counts, per informer, the resync goroutines the pre-1.5 reflector
+// left behind, while they still run.
+func leaked(worlds []*world) []goroutine.Alive {
+	var out []goroutine.Alive
+	for _, w := range worlds {
+		if w.informers == nil {
+			continue
+		}
+		for _, inf := range w.informers.list {
+			if n := inf.Leaked(); n > 0 {
+				out = append(out, goroutine.Alive{Key: goroutine.Key{Instance: w.informers.rt.Instance(), Name: "reflector/resync-timer " + inf.Name()}, N: n})
+			}
+		}
+	}
+	return out
 }
 
 // tracingOptions says where a run's spans go.

@@ -105,7 +105,14 @@ type Informer struct {
 	// under its context.
 	call    atomic.Pointer[listAndWatchCall]
 	started atomic.Bool
+	// leaked counts the pre-1.5 reflector's resync goroutines left behind
+	// by their calls and still running (leak.go).
+	leaked atomic.Int64
 }
+
+// Leaked is how many resync goroutines the pre-1.5 reflector has left
+// behind and are still running: 0 with v1.5's.
+func (inf *Informer) Leaked() int { return int(inf.leaked.Load()) }
 
 // New assembles an informer; nothing runs until Run.
 func New(cfg Config) (*Informer, error) {

@@ -65,7 +65,12 @@ func (inf *Informer) startLeakyResyncTimer(call *listAndWatchCall) {
 			t := clk.NewTimer(period)
 			resyncCh, stopFirst = t.C(), func() { t.Stop() }
 		}
-		resynced := false
+		resynced, leaked := false, false
+		defer func() {
+			if leaked {
+				inf.leaked.Add(-1)
+			}
+		}()
 		for {
 			select {
 			case <-ctx.Done(): // stopCh
@@ -80,6 +85,8 @@ func (inf *Informer) startLeakyResyncTimer(call *listAndWatchCall) {
 					stopFirst()
 					resyncCh = nil
 				}
+				leaked = true
+				inf.leaked.Add(1)
 				sp := goroutine.SpanFrom(ctx) // the lifetime span
 				sp.SetAttributes(attribute.Bool(catalog.AttrLeaked, true))
 				sp.AddEvent(catalog.EventLeaked, attribute.Bool("resync.timer_stopped", !resynced))

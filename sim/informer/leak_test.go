@@ -44,6 +44,9 @@ func TestPre15ReflectorLeaksOneResyncGoroutinePerRelist(t *testing.T) {
 					if got := rt.Live()["reflector/resync-timer"]; got != 1+leaked {
 						t.Errorf("after re-list %d: %d resync goroutines alive, want %d (the current call's and %d leaked)", k, got, 1+leaked, leaked)
 					}
+					if got := inf.Leaked(); got != leaked {
+						t.Errorf("after re-list %d: Leaked() = %d, want %d", k, got, leaked)
+					}
 				}
 				spans := w.stop(t)
 				want := 0
