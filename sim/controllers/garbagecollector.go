@@ -24,7 +24,6 @@ import (
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
-	"github.com/kubeloom/kubeloom/sim/wait"
 )
 
 // ignoredByGC reports whether the garbage collector watches no objects of
@@ -143,7 +142,7 @@ type garbageCollector struct {
 // waitForMonitors waits until every monitor has synced.
 //
 //   - Classic: v1.5's GarbageCollector.Run, on the Run goroutine:
-//     wait.PollInfinite(10*time.Second, func() (bool, error) { … HasSynced … })
+//     goroutine.PollInfinite(10*time.Second, func() (bool, error) { … HasSynced … })
 //     — a poller goroutine (controller/garbagecollector/monitor-sync-poller)
 //     ticks every 10s and the condition is checked here at each tick, the
 //     first 10s in, logging "Waiting for resource monitors to be synced..."
@@ -164,7 +163,7 @@ func (gc *garbageCollector) waitForMonitors(ctx context.Context) bool {
 	}
 	ctx, sp := goroutine.Start(ctx, "PollInfinite", trace.WithAttributes(attribute.String("condition", "all resource monitors synced")))
 	defer sp.End()
-	err := wait.PollInfinite(ctx, "controller/garbagecollector/monitor-sync-poller", 10*time.Second, func(ctx context.Context) bool {
+	err := goroutine.PollInfinite(ctx, "controller/garbagecollector/monitor-sync-poller", 10*time.Second, func(ctx context.Context) bool {
 		if synced() {
 			goroutine.SpanFrom(ctx).AddEvent("Garbage Collector: All monitored resources synced. Proceeding to collect garbage")
 			return true

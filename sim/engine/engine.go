@@ -125,8 +125,8 @@ type Summary struct {
 	// re-lists and still running when the run ended (they stop with their
 	// informers, so they are no Leftovers): Name is the goroutine and the
 	// informer, "reflector/resync-timer pods-v1.4".
-	Leaked  []goroutine.Alive
-	Actions int
+	Leaked    []goroutine.Alive
+	Actions   int
 	Failures  []ActionFailure // actions that failed, in the order they ran
 	ExportErr error           // the first error of an optional exporter (the recording is unaffected)
 	Cancelled bool            // the run was interrupted (Ctrl-C) before its end

@@ -16,7 +16,6 @@ import (
 
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
-	"github.com/kubeloom/kubeloom/sim/wait"
 )
 
 // volumeManager is pkg/kubelet/volumemanager: the desired state of the
@@ -285,11 +284,11 @@ const (
 // waitForAttachAndMount is WaitForAttachAndMount: wait until every volume of
 // the pod is mounted (verifyVolumesMountedFunc), checking every 300ms.
 //
-//   - Classic (v1.5): wait.Poll(podAttachAndMountRetryInterval,
+//   - Classic (v1.5): goroutine.Poll(podAttachAndMountRetryInterval,
 //     podAttachAndMountTimeout, …): a poller goroutine per wait
 //     (kubelet/volume-mount-poller), the first check 300ms in, so a pod
 //     with volumes starts its containers 300ms later at the least.
-//   - Modern: wait.PollUntilContextTimeout(ctx, 300ms, 2m3s, true, …): a
+//   - Modern: goroutine.PollUntilContextTimeout(ctx, 300ms, 2m3s, true, …): a
 //     check at once, then every 300ms on the pod worker.
 func (vm *volumeManager) waitForAttachAndMount(ctx context.Context, pod *corev1.Pod) error {
 	if len(pod.Spec.Volumes) == 0 {
@@ -305,9 +304,9 @@ func (vm *volumeManager) waitForAttachAndMount(ctx context.Context, pod *corev1.
 	all := func(context.Context) bool { return mounted() >= len(pod.Spec.Volumes) }
 	var err error
 	if vm.k.o.Era == informer.Modern {
-		err = wait.PollUntilContextTimeout(ctx, podAttachAndMountRetryInterval, podAttachAndMountTimeoutModern, true, all)
+		err = goroutine.PollUntilContextTimeout(ctx, podAttachAndMountRetryInterval, podAttachAndMountTimeoutModern, true, all)
 	} else {
-		err = wait.Poll(ctx, "kubelet/volume-mount-poller", podAttachAndMountRetryInterval, podAttachAndMountTimeoutClassic, all,
+		err = goroutine.Poll(ctx, "kubelet/volume-mount-poller", podAttachAndMountRetryInterval, podAttachAndMountTimeoutClassic, all,
 			goroutine.WithAttributes(podAttrs(pod)...))
 	}
 	switch {

@@ -18,7 +18,6 @@ import (
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
-	"github.com/kubeloom/kubeloom/sim/wait"
 )
 
 // JitterFactor stretches each acquire retry to RetryPeriod × [1, 2.2).
@@ -50,7 +49,7 @@ type Config struct {
 	Refused func() error
 	// Catalog names of the acquire loop, the renew loop, the goroutine
 	// that runs OnStartedLeading, and the poller goroutine of each classic
-	// renewal's wait.Poll.
+	// renewal's goroutine.Poll.
 	AcquireName, RenewName, LeadingName, PollName string
 }
 
@@ -149,13 +148,13 @@ func (le *Elector) renew(ctx context.Context) bool {
 	goroutine.RuntimeFrom(ctx).Main(rctx, le.cfg.RenewName, period, 0, func(ctx context.Context) {
 		var err error
 		if le.cfg.Classic {
-			// v1.5: wait.Poll(RetryPeriod, RenewDeadline, …) starts a poller
+			// v1.5: goroutine.Poll(RetryPeriod, RenewDeadline, …) starts a poller
 			// goroutine per renewal and tries at its ticks.
-			err = wait.Poll(ctx, le.cfg.PollName, le.cfg.RetryPeriod, le.cfg.RenewDeadline, le.try, goroutine.WithAttributes(le.lockAttrs()...))
+			err = goroutine.Poll(ctx, le.cfg.PollName, le.cfg.RetryPeriod, le.cfg.RenewDeadline, le.try, goroutine.WithAttributes(le.lockAttrs()...))
 		} else {
-			// Today: wait.PollUntilContextTimeout(ctx, RetryPeriod,
+			// Today: goroutine.PollUntilContextTimeout(ctx, RetryPeriod,
 			// RenewDeadline, true, …) on this goroutine.
-			err = wait.PollUntilContextTimeout(ctx, le.cfg.RetryPeriod, le.cfg.RenewDeadline, true, le.try)
+			err = goroutine.PollUntilContextTimeout(ctx, le.cfg.RetryPeriod, le.cfg.RenewDeadline, true, le.try)
 		}
 		le.maybeReportTransition(ctx)
 		if err == nil || ctx.Err() != nil {

@@ -1,4 +1,4 @@
-package wait
+package goroutine
 
 import (
 	"context"
@@ -8,8 +8,14 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/kubeloom/kubeloom/sim/catalog"
-	"github.com/kubeloom/kubeloom/sim/goroutine"
 )
+
+// The polls of pkg/util/wait as the articles' era wrote them (v1.3-v1.5): a
+// poller goroutine of its own per call, ticking at the interval, and the
+// condition checked on the caller's goroutine each time a tick gets through
+// — the shape real goroutine dumps of the era show (main in wait.WaitFor,
+// beside a goroutine created by wait.poller). Today's are beside them
+// (PollImmediateUntil here, PollUntilContextTimeout in pollloop.go).
 
 // ErrWaitTimeout is wait.ErrWaitTimeout: the poll's timeout passed
 // without the condition holding.
@@ -34,7 +40,7 @@ type Condition func(ctx context.Context) bool
 // time at 10s about half the time. kubeloom always takes the timeout, so
 // that a run repeats: the poll ends with the closed channel's try, five
 // tries in 10s.
-func Poll(ctx context.Context, name string, interval, timeout time.Duration, condition Condition, opts ...goroutine.Option) error {
+func Poll(ctx context.Context, name string, interval, timeout time.Duration, condition Condition, opts ...Option) error {
 	done := make(chan struct{})
 	defer close(done)
 	return waitFor(ctx, poller(ctx, name, interval, timeout, opts), condition, done)
@@ -42,7 +48,7 @@ func Poll(ctx context.Context, name string, interval, timeout time.Duration, con
 
 // PollInfinite is v1.5's wait.PollInfinite(interval, condition): Poll
 // without a timeout. Its poller ends when it returns.
-func PollInfinite(ctx context.Context, name string, interval time.Duration, condition Condition, opts ...goroutine.Option) error {
+func PollInfinite(ctx context.Context, name string, interval time.Duration, condition Condition, opts ...Option) error {
 	return Poll(ctx, name, interval, 0, condition, opts...)
 }
 
@@ -53,7 +59,7 @@ func PollInfinite(ctx context.Context, name string, interval time.Duration, cond
 // ends. With wait.NeverStop it never ends: the goroutine leak that
 // kubernetes#70277 fixed (1.14) by giving the poller a context cancelled on
 // return. cache.WaitForCacheSync polls this way.
-func PollUntil(ctx context.Context, name string, interval time.Duration, condition Condition, opts ...goroutine.Option) error {
+func PollUntil(ctx context.Context, name string, interval time.Duration, condition Condition, opts ...Option) error {
 	return waitFor(ctx, poller(ctx, name, interval, 0, opts), condition, ctx.Done())
 }
 
@@ -63,7 +69,7 @@ func PollUntil(ctx context.Context, name string, interval time.Duration, conditi
 // the caller, and only if it does not hold does a poller goroutine start;
 // since kubernetes#70277 that poller stops when the call returns
 // (waitForWithContext cancels the context it gave it).
-func PollImmediateUntil(ctx context.Context, name string, interval time.Duration, condition Condition, opts ...goroutine.Option) error {
+func PollImmediateUntil(ctx context.Context, name string, interval time.Duration, condition Condition, opts ...Option) error {
 	if condition(ctx) {
 		return nil
 	}
@@ -142,9 +148,9 @@ func waitFor(ctx context.Context, wait waitFunc, condition Condition, done <-cha
 //
 // Each tick is an iteration of the goroutine's lane, marked delivered=true
 // when the caller took it.
-func poller(ctx context.Context, name string, interval, timeout time.Duration, opts []goroutine.Option) waitFunc {
+func poller(ctx context.Context, name string, interval, timeout time.Duration, opts []Option) waitFunc {
 	return func(done <-chan struct{}) <-chan struct{} {
-		rt := goroutine.RuntimeFrom(ctx)
+		rt := RuntimeFrom(ctx)
 		ch := make(chan struct{})
 		attrs := []attribute.KeyValue{attribute.Float64(catalog.AttrGoroutinePeriod, interval.Seconds())}
 		if timeout != 0 {
@@ -163,7 +169,7 @@ func poller(ctx context.Context, name string, interval, timeout time.Duration, o
 				defer timer.Stop()
 			}
 			timedOut := func() {
-				goroutine.SpanFrom(ctx).AddEvent("timeout", attribute.Float64("wait.timeout_s", timeout.Seconds()))
+				SpanFrom(ctx).AddEvent("timeout", attribute.Float64("wait.timeout_s", timeout.Seconds()))
 			}
 			for {
 				select {
@@ -172,13 +178,13 @@ func poller(ctx context.Context, name string, interval, timeout time.Duration, o
 						timedOut() // the timer is due too: see Poll's doc
 						return
 					}
-					goroutine.Tick(ctx, "tick", interval, func(ctx context.Context) {
+					Tick(ctx, "tick", interval, func(ctx context.Context) {
 						select {
 						case ch <- struct{}{}:
 							// Only a delivered tick is marked (and so always
 							// recorded): a short interval's unheard ticks
 							// stay sampled out, as idle iterations are.
-							goroutine.SpanFrom(ctx).SetAttributes(attribute.Bool("delivered", true))
+							SpanFrom(ctx).SetAttributes(attribute.Bool("delivered", true))
 						default:
 						}
 					})
@@ -191,7 +197,7 @@ func poller(ctx context.Context, name string, interval, timeout time.Duration, o
 					return
 				}
 			}
-		}, append(opts, goroutine.WithAttributes(attrs...))...)
+		}, append(opts, WithAttributes(attrs...))...)
 		return ch
 	}
 }

@@ -1,4 +1,4 @@
-package wait
+package goroutine
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/kubeloom/kubeloom/sim/clock"
-	"github.com/kubeloom/kubeloom/sim/goroutine"
 )
 
 // poll runs one Poll(2s, 10s) in a bubble, with a condition that holds
@@ -22,8 +21,8 @@ func poll(t *testing.T, n int) (checks []time.Duration, err error, ticks int, li
 		exp := tracetest.NewInMemoryExporter()
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 		clk := clock.NewVirtual(time.Unix(0, 0))
-		reg := goroutine.NewRegistry(clk)
-		rt := goroutine.NewRuntime("test-0", tp.Tracer("test"), clk, reg)
+		reg := NewRegistry(clk)
+		rt := NewRuntime("test-0", tp.Tracer("test"), clk, reg)
 		ctx := rt.Context(context.Background())
 		start := clk.Now()
 		err = Poll(ctx, "cm/leader-poll-ticker", 2*time.Second, 10*time.Second, func(context.Context) bool {
@@ -82,8 +81,8 @@ func run(t *testing.T, f func(ctx context.Context)) tracetest.SpanStubs {
 		exp := tracetest.NewInMemoryExporter()
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp), sdktrace.WithSampler(sdktrace.AlwaysSample()))
 		clk := clock.NewVirtual(time.Unix(0, 0))
-		reg := goroutine.NewRegistry(clk)
-		rt := goroutine.NewRuntime("test-0", tp.Tracer("test"), clk, reg, goroutine.WithAllIterations(true))
+		reg := NewRegistry(clk)
+		rt := NewRuntime("test-0", tp.Tracer("test"), clk, reg, WithAllIterations(true))
 		ctx, stop := context.WithCancel(rt.Context(context.Background()))
 		f(ctx)
 		time.Sleep(30 * time.Second)

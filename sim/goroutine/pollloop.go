@@ -1,10 +1,8 @@
-package wait
+package goroutine
 
 import (
 	"context"
 	"time"
-
-	"github.com/kubeloom/kubeloom/sim/goroutine"
 )
 
 // PollUntilContextTimeout is today's wait.PollUntilContextTimeout(ctx,
@@ -17,7 +15,7 @@ import (
 // selection in golang") and returns without a check, with the deadline's
 // error, context.DeadlineExceeded; if ctx itself ends first, its error.
 func PollUntilContextTimeout(ctx context.Context, interval, timeout time.Duration, immediate bool, condition Condition) error {
-	clk := goroutine.RuntimeFrom(ctx).Clock()
+	clk := RuntimeFrom(ctx).Clock()
 	deadline := clk.Now().Add(timeout)
 	tick := clk.NewTicker(interval)
 	defer tick.Stop()
