@@ -63,6 +63,15 @@ func TestBrowserPodStarts(t *testing.T) {
 			}
 		}
 	}
+	// A recording without any pod (a controller-manager alone) has no
+	// section at all.
+	r := timelinetest.New("no-pods")
+	r.Goroutine(timelinetest.Root, "cm/log-flush", "until", 0, 10)
+	noPods, _ := writePage(t, timeline.Build(r.Spans()))
+	load(t, b, noPods)
+	if n := eval[int](t, b, `document.querySelectorAll('#details h3').length`); n != 0 {
+		t.Errorf("a recording without pods shows %d headings in the details panel, want no pod startup section:\n%s", n, state(t, b).Details)
+	}
 	if p := b.Problems(t); len(p) > 0 {
 		t.Errorf("the console has errors:\n%s", strings.Join(p, "\n"))
 	}

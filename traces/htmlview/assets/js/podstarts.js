@@ -32,11 +32,14 @@ function table(rs) {
   return el('table', { class: 'podstarts' }, head, rs.map(rows));
 }
 
+const EXCLUDED = ['static', 'noCreate', 'boundAtCreate', 'notScheduled', 'notRunning'];
+
 // podStarts is the section, or nothing for a page without the figures
-// (data written before them).
+// (data written before them) or a recording with no pod at all (a
+// controller-manager alone): a section saying "none" would only be noise.
 export function podStarts() {
   const p = D.podStarts;
-  if (!p) return [];
+  if (!p || (!p.pods && !EXCLUDED.some((k) => p[k]))) return [];
   const out = [el('h3', null, w('heading')), el('p', { class: 'hint' }, w('title', { pods: p.pods }))];
   if (!p.pods) return [out, el('p', null, w('none'))];
   out.push(table(p.rows.slice(0, 1)));
@@ -45,7 +48,7 @@ export function podStarts() {
     out.push(el('details', { class: 'podstarts-nodes' }, el('summary', null, w('perInstance', { n: p.rows.length - 1 })),
       table(p.rows.slice(1))));
   }
-  for (const k of ['static', 'noCreate', 'boundAtCreate', 'notScheduled', 'notRunning']) {
+  for (const k of EXCLUDED) {
     if (p[k]) out.push(el('p', { class: 'hint' }, w(k, { n: p[k] })));
   }
   return out;
