@@ -191,8 +191,8 @@ func TestSessionActAndRecording(t *testing.T) {
 		t.Errorf("Play after the end: %v", err)
 	}
 	sum, err := s.Close()
-	if err != nil || sum.Actions != 3 {
-		t.Fatalf("Close: %v, %d actions; want 3 (2 applied, 1 scheduled)", err, sum.Actions)
+	if err != nil || sum.Actions != 4 {
+		t.Fatalf("Close: %v, %d actions; want 4 (2 applied, 2 scheduled)", err, sum.Actions)
 	}
 	// The file, the page's download and the last snapshot agree.
 	spans, err := traces.Read(bytes.NewReader(rec.Bytes()), "recording")

@@ -27,7 +27,7 @@ func TestTemplates(t *testing.T) {
 		return vs
 	}
 	for name, want := range map[string][]string{
-		"cm-leader-failover": {"killLeader", "breakWatches", "restartAPIServer", "create", "delete"},
+		"cm-leader-failover": {"killLeader", "blockLeaderLock", "breakWatches", "restartAPIServer", "create", "delete"},
 		"informer-basics":    {"breakWatches", "restartAPIServer", "addHandler", "create", "delete"},
 		"kubelet-startup":    {"breakWatches", "restartAPIServer", "stopKubelet", "startKubelet", "injectOOM", "setImageFSUsage", "create", "delete"},
 	} {
