@@ -13,10 +13,22 @@ import (
 	"github.com/kubeloom/kubeloom/sim/clock"
 )
 
+// polled is what one Poll did: when its checks ran, what it returned, its
+// poller's ticks and how long the poller lived.
+type polled struct {
+	checks []time.Duration
+	err    error
+	ticks  int
+	lived  time.Duration
+}
+
 // poll runs one Poll(2s, 10s) in a bubble, with a condition that holds
-// from its n-th check on (0: never), and returns when the checks ran, what
-// Poll returned, and the poller's ticks.
-func poll(t *testing.T, n int) (checks []time.Duration, err error, ticks int, lived time.Duration) {
+// from its n-th check on (0: never).
+func poll(t *testing.T, n int) polled {
+	var checks []time.Duration
+	var err error
+	var ticks int
+	var lived time.Duration
 	synctest.Test(t, func(t *testing.T) {
 		exp := tracetest.NewInMemoryExporter()
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
@@ -44,11 +56,12 @@ func poll(t *testing.T, n int) (checks []time.Duration, err error, ticks int, li
 		clk.Stop()
 		_ = tp.Shutdown(context.Background())
 	})
-	return checks, err, ticks, lived
+	return polled{checks, err, ticks, lived}
 }
 
 func TestPollChecksAtEachTickNotAtOnce(t *testing.T) {
-	checks, err, ticks, lived := poll(t, 2)
+	p := poll(t, 2)
+	checks, err, ticks, lived := p.checks, p.err, p.ticks, p.lived
 	if err != nil || len(checks) != 2 || checks[0] != 2*time.Second || checks[1] != 4*time.Second {
 		t.Errorf("checks at %v, err %v; want at 2s and 4s (no immediate check), nil", checks, err)
 	}
@@ -58,7 +71,8 @@ func TestPollChecksAtEachTickNotAtOnce(t *testing.T) {
 }
 
 func TestPollTimesOutAfterFiveChecksInTenSeconds(t *testing.T) {
-	checks, err, ticks, lived := poll(t, 0)
+	p := poll(t, 0)
+	checks, err, ticks, lived := p.checks, p.err, p.ticks, p.lived
 	want := []time.Duration{2 * time.Second, 4 * time.Second, 6 * time.Second, 8 * time.Second, 10 * time.Second}
 	if !errors.Is(err, ErrWaitTimeout) || len(checks) != len(want) {
 		t.Fatalf("checks at %v, err %v; want %v and ErrWaitTimeout", checks, err, want)
