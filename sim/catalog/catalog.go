@@ -21,6 +21,11 @@ type Entry struct {
 	Function   string // Kubernetes function that starts it (v1.5 era)
 	File       string // Kubernetes file of that function
 	Article    string // article file and section, "" if the articles do not name it
+	// PerCall marks a short-lived goroutine started once per call of a
+	// loop's body (the poller of each wait.Poll in a renewal): like the
+	// loop's iterations, how many a run has follows its timing, and a run
+	// in real time may have one more or one fewer.
+	PerCall bool
 }
 
 var entries = map[string]Entry{}

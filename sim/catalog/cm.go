@@ -61,6 +61,7 @@ func init() {
 			PeriodFrom: "--leader-elect-retry-period, the default of LeaderElectionConfiguration.RetryPeriod, the interval renew passes to wait.Poll",
 			Function:   "LeaderElector.renew → wait.Poll(RetryPeriod, RenewDeadline, …) → pollInternal → WaitFor → poller: go func(){ tick := time.NewTicker(interval); … }()",
 			File:       "pkg/util/wait/wait.go",
+			PerCall:    true,
 		},
 		Entry{
 			Name: "cm/controllers-main", Component: "kube-controller-manager", Kind: KindGo,

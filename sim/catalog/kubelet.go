@@ -171,6 +171,7 @@ func init() {
 			PeriodFrom: "podAttachAndMountRetryInterval, a constant in pkg/kubelet/volumemanager/volume_manager.go",
 			Function:   "syncPod → volumeManager.WaitForAttachAndMount → wait.Poll(podAttachAndMountRetryInterval, podAttachAndMountTimeout, verifyVolumesMountedFunc) → poller: go func(){ tick := time.NewTicker(interval); … }()",
 			File:       "pkg/util/wait/wait.go",
+			PerCall:    true,
 		},
 		Entry{
 			Name: "kubelet/volume-dswp", Component: kubelet, Kind: KindUntil, Period: 100 * time.Millisecond,

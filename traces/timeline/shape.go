@@ -23,7 +23,8 @@ var shapeKeys = []string{catalog.AttrObjectKey, "k8s.pod.uid", catalog.AttrNode}
 // one fact per line.
 //
 // It leaves out what the Go scheduler and the CPU decide, in kubeloom as in
-// Kubernetes: times and counts of iterations (a run that falls behind
+// Kubernetes: times and counts of iterations and of the goroutines started
+// once per iteration (catalog.Entry.PerCall) (a run that falls behind
 // records fewer idle ones), span and trace IDs, and which goroutine did
 // which piece of work — which worker of a workqueue took a key, whether an
 // object created while a reflector lists arrives in its LIST or as a watch
@@ -38,7 +39,12 @@ func Shape(tl *Timeline) []string {
 		lanes := map[string]int{}
 		var named []string
 		for _, l := range in.Lanes {
-			lanes[fmt.Sprintf("%s | lane %s | %s", name, sameLabel(l), l.Kind)]++
+			key := fmt.Sprintf("%s | lane %s | %s", name, sameLabel(l), l.Kind)
+			if e, ok := catalog.Lookup(l.Goroutine); ok && e.PerCall {
+				lanes[key] = -1 // one per call: counted as iterations are not
+			} else {
+				lanes[key]++
+			}
 			for _, marks := range [][]Mark{l.Iterations, l.Calls, l.Events} {
 				for _, m := range marks {
 					named = append(named, names(m.Attributes)...)
@@ -47,6 +53,10 @@ func Shape(tl *Timeline) []string {
 			named = append(named, names(l.Attributes)...)
 		}
 		for key, n := range lanes {
+			if n < 0 {
+				out = append(out, key+" × one per call")
+				continue
+			}
 			out = append(out, fmt.Sprintf("%s ×%d", key, n))
 		}
 		for _, n := range distinct(named) {
