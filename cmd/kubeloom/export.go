@@ -96,16 +96,10 @@ func runExport(o *exportOptions) error {
 		}
 	}
 	ctx := cmp.Or(o.ctx, context.Background())
-	spans, done, readErr := readRecording(ctx, o.file, traces.ReadOptions{})
+	spans, done, err := readShown(ctx, o.file, traces.ReadOptions{}, o.io.err, "; exporting the rest")
 	defer done()
-	if len(spans) == 0 {
-		if readErr != nil {
-			return readErr
-		}
-		return fmt.Errorf("%s: no spans in the recording", o.file)
-	}
-	if readErr != nil {
-		printf(o.io.err, "warning: some lines of %s could not be read; exporting the rest:\n%v\n", o.file, readErr)
+	if err != nil {
+		return err
 	}
 	n := len(spans)
 	var write func(w io.Writer) error

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
@@ -53,6 +54,25 @@ func readRecording(ctx context.Context, path string, opt traces.ReadOptions) (sp
 		return nil, done, fmt.Errorf("reading %s: %w", path, cause)
 	}
 	return spans, done, err
+}
+
+// readShown reads a recording for a command that shows what it can read
+// (replay, step, export): a file with no span is an error (the read's, or
+// "no spans"), and spans read despite an error are used, with a warning on
+// warn that says what could not be read; rest, if any, says what the
+// command does with the others ("exporting the rest").
+func readShown(ctx context.Context, path string, opt traces.ReadOptions, warn io.Writer, rest string) (spans []traces.Span, done func(), err error) {
+	spans, done, err = readRecording(ctx, path, opt)
+	if len(spans) == 0 {
+		if err != nil {
+			return nil, done, err
+		}
+		return nil, done, fmt.Errorf("%s: no spans in the recording: expected a JSON Lines file written by kubeloom run --out", path)
+	}
+	if err != nil {
+		printf(warn, "warning: some lines of %s could not be read%s:\n%v\n", path, rest, err)
+	}
+	return spans, done, nil
 }
 
 // textSize is the size of the recording's text: the file's, or for a

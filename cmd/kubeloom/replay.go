@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -136,20 +135,12 @@ func runReplay(o *replayOptions) error {
 		only = traces.ReadOptions{Attributes: timeline.OutlineAttributes, NoEvents: true}
 	}
 	ctx := cmp.Or(o.ctx, context.Background())
-	spans, done, readErr := readRecording(ctx, o.file, only)
+	spans, done, err := readShown(ctx, o.file, only, o.io.err, "")
 	defer done()
-	if len(spans) == 0 {
-		if readErr != nil {
-			return readErr
-		}
-		return fmt.Errorf("%s: no spans in the recording", o.file)
-	}
-	if readErr != nil {
-		// Show what could be read, and say what could not.
-		printf(o.io.err, "warning: some lines of %s could not be read:\n%v\n", o.file, readErr)
+	if err != nil {
+		return err
 	}
 	var tl *timeline.Timeline
-	var err error
 	if outline {
 		tl, err = timeline.OutlineContext(ctx, spans)
 	} else {
@@ -175,16 +166,10 @@ func runReplay(o *replayOptions) error {
 // (podstartup.Attributes, no events) and prints the pod startup table.
 func runLatency(o *replayOptions) error {
 	ctx := cmp.Or(o.ctx, context.Background())
-	spans, done, readErr := readRecording(ctx, o.file, traces.ReadOptions{Attributes: podstartup.Attributes, NoEvents: true})
+	spans, done, err := readShown(ctx, o.file, traces.ReadOptions{Attributes: podstartup.Attributes, NoEvents: true}, o.io.err, "")
 	defer done()
-	if len(spans) == 0 {
-		if readErr != nil {
-			return readErr
-		}
-		return fmt.Errorf("%s: no spans in the recording", o.file)
-	}
-	if readErr != nil {
-		printf(o.io.err, "warning: some lines of %s could not be read:\n%v\n", o.file, readErr)
+	if err != nil {
+		return err
 	}
 	var c podstartup.Collector
 	c.Spans(spans)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"time"
@@ -77,17 +76,10 @@ characters, or rely on its font fallback). See docs/step.md.`,
 // runStep steps through the recording on a terminal, or prints every step
 // as text.
 func runStep(ctx context.Context, o *stepOptions) error {
-	spans, done, readErr := readRecording(ctx, o.file, traces.ReadOptions{})
+	spans, done, err := readShown(ctx, o.file, traces.ReadOptions{}, o.io.err, "")
 	defer done()
-	if len(spans) == 0 {
-		if readErr != nil {
-			return readErr
-		}
-		return fmt.Errorf("%s: no spans in the recording: expected a JSON Lines file written by kubeloom run --out", o.file)
-	}
-	if readErr != nil {
-		// Step through what could be read, and say what could not.
-		printf(o.io.err, "warning: some lines of %s could not be read:\n%v\n", o.file, readErr)
+	if err != nil {
+		return err
 	}
 	tl, err := timeline.BuildContext(ctx, spans)
 	if err != nil {
