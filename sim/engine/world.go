@@ -119,40 +119,44 @@ func (a *acting) HangHandler(_ context.Context, informer string, n int) error {
 	return nil
 }
 
-// KillLeader reads the leader election lock, as `kubectl get` would, and
-// kills the replica that holds it.
+// KillLeader kills the replica that holds the leader election lock.
 func (a *acting) KillLeader(ctx context.Context) error {
-	holder, err := a.w.leader(ctx)
+	c, err := a.leaderReplica(ctx)
 	if err != nil {
 		return err
 	}
-	a.sp.SetAttributes(attribute.String("leaderelection.holder", holder))
-	for _, c := range a.w.cms {
-		if c.holds(holder) {
-			a.sp.SetAttributes(attribute.String("kubeloom.killed", c.rt.Instance()))
-			c.kill(a.sp.SpanContext())
-			return nil
-		}
-	}
-	return fmt.Errorf("the lock is held by %q, which is no replica of this scenario", holder)
+	a.sp.SetAttributes(attribute.String("kubeloom.killed", c.rt.Instance()))
+	c.kill(a.sp.SpanContext())
+	return nil
 }
 
-// BlockLeaderLock reads the leader election lock, as KillLeader does, and
-// makes the apiserver refuse the holder's requests to it for hold.
+// BlockLeaderLock makes the apiserver refuse the lock's holder its
+// requests to the lock for hold.
 func (a *acting) BlockLeaderLock(ctx context.Context, hold time.Duration) error {
-	holder, err := a.w.leader(ctx)
+	c, err := a.leaderReplica(ctx)
 	if err != nil {
 		return err
+	}
+	a.sp.SetAttributes(attribute.String("kubeloom.blocked", c.rt.Instance()), attribute.Float64("kubeloom.blocked_for_s", hold.Seconds()))
+	c.blockLock(a.w.clk, hold, a.sp.SpanContext())
+	return nil
+}
+
+// leaderReplica reads the leader election lock, as `kubectl get` would,
+// names its holder on the action's span and returns the replica that holds
+// it.
+func (a *acting) leaderReplica(ctx context.Context) (*cmReplica, error) {
+	holder, err := a.w.leader(ctx)
+	if err != nil {
+		return nil, err
 	}
 	a.sp.SetAttributes(attribute.String("leaderelection.holder", holder))
 	for _, c := range a.w.cms {
 		if c.holds(holder) {
-			a.sp.SetAttributes(attribute.String("kubeloom.blocked", c.rt.Instance()), attribute.Float64("kubeloom.blocked_for_s", hold.Seconds()))
-			c.blockLock(a.w.clk, hold, a.sp.SpanContext())
-			return nil
+			return c, nil
 		}
 	}
-	return fmt.Errorf("the lock is held by %q, which is no replica of this scenario", holder)
+	return nil, fmt.Errorf("the lock is held by %q, which is no replica of this scenario", holder)
 }
 
 func (a *acting) StopKubelet(_ context.Context, node string) error {
@@ -231,22 +235,22 @@ func (w *world) leader(ctx context.Context) (string, error) {
 	if w.era == scenarios.EraModern {
 		lease, err := w.cluster.Client.CoordinationV1().Leases(ns).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
-			return "", fmt.Errorf("no leader to kill: %w", err)
+			return "", fmt.Errorf("no leader: %w", err)
 		}
 		if lease.Spec.HolderIdentity == nil || *lease.Spec.HolderIdentity == "" {
-			return "", errors.New("no leader to kill: the lease has no holder")
+			return "", errors.New("no leader: the lease has no holder")
 		}
 		return *lease.Spec.HolderIdentity, nil
 	}
 	ep, err := w.cluster.Client.CoreV1().Endpoints(ns).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
-		return "", fmt.Errorf("no leader to kill: %w", err)
+		return "", fmt.Errorf("no leader: %w", err)
 	}
 	var rec struct {
 		HolderIdentity string `json:"holderIdentity"`
 	}
 	if err := json.Unmarshal([]byte(ep.Annotations[leaderelection.LeaderAnnotation]), &rec); err != nil || rec.HolderIdentity == "" {
-		return "", errors.New("no leader to kill: the lock has no holder")
+		return "", errors.New("no leader: the lock has no holder")
 	}
 	return rec.HolderIdentity, nil
 }
