@@ -142,7 +142,7 @@ type garbageCollector struct {
 // waitForMonitors waits until every monitor has synced.
 //
 //   - Classic: v1.5's GarbageCollector.Run, on the Run goroutine:
-//     goroutine.PollInfinite(10*time.Second, func() (bool, error) { … HasSynced … })
+//     wait.PollInfinite(10*time.Second, func() (bool, error) { … HasSynced … })
 //     — a poller goroutine (controller/garbagecollector/monitor-sync-poller)
 //     ticks every 10s and the condition is checked here at each tick, the
 //     first 10s in, logging "Waiting for resource monitors to be synced..."

@@ -73,11 +73,11 @@ func (f *Factory) Start(ctx context.Context) {
 // The wait is a span of the caller, which checks the caches; the poller
 // goroutine behind it is the informer/cache-sync-poller lane.
 //
-//   - Classic (v1.5): goroutine.PollUntil(syncedPollPeriod=100ms, …, stopCh).
+//   - Classic (v1.5): wait.PollUntil(syncedPollPeriod=100ms, …, stopCh).
 //     The first check is 100ms in, and the poller's done is stopCh, so it
 //     ticks on, unheard, after the caches synced, until the controller
 //     stops — for the life of the process (the leak of kubernetes#70277).
-//   - Modern: goroutine.PollImmediateUntil: a check at once, and a poller only
+//   - Modern: wait.PollImmediateUntil: a check at once, and a poller only
 //     if that fails, which stops when the call returns.
 func WaitForCacheSync(ctx context.Context, era Era, what string, synced ...func() bool) bool {
 	ctx, sp := goroutine.Start(ctx, "WaitForCacheSync", trace.WithAttributes(attribute.String("informer.caches", what)))

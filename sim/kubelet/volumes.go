@@ -284,11 +284,11 @@ const (
 // waitForAttachAndMount is WaitForAttachAndMount: wait until every volume of
 // the pod is mounted (verifyVolumesMountedFunc), checking every 300ms.
 //
-//   - Classic (v1.5): goroutine.Poll(podAttachAndMountRetryInterval,
+//   - Classic (v1.5): wait.Poll(podAttachAndMountRetryInterval,
 //     podAttachAndMountTimeout, …): a poller goroutine per wait
 //     (kubelet/volume-mount-poller), the first check 300ms in, so a pod
 //     with volumes starts its containers 300ms later at the least.
-//   - Modern: goroutine.PollUntilContextTimeout(ctx, 300ms, 2m3s, true, …): a
+//   - Modern: wait.PollUntilContextTimeout(ctx, 300ms, 2m3s, true, …): a
 //     check at once, then every 300ms on the pod worker.
 func (vm *volumeManager) waitForAttachAndMount(ctx context.Context, pod *corev1.Pod) error {
 	if len(pod.Spec.Volumes) == 0 {

@@ -49,7 +49,7 @@ type Config struct {
 	Refused func() error
 	// Catalog names of the acquire loop, the renew loop, the goroutine
 	// that runs OnStartedLeading, and the poller goroutine of each classic
-	// renewal's goroutine.Poll.
+	// renewal's wait.Poll.
 	AcquireName, RenewName, LeadingName, PollName string
 }
 
@@ -148,11 +148,11 @@ func (le *Elector) renew(ctx context.Context) bool {
 	goroutine.RuntimeFrom(ctx).Main(rctx, le.cfg.RenewName, period, 0, func(ctx context.Context) {
 		var err error
 		if le.cfg.Classic {
-			// v1.5: goroutine.Poll(RetryPeriod, RenewDeadline, …) starts a poller
+			// v1.5: wait.Poll(RetryPeriod, RenewDeadline, …) starts a poller
 			// goroutine per renewal and tries at its ticks.
 			err = goroutine.Poll(ctx, le.cfg.PollName, le.cfg.RetryPeriod, le.cfg.RenewDeadline, le.try, goroutine.WithAttributes(le.lockAttrs()...))
 		} else {
-			// Today: goroutine.PollUntilContextTimeout(ctx, RetryPeriod,
+			// Today: wait.PollUntilContextTimeout(ctx, RetryPeriod,
 			// RenewDeadline, true, …) on this goroutine.
 			err = goroutine.PollUntilContextTimeout(ctx, le.cfg.RetryPeriod, le.cfg.RenewDeadline, true, le.try)
 		}
