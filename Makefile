@@ -44,10 +44,10 @@ test-short: ## every test, without the race detector
 # (BenchmarkClusterScale, a few minutes at 1,000) and Ctrl-C in the 1,000-node burst. The live-mode
 # and in-process benchmarks of sim/ and traces/ come first; BenchmarkScale100TracingOverhead, two
 # live runs of 100 nodes, last.
-bench: ## the performance benchmarks (cost per span side by side: recorder, SDK floor, stdouttrace, noop; one controller sync; cm-startup live across speeds; HTML first paint at 100k spans; every built-in as a user runs it; replay --summary, replay --latency and export --format html of 1M spans; 10, 100 and 1,000 kubelets for 10 simulated minutes in virtual time, and Ctrl-C at 1,000; a 100-node run's tracing overhead; about 20 minutes, 4 GB of memory and 3 GB in $$TMPDIR)
+bench: ## the performance benchmarks (cost per span side by side: recorder, SDK floor, stdouttrace, noop; one controller sync; cm-startup live across speeds; HTML first paint at 100k spans; every built-in as a user runs it; replay --summary, replay --latency and export --format html of 1M spans, diff of two of them; 10, 100 and 1,000 kubelets for 10 simulated minutes in virtual time, and Ctrl-C at 1,000; a 100-node run's tracing overhead; about 20 minutes, 4 GB of memory and 3 GB in $$TMPDIR)
 	$(GO) test -run '^$$' -bench . -skip 'Scale100TracingOverhead' -benchmem ./sim/... ./traces/...
 	$(GO) test -run '^$$' -bench '^BenchmarkRun$$' -benchtime 3x ./cmd/kubeloom
-	$(GO) test -run '^$$' -bench 'ReplaySummary1M|ReplayLatency1M|ExportHTML1M' -benchtime 1x ./cmd/kubeloom
+	$(GO) test -run '^$$' -bench 'ReplaySummary1M|ReplayLatency1M|ExportHTML1M|Diff1M' -benchtime 1x ./cmd/kubeloom
 	$(GO) test -run '^$$' -bench 'ClusterScale' -benchtime 1x -timeout 60m ./cmd/kubeloom
 	$(GO) test -run '^$$' -bench 'Scale100TracingOverhead' -benchtime 1x -benchmem ./sim/engine
 

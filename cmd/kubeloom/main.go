@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"syscall"
@@ -21,7 +22,8 @@ func main() {
 	s := streams{in: os.Stdin, out: os.Stdout, err: os.Stderr, prog: programName(os.Args[0])}
 	cmd := newRootCmd(deps{streams: s})
 	err := cmd.ExecuteContext(ctx)
-	if err != nil {
+	var status exitStatus
+	if err != nil && !(errors.As(err, &status) && status.err == nil) {
 		fmt.Fprintln(os.Stderr, "kubeloom:", printable.Text(s.spell(err.Error())))
 	}
 	sig, signalled := receivedSignal(ctx) // read before stop, which cancels ctx
@@ -42,11 +44,15 @@ func quietOTel() { otel.SetErrorHandler(otel.ErrorHandlerFunc(func(error) {})) }
 // exitCode is 128 plus the signal's number after SIGINT or SIGTERM (130
 // after Ctrl-C, 143 after SIGTERM, as shells report them), even when the
 // interrupted command finished cleanly (run writes a complete recording
-// first); 1 after an error; else 0.
+// first); the status an exitStatus error names (diff's 1 and 2); 1 after
+// another error; else 0.
 func exitCode(err error, sig syscall.Signal, signalled bool) int {
+	var status exitStatus
 	switch {
 	case signalled:
 		return 128 + int(sig)
+	case errors.As(err, &status):
+		return status.status
 	case err != nil:
 		return 1
 	}

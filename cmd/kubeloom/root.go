@@ -102,6 +102,7 @@ Start with:  kubeloom run informer-basics  and then  kubeloom replay FILE
 		newStepCmd(d, nil),
 		newExportCmd(d, nil),
 		newPushCmd(d, nil),
+		newDiffCmd(d, nil),
 		newScenariosCmd(d),
 		newGoroutinesCmd(d, nil),
 		newServeCmd(d, nil),

@@ -16,6 +16,11 @@ const (
 	// it was made (see traces.WallClockOffset).
 	AttrClockOrigin  = "kubeloom.clock.origin"
 	AttrRunWallStart = "kubeloom.run.wall_start"
+	// AttrRunInTurns, on the scenario's root span, says whether the run
+	// took turns on one core in virtual time (engine.Options.Serial), so
+	// that it repeats exactly; false for a run on every core or a live one,
+	// whose scheduling varies from run to run.
+	AttrRunInTurns = "kubeloom.run.in_turns"
 
 	// The scenario's own instance (service.name), whose main lane holds
 	// the root span, the preload and the actions; an action span's verb,

@@ -30,6 +30,7 @@ func (d *driver) start(ctx context.Context) error {
 		attribute.String(catalog.AttrEra, string(d.w.era)),
 		attribute.String("kubeloom.scenario.source", sc.Source),
 		attribute.String(catalog.AttrClockOrigin, d.w.clk.Origin().Format(time.RFC3339Nano)),
+		attribute.Bool(catalog.AttrRunInTurns, d.w.o.Speed == 0 && d.w.o.Serial),
 	}
 	if wall := d.w.o.WallStart; !wall.IsZero() {
 		attrs = append(attrs, attribute.String(catalog.AttrRunWallStart, wall.Format(time.RFC3339Nano)))

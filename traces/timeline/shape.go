@@ -71,6 +71,11 @@ func Shape(tl *Timeline) []string {
 // the order in which they started.
 var ambiguous = regexp.MustCompile(` #\d+$`)
 
+// Family is the lane's label without what tells apart goroutines that do
+// the same work (a workqueue's worker number, a "#n"): the lanes of two
+// runs that did the same work have the same family.
+func (l *Lane) Family() string { return sameLabel(l) }
+
 // sameLabel is a lane's label without what tells apart goroutines that do
 // the same work: a workqueue's worker number and a "#n".
 func sameLabel(l *Lane) string {

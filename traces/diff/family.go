@@ -1,0 +1,107 @@
+package diff
+
+import (
+	"slices"
+	"time"
+
+	"github.com/kubeloom/kubeloom/traces/timeline"
+)
+
+// Stats is how one family of goroutines ran in one run: the lanes of one
+// role that share a family (timeline.Lane.Family: the label without a
+// worker's number or a "#n"), so that a pool's workers count together and
+// a pod worker pairs by its pod.
+type Stats struct {
+	Goroutine  string        // catalog name
+	Lanes      int           // goroutines
+	Iterations int64         // loop iterations, the sampled-out idle ones counted
+	Period     time.Duration // median time from one iteration's start to the next's; 0 without two
+	FirstStart time.Duration // when the first of them started, from the start of the recording
+	Spans      int           // lifetime, iteration and other spans
+	Errors     int           // spans or events that say an error happened
+	// Calls counts the family's iterations and other spans by name
+	// (DeltaFIFO.Pop ×3, OnUpdate ×6): what its goroutines did.
+	Calls map[string]int
+}
+
+// familyStats gathers the stats of every family of the side's instances,
+// by role and family.
+func familyStats(tl *timeline.Timeline, ins []roled) map[key]*Stats {
+	out := map[key]*Stats{}
+	gaps := map[key][]time.Duration{}
+	for _, r := range ins {
+		for _, l := range r.in.Lanes {
+			if l.Goroutine == timeline.MainLane {
+				continue // the main lane's steps are compared as steps
+			}
+			k := key{role: r.role, family: l.Family()}
+			s := out[k]
+			if s == nil {
+				s = &Stats{Goroutine: l.Goroutine, FirstStart: tl.Offset(l.Start), Calls: map[string]int{}}
+				out[k] = s
+			}
+			s.Lanes++
+			s.FirstStart = min(s.FirstStart, tl.Offset(l.Start))
+			s.Iterations += int64(l.Tally.Iterations) + l.Tally.Skipped
+			s.Spans += l.Tally.Iterations + l.Tally.Calls
+			if l.SpanID.IsValid() {
+				s.Spans++
+			}
+			s.Errors += errorsOf(l)
+			for _, marks := range [][]timeline.Mark{l.Iterations, l.Calls} {
+				for _, m := range marks {
+					s.Calls[m.Name]++
+				}
+			}
+			gaps[k] = append(gaps[k], iterationGaps(l)...)
+		}
+	}
+	for k, g := range gaps {
+		out[k].Period = median(g)
+	}
+	return out
+}
+
+// key is a family of a role.
+type key struct{ role, family string }
+
+// iterationGaps are the times from each iteration's start to the next's,
+// divided by the iterations between them that the recorder sampled out.
+func iterationGaps(l *timeline.Lane) []time.Duration {
+	var out []time.Duration
+	for i := 1; i < len(l.Iterations); i++ {
+		prev, next := l.Iterations[i-1], l.Iterations[i]
+		if n := next.Iteration - prev.Iteration; n > 0 {
+			out = append(out, next.Start.Sub(prev.Start)/time.Duration(n))
+		}
+	}
+	return out
+}
+
+// errorsOf counts the lane's spans with an error attribute and its
+// exception events (a span's RecordError).
+func errorsOf(l *timeline.Lane) int {
+	n := 0
+	for _, marks := range [][]timeline.Mark{l.Iterations, l.Calls} {
+		for _, m := range marks {
+			if _, ok := m.Attributes["error"]; ok {
+				n++
+			}
+		}
+	}
+	for _, e := range l.Events {
+		if e.Name == "exception" {
+			n++
+		}
+	}
+	return n
+}
+
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}

@@ -1,0 +1,155 @@
+package diff
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Differs reports whether anything differs beyond the thresholds: what
+// `kubeloom diff` exits 1 for, as diff does.
+func (r Report) Differs() bool {
+	for _, f := range r.Families {
+		if len(f.Differs) > 0 {
+			return true
+		}
+	}
+	for _, s := range r.Steps {
+		if len(s.Differs) > 0 {
+			return true
+		}
+	}
+	for _, c := range r.Chains {
+		if len(c.Differs) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Headline says in one line what B does differently from A: "B: 12
+// goroutines fewer, 3 loops slower, killLeader's first effect 1.2s later",
+// or "no difference".
+func (r Report) Headline() string {
+	var parts []string
+	lanesA, lanesB := 0, 0
+	onlyA, onlyB, slower, faster, other := 0, 0, 0, 0, 0
+	for _, f := range r.Families {
+		if f.A != nil {
+			lanesA += f.A.Lanes
+		}
+		if f.B != nil {
+			lanesB += f.B.Lanes
+		}
+		switch {
+		case len(f.Differs) == 0:
+		case f.A == nil:
+			onlyB++
+		case f.B == nil:
+			onlyA++
+		case has(f.Differs, "period") && f.B.Period > f.A.Period:
+			slower++
+		case has(f.Differs, "period"):
+			faster++
+		default:
+			other++
+		}
+	}
+	switch d := lanesB - lanesA; {
+	case d > 0:
+		parts = append(parts, plural(d, "goroutine")+" more")
+	case d < 0:
+		parts = append(parts, plural(-d, "goroutine")+" fewer")
+	}
+	if onlyA > 0 {
+		parts = append(parts, plural(onlyA, "family")+" only in A")
+	}
+	if onlyB > 0 {
+		parts = append(parts, plural(onlyB, "family")+" only in B")
+	}
+	if slower > 0 {
+		parts = append(parts, plural(slower, "loop")+" slower")
+	}
+	if faster > 0 {
+		parts = append(parts, plural(faster, "loop")+" faster")
+	}
+	if other > 0 {
+		parts = append(parts, plural(other, "family")+" that ran differently")
+	}
+	steps := 0
+	for _, s := range r.Steps {
+		if len(s.Differs) > 0 {
+			steps++
+		}
+	}
+	if steps > 0 {
+		parts = append(parts, plural(steps, "startup step")+" moved")
+	}
+	if c, d, ok := r.biggestLatencyChange(); ok {
+		word := "later"
+		if d < 0 {
+			word, d = "sooner", -d
+		}
+		parts = append(parts, fmt.Sprintf("%s's first effect %s %s", strings.TrimPrefix(c.Action, "action/"), round(d), word))
+	}
+	if len(parts) == 0 {
+		return "no difference"
+	}
+	return "B: " + strings.Join(parts, ", ")
+}
+
+// biggestLatencyChange is the action whose first effect moved most.
+func (r Report) biggestLatencyChange() (Chain, time.Duration, bool) {
+	var best Chain
+	var bestD time.Duration
+	found := false
+	for _, c := range r.Chains {
+		if !has(c.Differs, "latency") || c.AfterA < 0 || c.AfterB < 0 {
+			continue
+		}
+		d := c.AfterB - c.AfterA
+		if !found || abs(d) > abs(bestD) {
+			best, bestD, found = c, d, true
+		}
+	}
+	return best, bestD, found
+}
+
+func has(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func abs(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	if strings.HasSuffix(word, "y") {
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(word, "y"))
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// round keeps a duration to about three figures: 1.187s is 1.19s.
+func round(d time.Duration) time.Duration {
+	switch {
+	case d >= 10*time.Second:
+		return d.Round(100 * time.Millisecond)
+	case d >= time.Second:
+		return d.Round(10 * time.Millisecond)
+	case d >= time.Millisecond:
+		return d.Round(time.Millisecond)
+	}
+	return d
+}

@@ -1,0 +1,290 @@
+package termview
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kubeloom/kubeloom/internal/printable"
+	"github.com/kubeloom/kubeloom/traces/diff"
+)
+
+// DiffOptions say how Diff writes a report.
+type DiffOptions struct {
+	// Width is the columns to fit; 0: the terminal's, and to a file or
+	// pipe the lines are written whole.
+	Width int
+	ASCII bool // "->" for "→"
+	// All writes every row, the ones that do not differ too.
+	All bool
+	// A and B name the two sides in the first lines ("recordings/a.jsonl",
+	// "rec.jsonl (classic)").
+	A, B string
+	// Varies, if not empty, is a line saying that a side's run cannot
+	// repeat exactly (it ran on every core, or live).
+	Varies string
+}
+
+// Diff writes r: its headline, then the goroutine families, the startup
+// steps and the actions' first effects that differ (every one with All),
+// one line per differing figure: what, A's value, B's, and the change (Δ
+// and ×). Names come from recordings and are written printable; a line
+// too wide is cut, the name column first.
+func Diff(w io.Writer, r diff.Report, opt DiffOptions) error {
+	arrow := "→"
+	ellipsis := "…"
+	if opt.ASCII {
+		arrow, ellipsis = "->", "~"
+	}
+	d := differ{arrow: arrow, ascii: opt.ASCII}
+	lines := []string{printable.String(r.Headline()), "A: " + printable.String(opt.A), "B: " + printable.String(opt.B)}
+	if opt.Varies != "" {
+		lines = append(lines, opt.Varies)
+	}
+
+	var rows []diffRow
+	role := ""
+	heading := func(h string) { rows = append(rows, diffRow{heading: h}) }
+	group := func(r string) {
+		if r != role {
+			role = r
+			rows = append(rows, diffRow{role: printable.String(r)})
+		}
+	}
+	heading("GOROUTINES")
+	for _, f := range r.Families {
+		if len(f.Differs) == 0 && !opt.All {
+			continue
+		}
+		group(f.Role)
+		rows = append(rows, d.family(f, opt.All)...)
+	}
+	heading("STARTUP STEPS")
+	role = ""
+	for _, s := range r.Steps {
+		if len(s.Differs) == 0 && !opt.All {
+			continue
+		}
+		group(s.Role)
+		rows = append(rows, d.step(s))
+	}
+	heading("CAUSE " + arrow + " FIRST EFFECT")
+	role = ""
+	for _, c := range r.Chains {
+		if len(c.Differs) == 0 && !opt.All {
+			continue
+		}
+		group(c.Role)
+		rows = append(rows, d.chain(c)...)
+	}
+	lines = append(lines, layout(rows)...)
+
+	if opt.Width > 0 || isTerminal(w) {
+		width := opt.Width
+		if width <= 0 {
+			width = TerminalWidth(w)
+		}
+		for i, line := range lines {
+			lines[i] = ansi.Truncate(line, width, ellipsis)
+		}
+	}
+	return write(w, lines)
+}
+
+// diffRow is a line of the report: a section heading, a role, or a figure
+// of a family, step or action (name empty on a family's further figures).
+type diffRow struct {
+	heading, role string
+	name, what    string
+	a, b, change  string
+	note          string // instead of a, b and change: free text after what
+}
+
+// layout writes the rows, the figure rows as columns.
+func layout(rows []diffRow) []string {
+	var wName, wWhat, wA, wB int
+	for _, r := range rows {
+		wName = max(wName, ansi.StringWidth(r.name))
+		if r.note != "" {
+			continue
+		}
+		wWhat = max(wWhat, ansi.StringWidth(r.what))
+		wA = max(wA, ansi.StringWidth(r.a))
+		wB = max(wB, ansi.StringWidth(r.b))
+	}
+	wName = min(wName, 48)
+	var out []string
+	for i, r := range rows {
+		switch {
+		case r.heading != "":
+			// A section with no row says so.
+			if i+1 == len(rows) || rows[i+1].heading != "" {
+				out = append(out, "", r.heading+": no difference")
+				continue
+			}
+			out = append(out, "", r.heading)
+		case r.role != "":
+			out = append(out, "  "+r.role)
+		case r.note != "":
+			name := ansi.Truncate(r.name, wName, "…")
+			out = append(out, "    "+name+spaces(wName-ansi.StringWidth(name))+"  "+r.what+": "+r.note)
+		default:
+			name := ansi.Truncate(r.name, wName, "…")
+			line := "    " + name + spaces(wName-ansi.StringWidth(name)) + "  " +
+				r.what + spaces(wWhat-ansi.StringWidth(r.what)) + "  " +
+				padLeft(r.a, wA) + "  " + padLeft(r.b, wB) + "  " + r.change
+			out = append(out, strings.TrimRight(line, " "))
+		}
+	}
+	return out
+}
+
+// differ writes the figures of a report's rows.
+type differ struct {
+	arrow string
+	ascii bool
+}
+
+func (d differ) dur(t time.Duration) string {
+	if t < 0 {
+		return "-"
+	}
+	return formatDuration(roundDuration(t), d.ascii)
+}
+
+// family is a family's rows: one per figure that differs (every figure
+// with all), or one saying it ran on one side only.
+func (d differ) family(f diff.Family, all bool) []diffRow {
+	name := printable.String(f.Family)
+	switch {
+	case f.A == nil:
+		return []diffRow{{name: name, what: "only in B", b: plural(f.B.Lanes, "goroutine")}}
+	case f.B == nil:
+		return []diffRow{{name: name, what: "only in A", a: plural(f.A.Lanes, "goroutine")}}
+	}
+	a, b := *f.A, *f.B
+	figures := []struct {
+		what         string
+		a, b, change string
+	}{
+		{"lanes", strconv.Itoa(a.Lanes), strconv.Itoa(b.Lanes), countChange(int64(a.Lanes), int64(b.Lanes))},
+		{"iterations", strconv.FormatInt(a.Iterations, 10), strconv.FormatInt(b.Iterations, 10), countChange(a.Iterations, b.Iterations)},
+		{"period", d.dur(a.Period), d.dur(b.Period), d.durChange(a.Period, b.Period, true)},
+		{"first start", d.dur(a.FirstStart), d.dur(b.FirstStart), d.durChange(a.FirstStart, b.FirstStart, false)},
+		{"spans", strconv.Itoa(a.Spans), strconv.Itoa(b.Spans), countChange(int64(a.Spans), int64(b.Spans))},
+		{"errors", strconv.Itoa(a.Errors), strconv.Itoa(b.Errors), countChange(int64(a.Errors), int64(b.Errors))},
+	}
+	var out []diffRow
+	for _, fig := range figures {
+		if !all && !has(f.Differs, fig.what) {
+			continue
+		}
+		r := diffRow{what: fig.what, a: fig.a, b: fig.b, change: fig.change}
+		if len(out) == 0 {
+			r.name = name
+		}
+		out = append(out, r)
+	}
+	// What only one side's goroutines did: a line each, apart from the
+	// columns (a list of names is as wide as it is).
+	for _, side := range []struct {
+		what   string
+		names  []string
+		counts map[string]int
+	}{{"calls only in A", diff.CallsOnlyIn(a, b), a.Calls}, {"calls only in B", diff.CallsOnlyIn(b, a), b.Calls}} {
+		if len(side.names) == 0 {
+			continue
+		}
+		r := diffRow{what: side.what, note: callList(side.names, side.counts)}
+		if len(out) == 0 {
+			r.name = name
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func (d differ) step(s diff.Step) diffRow {
+	r := diffRow{name: printable.String(s.Step), what: strings.Join(s.Differs, ", ")}
+	if s.AtA >= 0 {
+		r.a = fmt.Sprintf("#%d %s", s.OrderA, d.dur(s.AtA))
+	}
+	if s.AtB >= 0 {
+		r.b = fmt.Sprintf("#%d %s", s.OrderB, d.dur(s.AtB))
+	}
+	if s.AtA >= 0 && s.AtB >= 0 {
+		r.change = d.durChange(s.AtA, s.AtB, false)
+	}
+	if r.what == "" {
+		r.what = "same"
+	}
+	return r
+}
+
+// chain is an action's rows: when it came, and how long its first effect
+// took.
+func (d differ) chain(c diff.Chain) []diffRow {
+	name := printable.String(strings.TrimPrefix(c.Action, "action/"))
+	if c.AtA < 0 || c.AtB < 0 {
+		r := diffRow{name: name, what: strings.Join(c.Differs, ", ")}
+		r.a, r.b = d.dur(c.AtA), d.dur(c.AtB)
+		return []diffRow{r}
+	}
+	return []diffRow{
+		{name: name, what: "at", a: d.dur(c.AtA), b: d.dur(c.AtB), change: d.durChange(c.AtA, c.AtB, false)},
+		{what: "first effect after", a: d.dur(c.AfterA), b: d.dur(c.AfterB), change: d.durChange(c.AfterA, c.AfterB, true)},
+	}
+}
+
+// callList is "DeltaFIFO.Pop ×3, DeltaFIFO.Replace ×1": the calls of
+// names that only this side made.
+func callList(names []string, counts map[string]int) string {
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s ×%d", printable.String(n), counts[n])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// countChange is "+3 ×1.5", "-2 ×0.83", or "" when equal.
+func countChange(a, b int64) string {
+	if a == b {
+		return ""
+	}
+	s := fmt.Sprintf("%+d", b-a)
+	if a > 0 {
+		s += fmt.Sprintf(" ×%.2g", float64(b)/float64(a))
+	}
+	return s
+}
+
+// durChange is "+1.2s", with "×2.2" when ratio says a ratio means
+// something (periods, latencies; not times since the start).
+func (d differ) durChange(a, b time.Duration, ratio bool) string {
+	if a == b || a < 0 || b < 0 {
+		return ""
+	}
+	sign := "+"
+	delta := b - a
+	if delta < 0 {
+		sign, delta = "-", -delta
+	}
+	s := sign + formatDuration(roundDuration(delta), d.ascii)
+	if ratio && a > 0 {
+		s += fmt.Sprintf(" ×%.2g", float64(b)/float64(a))
+	}
+	return s
+}
+
+func has(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
