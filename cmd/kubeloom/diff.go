@@ -85,7 +85,7 @@ cannot be read: as diff's.`,
   kubeloom run kubelet-startup -q --era classic --out recordings/kubelet-classic.jsonl
   kubeloom run kubelet-startup -q --era modern --out recordings/kubelet-modern.jsonl
   kubeloom diff recordings/kubelet-classic.jsonl recordings/kubelet-modern.jsonl
-  kubeloom diff recordings/a.jsonl recordings/b.jsonl --all --width 120`,
+  kubeloom diff recordings/kubelet-classic.jsonl recordings/kubelet-modern.jsonl --all --width 120`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.a, o.b = args[0], args[1]

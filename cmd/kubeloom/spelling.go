@@ -25,7 +25,7 @@ func programName(arg0 string) string {
 // commandWord finds "kubeloom <command>" where a command line starts: at
 // the start of a line or after a space, quote, "(" or "=" (an environment
 // variable before it).
-var commandWord = regexp.MustCompile(`(^|[\s'"(=` + "`" + `])kubeloom (run|replay|step|export|push|scenarios|goroutines|serve|version|help)\b`)
+var commandWord = regexp.MustCompile(`(^|[\s'"(=` + "`" + `])kubeloom (run|replay|step|export|push|diff|scenarios|goroutines|serve|version|help)\b`)
 
 // spell writes the kubeloom commands in text (help examples, hints,
 // errors) the way the user called kubeloom.
