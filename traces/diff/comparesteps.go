@@ -87,7 +87,7 @@ func when(a, b time.Duration) time.Duration {
 	return b
 }
 
-func compareChains(a, b []step, effA, effB map[trace.SpanID]time.Duration, o Options) []Chain {
+func compareChains(a, b []step, effA, effB map[trace.SpanID][]span, o Options) []Chain {
 	byKey := map[stepKey]*Chain{}
 	var all []*Chain
 	get := func(s step) *Chain {
@@ -99,11 +99,8 @@ func compareChains(a, b []step, effA, effB map[trace.SpanID]time.Duration, o Opt
 		}
 		return c
 	}
-	after := func(s step, eff map[trace.SpanID]time.Duration) time.Duration {
-		if at, ok := eff[s.span.SpanID]; ok {
-			return at - s.at
-		}
-		return -1
+	after := func(s step, eff map[trace.SpanID][]span) time.Duration {
+		return firstEffect(s.at, eff[s.span.SpanID])
 	}
 	for _, s := range a {
 		c := get(s)

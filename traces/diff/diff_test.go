@@ -162,3 +162,25 @@ func TestErasPairByRole(t *testing.T) {
 		t.Errorf("selecting an era the recording lacks: %+v", r.Families)
 	}
 }
+
+// An effect is where the span named its cause: at its start, or, for a
+// span that was running when the action came (a refused renewal, a killed
+// process), at its first event after the action, else at its end.
+func TestFirstEffect(t *testing.T) {
+	s := time.Second
+	for _, tc := range []struct {
+		name string
+		of   []span
+		want time.Duration
+	}{
+		{"started after", []span{{start: 12 * s, end: 13 * s}}, 2 * s},
+		{"the earliest", []span{{start: 15 * s, end: 16 * s}, {start: 11 * s, end: 11 * s}}, s},
+		{"running, an event after", []span{{start: 5 * s, end: 19 * s, events: []time.Duration{6 * s, 11 * s, 13 * s}}}, s},
+		{"running, no event after", []span{{start: 5 * s, end: 19 * s, events: []time.Duration{6 * s}}}, 9 * s},
+		{"none", nil, -1},
+	} {
+		if got := firstEffect(10*s, tc.of); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}

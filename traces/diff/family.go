@@ -17,6 +17,8 @@ type Stats struct {
 	Iterations int64         // loop iterations, the sampled-out idle ones counted
 	Period     time.Duration // median time from one iteration's start to the next's; 0 without two
 	FirstStart time.Duration // when the first of them started, from the start of the recording
+	LastEnd    time.Duration // when the last of them ended (the recording's end if one still ran)
+	Alive      time.Duration // how long they ran, added up: what the counts are counted over
 	Spans      int           // lifetime, iteration and other spans
 	Errors     int           // spans or events that say an error happened
 	// Calls counts the family's iterations and other spans by name
@@ -42,6 +44,8 @@ func familyStats(tl *timeline.Timeline, ins []roled) map[key]*Stats {
 			}
 			s.Lanes++
 			s.FirstStart = min(s.FirstStart, tl.Offset(l.Start))
+			s.LastEnd = max(s.LastEnd, tl.Offset(l.End))
+			s.Alive += l.End.Sub(l.Start)
 			s.Iterations += int64(l.Tally.Iterations) + l.Tally.Skipped
 			s.Spans += l.Tally.Iterations + l.Tally.Calls
 			if l.SpanID.IsValid() {

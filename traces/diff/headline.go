@@ -33,7 +33,7 @@ func (r Report) Differs() bool {
 func (r Report) Headline() string {
 	var parts []string
 	lanesA, lanesB := 0, 0
-	onlyA, onlyB, slower, faster, other := 0, 0, 0, 0, 0
+	onlyA, onlyB, slower, faster, later, sooner, other := 0, 0, 0, 0, 0, 0, 0
 	for _, f := range r.Families {
 		if f.A != nil {
 			lanesA += f.A.Lanes
@@ -51,6 +51,10 @@ func (r Report) Headline() string {
 			slower++
 		case has(f.Differs, "period"):
 			faster++
+		case onlyTimes(f.Differs) && moved(*f.A, *f.B) > 0:
+			later++
+		case onlyTimes(f.Differs):
+			sooner++
 		default:
 			other++
 		}
@@ -72,6 +76,12 @@ func (r Report) Headline() string {
 	}
 	if faster > 0 {
 		parts = append(parts, plural(faster, "loop")+" faster")
+	}
+	if later > 0 {
+		parts = append(parts, plural(later, "family")+" ran later")
+	}
+	if sooner > 0 {
+		parts = append(parts, plural(sooner, "family")+" ran sooner")
 	}
 	if other > 0 {
 		parts = append(parts, plural(other, "family")+" that ran differently")
@@ -96,6 +106,25 @@ func (r Report) Headline() string {
 		return "no difference"
 	}
 	return "B: " + strings.Join(parts, ", ")
+}
+
+// onlyTimes: what differs is only when the family started or ended (it
+// ran as it did, at another time or for another while).
+func onlyTimes(differs []string) bool {
+	for _, d := range differs {
+		if d != "first start" && d != "end" {
+			return false
+		}
+	}
+	return len(differs) > 0
+}
+
+// moved is which way a family's start, else its end, moved from a to b.
+func moved(a, b Stats) time.Duration {
+	if d := b.FirstStart - a.FirstStart; d != 0 {
+		return d
+	}
+	return b.LastEnd - a.LastEnd
 }
 
 // biggestLatencyChange is the action whose first effect moved most.

@@ -37,8 +37,9 @@ type Family struct {
 	Role, Family string
 	A, B         *Stats
 	// Differs names what differs beyond the options' thresholds:
-	// "only in A", "lanes", "iterations", "period", "first start", "spans",
-	// "errors", "calls" (a name of call only one side made).
+	// "only in A", "lanes", "iterations" and "spans" (as rates over the
+	// time the family ran), "period", "first start", "end", "errors",
+	// "calls" (a name of call only one side made).
 	Differs []string
 }
 
@@ -71,7 +72,7 @@ func Compare(a, b Side, o Options) Report {
 	stepsA, actionsA := mainSteps(a.TL, ia)
 	stepsB, actionsB := mainSteps(b.TL, ib)
 	r.Steps = compareSteps(stepsA, stepsB, o)
-	r.Chains = compareChains(actionsA, actionsB, firstEffects(a.TL), firstEffects(b.TL), o)
+	r.Chains = compareChains(actionsA, actionsB, effects(a.TL), effects(b.TL), o)
 	return r
 }
 
@@ -102,22 +103,31 @@ func compareFamilies(a, b map[key]*Stats, o Options) []Family {
 	return out
 }
 
-// statsDiffer names the stats of a family that differ beyond o.
+// statsDiffer names the stats of a family that differ beyond o. Counts
+// (iterations, spans) are compared as rates, per second the family ran:
+// goroutines that ran 30s longer (a leader killed later) made more of
+// everything, which "end" already says; only a loop that ran at another
+// pace differs in its counts.
 func statsDiffer(a, b Stats, o Options) []string {
 	var out []string
 	if a.Lanes != b.Lanes {
 		out = append(out, "lanes") // a goroutine more or less is never noise
 	}
-	if countDiffers(a.Iterations, b.Iterations, o) {
+	if countDiffers(a.Iterations, b.Iterations, o) && rateDiffers(a.Iterations, b.Iterations, a, b, o) {
 		out = append(out, "iterations")
 	}
-	if a.Period != b.Period && durationDiffers(a.Period, b.Period, o) && relDiffers(float64(a.Period), float64(b.Period), o) {
+	// A period is known from two iterations on: one side's single
+	// iteration says nothing of it.
+	if a.Period > 0 && b.Period > 0 && durationDiffers(a.Period, b.Period, o) && relDiffers(float64(a.Period), float64(b.Period), o) {
 		out = append(out, "period")
 	}
 	if durationDiffers(a.FirstStart, b.FirstStart, o) {
 		out = append(out, "first start")
 	}
-	if countDiffers(int64(a.Spans), int64(b.Spans), o) {
+	if durationDiffers(a.LastEnd, b.LastEnd, o) {
+		out = append(out, "end")
+	}
+	if countDiffers(int64(a.Spans), int64(b.Spans), o) && rateDiffers(int64(a.Spans), int64(b.Spans), a, b, o) {
 		out = append(out, "spans")
 	}
 	if a.Errors != b.Errors {
@@ -129,17 +139,13 @@ func statsDiffer(a, b Stats, o Options) []string {
 	return out
 }
 
-// CallsOnlyIn are the names of the calls a's goroutines made and b's did
-// not, sorted: a DeltaFIFO's Pop where the other side's RealFIFO pops.
-func CallsOnlyIn(a, b Stats) []string {
-	var out []string
-	for name := range a.Calls {
-		if b.Calls[name] == 0 {
-			out = append(out, name)
-		}
+// rateDiffers: counts over the families' lives differ beyond the
+// threshold (the counts themselves when a family did not run at all).
+func rateDiffers(na, nb int64, a, b Stats, o Options) bool {
+	if a.Alive <= 0 || b.Alive <= 0 {
+		return true
 	}
-	slices.Sort(out)
-	return out
+	return relDiffers(float64(na)/a.Alive.Seconds(), float64(nb)/b.Alive.Seconds(), o)
 }
 
 // countDiffers: two counts differ when they differ by more than one and by
@@ -164,4 +170,17 @@ func durationDiffers(a, b time.Duration, o Options) bool {
 		d = -d
 	}
 	return d >= o.MinShift
+}
+
+// CallsOnlyIn are the names of the calls a's goroutines made and b's did
+// not, sorted: a DeltaFIFO's Pop where the other side's RealFIFO pops.
+func CallsOnlyIn(a, b Stats) []string {
+	var out []string
+	for name := range a.Calls {
+		if b.Calls[name] == 0 {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

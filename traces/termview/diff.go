@@ -175,6 +175,7 @@ func (d differ) family(f diff.Family, all bool) []diffRow {
 		{"iterations", strconv.FormatInt(a.Iterations, 10), strconv.FormatInt(b.Iterations, 10), countChange(a.Iterations, b.Iterations)},
 		{"period", d.dur(a.Period), d.dur(b.Period), d.durChange(a.Period, b.Period, true)},
 		{"first start", d.dur(a.FirstStart), d.dur(b.FirstStart), d.durChange(a.FirstStart, b.FirstStart, false)},
+		{"end", d.dur(a.LastEnd), d.dur(b.LastEnd), d.durChange(a.LastEnd, b.LastEnd, false)},
 		{"spans", strconv.Itoa(a.Spans), strconv.Itoa(b.Spans), countChange(int64(a.Spans), int64(b.Spans))},
 		{"errors", strconv.Itoa(a.Errors), strconv.Itoa(b.Errors), countChange(int64(a.Errors), int64(b.Errors))},
 	}
