@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"time"
@@ -10,9 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/kubeloom/kubeloom/sim/catalog/locale"
-	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/stepview"
-	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
 // stepOptions are what `kubeloom step` is told: its argument and flags,
@@ -24,6 +23,9 @@ type stepOptions struct {
 	lang     string
 	plain    bool
 	from, to time.Duration
+
+	against    string // --against: the recording each step is compared with
+	selA, selB string // --a, --b
 }
 
 // newStepCmd builds `kubeloom step`; runF, if not nil, is called with the
@@ -47,6 +49,14 @@ language · ↑/↓ scroll the story · q quit.
 When stdin or stdout is not a terminal, or with --plain, every step is printed
 as a block of text instead (for slides and notes).
 
+With --against B, each step also says whether the recording B has the same
+step, and when: "in B: at 5.19s (+4.9s)", "in B: the same instant" or "not
+in B". Steps pair by what they are, not by their number: the same kind and
+name (the 3rd OnAdd) on the same goroutine family of the same instance
+role, as diff pairs instances (classic/informers with modern/informers).
+--a and --b select an era or an instance on each side, so that the two eras
+of one recording step against each other.
+
 Chinese text is drawn with the terminal's font, which kubeloom cannot choose.
 If 中文 shows as boxes, give the terminal a font that has Chinese in it:
 on Debian/Ubuntu install fonts-noto-cjk (sudo apt-get install fonts-noto-cjk)
@@ -55,10 +65,14 @@ Microsoft YaHei is built in (in Windows Terminal pick a font with CJK
 characters, or rely on its font fallback). See docs/step.md.`,
 		Example: `  kubeloom step recordings/informer-basics.jsonl
   kubeloom step recordings/informer-basics.jsonl --lang zh
-  kubeloom step recordings/informer-basics.jsonl --plain --from 20s --to 25s > slides.txt`,
+  kubeloom step recordings/informer-basics.jsonl --plain --from 20s --to 25s > slides.txt
+  kubeloom step recordings/informer-eras.jsonl --against recordings/informer-eras.jsonl --a classic --b modern`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
+			if o.against == "" && (o.selA != "" || o.selB != "") {
+				return errors.New("--a and --b select what --against compares: give --against FILE")
+			}
 			if runF != nil {
 				return runF(cmd.Context(), o)
 			}
@@ -70,25 +84,28 @@ characters, or rely on its font fallback). See docs/step.md.`,
 	f.BoolVar(&o.plain, "plain", false, "print every step as text instead of stepping interactively")
 	f.DurationVar(&o.from, "from", 0, "first step to show, in simulated time since the start")
 	f.DurationVar(&o.to, "to", 0, "last step to show (default: the end of the recording)")
+	f.StringVar(&o.against, "against", "", "another recording: at each step, say whether it has the same step, and when")
+	f.StringVar(&o.selA, "a", "", `with --against: compare only this era ("classic") or instance ("classic/cm-0") of FILE`)
+	f.StringVar(&o.selB, "b", "", "with --against: compare with only this era or instance of the other recording")
 	return cmd
 }
 
 // runStep steps through the recording on a terminal, or prints every step
 // as text.
 func runStep(ctx context.Context, o *stepOptions) error {
-	spans, done, err := readShown(ctx, o.file, traces.ReadOptions{}, o.io.err, "")
-	defer done()
+	s, err := readStepped(ctx, o)
+	if s.done != nil {
+		defer s.done()
+	}
 	if err != nil {
 		return err
 	}
-	tl, err := timeline.BuildContext(ctx, spans)
-	if err != nil {
-		return err
-	}
+	vo := stepview.Options{Lang: o.lang, From: o.from, To: o.to, Against: s.against}
 	if o.plain || !readsTerminal(o.io.in) || !isTerminal(o.io.out) {
-		return stepview.Plain(interruptible{ctx, o.io.out}, tl, o.lang, o.from, o.to)
+		return stepview.PlainWith(interruptible{ctx, o.io.out}, s.tl, vo)
 	}
-	m, err := stepview.New(tl, stepview.Options{Lang: o.lang, From: o.from, To: o.to, Spans: spans})
+	vo.Spans = s.spans
+	m, err := stepview.New(s.tl, vo)
 	if err != nil {
 		return err
 	}

@@ -36,26 +36,34 @@ func (s Side) InTurns() bool {
 	return false
 }
 
-// instances are the side's instances that take part, each with its role:
-// the instance's service and ID without its era, which pairs it with the
-// other side's ("classic/cm-0" and "modern/cm-0" are both
-// "kube-controller-manager cm-0").
+// instances are the side's instances that take part, each with its role
+// (Role).
 func (s Side) instances() []roled {
 	var out []roled
 	for _, in := range s.TL.Instances {
-		id := in.ID
-		switch {
-		case s.Select == "":
-		case id == s.Select:
-			id = ""
-		case strings.HasPrefix(id, s.Select+"/"):
-			id = strings.TrimPrefix(id, s.Select+"/")
-		default:
-			continue
+		if r, ok := s.Role(in); ok {
+			out = append(out, roled{in: in, role: r})
 		}
-		out = append(out, roled{in: in, role: role(in.Service, id)})
 	}
 	return out
+}
+
+// Role returns in's role, if it takes part in the side: the instance's
+// service and ID without its era, which pairs it with the other side's
+// ("classic/cm-0" and "modern/cm-0" are both "kube-controller-manager
+// cm-0"). kubeloom step --against pairs its steps by it too.
+func (s Side) Role(in *timeline.Instance) (string, bool) {
+	id := in.ID
+	switch {
+	case s.Select == "":
+	case id == s.Select:
+		id = ""
+	case strings.HasPrefix(id, s.Select+"/"):
+		id = strings.TrimPrefix(id, s.Select+"/")
+	default:
+		return "", false
+	}
+	return role(in.Service, id), true
 }
 
 // roled is an instance and its role.

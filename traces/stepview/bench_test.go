@@ -77,3 +77,18 @@ func BenchmarkPlain(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAgainst pairs the steps of two recordings of 20,000 pod workers
+// (60,000 steps each), as `kubeloom step A --against B` does before the
+// first step shows: the indexing of both, and the first plain block.
+func BenchmarkAgainst(b *testing.B) {
+	spans := pods(20000)
+	ta, tb := timeline.Build(spans), timeline.Build(pods(20000))
+	role := func(in *timeline.Instance) (string, bool) { return in.Service + " " + in.ID, true }
+	for b.Loop() {
+		err := stepview.PlainWith(io.Discard, ta, stepview.Options{To: 1, Against: &stepview.Against{B: tb, RoleA: role, RoleB: role}})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}

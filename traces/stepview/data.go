@@ -1,6 +1,8 @@
 package stepview
 
 import (
+	"time"
+
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/kubeloom/kubeloom/internal/printable"
@@ -37,6 +39,10 @@ type data struct {
 	iteration map[trace.SpanID]bool           // the lanes' iteration spans
 	parent    []int                           // per lane: the lane whose code started it, -1 if unknown
 	tree      []tree                          // per instance: its lanes depth first
+
+	// Per step, when the recording it is compared with has it (Against),
+	// nil if it is compared with none.
+	inB []time.Duration
 }
 
 // newData indexes tl. spans, the recording tl was built from, may be nil:

@@ -28,6 +28,9 @@ type Options struct {
 	// causal links the f key follows and the nesting of the goroutine
 	// tree; without them f follows object keys only and the tree is flat.
 	Spans []traces.Span
+	// Against, if not nil, is a recording each step is compared with: the
+	// story says whether it has the same step, and when.
+	Against *Against
 	// Width and Height are the terminal's size until the program reports
 	// it; a Height of 0 draws everything without scrolling.
 	Width, Height int
@@ -74,6 +77,9 @@ func New(tl *timeline.Timeline, o Options) (Model, error) {
 		return Model{}, err
 	}
 	d := newData(tl, o.Spans)
+	if err := d.compare(o.Against); err != nil {
+		return Model{}, err
+	}
 	lo, hi, err := d.window(o.From, o.To)
 	if err != nil {
 		return Model{}, err

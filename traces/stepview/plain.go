@@ -18,15 +18,25 @@ import (
 // words, the Kubernetes source and what changed since. It is the story the
 // interactive view tells, for slides and for output that is no terminal.
 func Plain(w io.Writer, tl *timeline.Timeline, lang string, from, to time.Duration) error {
+	return PlainWith(w, tl, Options{Lang: lang, From: from, To: to})
+}
+
+// PlainWith is Plain with the options of the interactive view: o.Lang,
+// o.From, o.To, and o.Against, which adds to each step whether the other
+// recording has it and when. o.Spans, o.Width and o.Height are not used.
+func PlainWith(w io.Writer, tl *timeline.Timeline, o Options) error {
 	if tl == nil {
 		return fmt.Errorf("stepview: no timeline")
 	}
-	lang, err := checkLang(lang)
+	lang, err := checkLang(o.Lang)
 	if err != nil {
 		return err
 	}
 	d := newData(tl, nil)
-	lo, hi, err := d.window(from, to)
+	if err := d.compare(o.Against); err != nil {
+		return err
+	}
+	lo, hi, err := d.window(o.From, o.To)
 	if err != nil {
 		return err
 	}

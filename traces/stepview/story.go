@@ -77,6 +77,11 @@ func (d *data) tell(i int, lang string) story {
 	if n := d.leaked(i); n > 0 {
 		st.facts = append(st.facts, w.f("leaked", locale.Args{"n": n}))
 	}
+	if d.inB != nil {
+		if f := w.inB(d.tl.Offset(s.At), d.inB[i]); f != "" {
+			st.facts = append(st.facts, f)
+		}
+	}
 
 	switch {
 	case s.HasEntry:
