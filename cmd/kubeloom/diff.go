@@ -5,15 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/kubeloom/kubeloom/traces"
 	"github.com/kubeloom/kubeloom/traces/diff"
 	"github.com/kubeloom/kubeloom/traces/termview"
-	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
 // diffOptions are what `kubeloom diff` is told.
@@ -114,38 +111,14 @@ cannot be read: as diff's.`,
 // command uses, and prints what differs.
 func runDiff(o *diffOptions) error {
 	ctx := cmp.Or(o.ctx, context.Background())
-	var tls [2]*timeline.Timeline
-	var errs [2]error
-	rctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var wg sync.WaitGroup
-	for i, file := range []string{o.a, o.b} {
-		wg.Go(func() {
-			spans, done, err := readShown(rctx, file, traces.ReadOptions{}, o.io.err, "; comparing the rest")
-			defer done()
-			if err == nil {
-				tls[i], err = timeline.BuildContext(rctx, spans)
-			}
-			if err != nil {
-				errs[i] = err
-				cancel() // no use reading the other
-			}
-		})
-	}
-	wg.Wait()
-	// The read that failed first cancelled the other: report its error,
-	// not the other's "canceled" (unless the user interrupted both).
-	for _, err := range errs {
-		if err != nil && (ctx.Err() != nil || !errors.Is(err, context.Canceled)) {
-			return exitStatus{2, err}
-		}
-	}
-	if err := cmp.Or(errs[0], errs[1]); err != nil {
+	tls, _, done, err := readTimelines(ctx, []string{o.a, o.b}, o.io.err)
+	defer done()
+	if err != nil {
 		return exitStatus{2, err}
 	}
 	a, b := diff.Side{TL: tls[0], Select: o.selA}, diff.Side{TL: tls[1], Select: o.selB}
 	r := diff.Compare(a, b, diff.Options{Threshold: o.threshold, MinShift: o.minShift})
-	err := termview.Diff(interruptible{ctx, o.io.out}, r, termview.DiffOptions{
+	err = termview.Diff(interruptible{ctx, o.io.out}, r, termview.DiffOptions{
 		Width: o.width, ASCII: o.ascii, All: o.all, A: side(o.a, o.selA), B: side(o.b, o.selB),
 		Varies: varies(a, b),
 	})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/kubeloom/kubeloom/traces"
+	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
 // bigRecording is the size of text from which readRecording pauses the
@@ -103,4 +105,73 @@ func pauseGC(budget int64) (restore func()) {
 		debug.SetGCPercent(oldPercent)
 		debug.SetMemoryLimit(oldLimit)
 	})
+}
+
+// readTimelines reads recordings in parallel, each with readShown, and
+// builds their timelines (diff's two, step --against's two): the time of
+// the bigger, not of both. It returns the first read's spans too (step's
+// interactive view wants them), and done, which the caller calls when it
+// has built what it shows. The read that fails first cancels the others,
+// and its error is the one returned, not their "canceled".
+//
+// Each big read pauses the collector (pauseGC) and restores what it found
+// when done, which for the second to pause is the first's pause: undone in
+// the wrong order they would leave the collector off. So done undoes every
+// pause and then puts back the settings from before the reads.
+func readTimelines(ctx context.Context, files []string, warn io.Writer) (tls []*timeline.Timeline, first []traces.Span, done func(), err error) {
+	tls = make([]*timeline.Timeline, len(files))
+	errs := make([]error, len(files))
+	dones := make([]func(), len(files))
+	restore := gcSettings()
+	done = func() {
+		for _, d := range dones {
+			if d != nil {
+				d()
+			}
+		}
+		restore()
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	for i, file := range files {
+		wg.Go(func() {
+			spans, d, err := readShown(rctx, file, traces.ReadOptions{}, warn, "")
+			dones[i] = d
+			if err == nil {
+				tls[i], err = timeline.BuildContext(rctx, spans)
+			}
+			if i == 0 {
+				first = spans
+			}
+			if err != nil {
+				errs[i] = err
+				cancel() // no use reading the others
+			}
+		})
+	}
+	wg.Wait()
+	for _, e := range errs {
+		if e != nil && (ctx.Err() != nil || !errors.Is(e, context.Canceled)) {
+			return nil, nil, done, e
+		}
+	}
+	for _, e := range errs {
+		if e != nil {
+			return nil, nil, done, e
+		}
+	}
+	return tls, first, done, nil
+}
+
+// gcSettings returns what puts the collector's settings back as they are
+// now.
+func gcSettings() (restore func()) {
+	percent := debug.SetGCPercent(-1)
+	debug.SetGCPercent(percent)
+	limit := debug.SetMemoryLimit(-1) // -1 reads it
+	return func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}
 }
