@@ -112,7 +112,7 @@ cannot be read: as diff's.`,
 func runDiff(o *diffOptions) error {
 	ctx := cmp.Or(o.ctx, context.Background())
 	tls, _, done, err := readTimelines(ctx, []string{o.a, o.b}, o.io.err)
-	defer done()
+	done() // the timelines are built: comparing them makes garbage the collector should take
 	if err != nil {
 		return exitStatus{2, err}
 	}
