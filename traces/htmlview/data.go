@@ -289,8 +289,16 @@ func newEncoder(head *timeline.Timeline) *encoder {
 func (e *encoder) encodeParts(parts []part) {
 	d := e.d
 	laneIndex := map[*timeline.Lane]int{}
+	// Each timeline's lanes, by page index: a timeline's links and steps
+	// are those of its own lanes that the page shows.
+	own := map[*timeline.Timeline]map[*timeline.Lane]int{}
+	var tls []*timeline.Timeline
 	for ii, p := range parts {
 		e.use(p.tl)
+		if own[p.tl] == nil {
+			own[p.tl] = map[*timeline.Lane]int{}
+			tls = append(tls, p.tl)
+		}
 		in := p.in
 		display := pageLanes(in)
 		grouped := len(in.Display()) == len(in.Lanes)
@@ -300,6 +308,7 @@ func (e *encoder) encodeParts(parts []part) {
 		}
 		for _, l := range display {
 			laneIndex[l] = len(d.Lanes)
+			own[p.tl][l] = len(d.Lanes)
 			d.Lanes = append(d.Lanes, e.lane(ii, l))
 		}
 		if grouped {
@@ -318,14 +327,9 @@ func (e *encoder) encodeParts(parts []part) {
 	// same IDs), and two parts may be instances of one timeline.
 	d.Flows = []int64{}
 	var steps []timeline.StepRef
-	var seen []*timeline.Timeline
-	for _, p := range parts {
-		if slices.Contains(seen, p.tl) {
-			continue
-		}
-		seen = append(seen, p.tl)
-		d.Flows = append(d.Flows, flows(p.tl, laneIndex)...)
-		steps = mergeSteps(steps, seen[0].Start, timeline.StepRefs(p.tl), p.tl.Start, laneIndex)
+	for _, tl := range tls {
+		d.Flows = append(d.Flows, flows(tl, own[tl])...)
+		steps = mergeSteps(steps, tls[0].Start, timeline.StepRefs(tl), tl.Start, own[tl], len(own[tl]) == tl.LaneCount())
 	}
 	// The steps of timeline.Steps, without the catalog's stories but for
 	// the startup steps': a million-span recording has as many steps.
@@ -340,9 +344,12 @@ func (e *encoder) encodeParts(parts []part) {
 
 // mergeSteps returns the steps of two timelines (a, from originA, and b,
 // from originB) in the order of their times from their origins, a's
-// first at equal times, without those of lanes the page does not show.
-func mergeSteps(a []timeline.StepRef, originA time.Time, b []timeline.StepRef, originB time.Time, shown map[*timeline.Lane]int) []timeline.StepRef {
-	b = slices.DeleteFunc(b, func(s timeline.StepRef) bool { _, ok := shown[s.Lane]; return !ok })
+// first at equal times, without those of lanes the page does not show
+// (unless it shows all of b's timeline's).
+func mergeSteps(a []timeline.StepRef, originA time.Time, b []timeline.StepRef, originB time.Time, shown map[*timeline.Lane]int, all bool) []timeline.StepRef {
+	if !all { // an export shows every lane: no need to look each step's up
+		b = slices.DeleteFunc(b, func(s timeline.StepRef) bool { _, ok := shown[s.Lane]; return !ok })
+	}
 	if len(a) == 0 {
 		return b
 	}
