@@ -25,6 +25,9 @@ type diffOptions struct {
 	all        bool
 	threshold  float64
 	minShift   time.Duration
+	format     string // text or html
+	out        string // -o: the page
+	force      bool
 }
 
 // errDifferent is what diff returns when the recordings differ: the exit
@@ -76,18 +79,33 @@ The first line says it all ("B: 12 goroutines fewer, 3 loops slower, …").
 Only what differs beyond --threshold (counts and periods, relative) and
 --min-shift (times) is listed; --all lists everything. The exit status is
 0 when nothing differs, 1 when something does, 2 when the recordings
-cannot be read: as diff's.`,
+cannot be read: as diff's.
+
+--format html writes one self-contained page instead (beside A, named
+A-diff.html, or where -o says): the two timelines on one axis, each from
+its recording's start, the instances in pairs (A's above B's), the lanes
+of a family that differs highlighted, those that ran on one side only
+marked, and a panel that lists what differs, each row a link to its lane;
+grouping, search and zoom as in export's page. The exit status is the
+same.`,
 		Example: `  kubeloom run informer-eras -q --out recordings/informer-eras.jsonl
   kubeloom diff recordings/informer-eras.jsonl recordings/informer-eras.jsonl --a classic --b modern
   kubeloom run kubelet-startup -q --era classic --out recordings/kubelet-classic.jsonl
   kubeloom run kubelet-startup -q --era modern --out recordings/kubelet-modern.jsonl
   kubeloom diff recordings/kubelet-classic.jsonl recordings/kubelet-modern.jsonl
-  kubeloom diff recordings/kubelet-classic.jsonl recordings/kubelet-modern.jsonl --all --width 120`,
+  kubeloom diff recordings/kubelet-classic.jsonl recordings/kubelet-modern.jsonl --all --width 120
+  kubeloom diff recordings/kubelet-classic.jsonl recordings/kubelet-modern.jsonl --format html  # writes recordings/kubelet-classic-diff.html`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.a, o.b = args[0], args[1]
 			if o.threshold < 0 || o.minShift < 0 {
 				return exitStatus{2, errors.New("--threshold and --min-shift must not be negative")}
+			}
+			switch {
+			case o.format != "text" && o.format != "html":
+				return exitStatus{2, fmt.Errorf("--format %q: expected text or html", o.format)}
+			case o.format == "text" && (o.out != "" || o.force):
+				return exitStatus{2, errors.New("-o and --force are for --format html: the text report goes to stdout")}
 			}
 			if runF != nil {
 				return runF(o)
@@ -103,6 +121,9 @@ cannot be read: as diff's.`,
 	f.BoolVar(&o.ascii, "ascii", false, "write with ASCII characters only")
 	f.BoolVar(&o.all, "all", false, "list every family, step and action, also those that do not differ")
 	f.Float64Var(&o.threshold, "threshold", diff.DefaultThreshold, "the relative change of a count or a period that counts as a difference")
+	f.StringVar(&o.format, "format", "text", "text (the report) or html (one self-contained page)")
+	f.StringVarP(&o.out, "out", "o", "", "with --format html: the page's file, - for stdout (default: A's name with -diff.html)")
+	f.BoolVar(&o.force, "force", false, "with --format html: replace an existing file that is not a kubeloom export; never a recording")
 	f.DurationVar(&o.minShift, "min-shift", diff.DefaultMinShift, "the least change of a time (a first start, a step, a latency) that counts as a difference")
 	return cmd
 }
@@ -111,6 +132,17 @@ cannot be read: as diff's.`,
 // command uses, and prints what differs.
 func runDiff(o *diffOptions) error {
 	ctx := cmp.Or(o.ctx, context.Background())
+	if o.format == "html" {
+		o.out = cmp.Or(o.out, diffPageName(o.a))
+		if o.out != "-" {
+			// Checked before reading, as export does: the answer does not
+			// depend on the recordings.
+			c := outputCheck{flag: "-o", reads: []string{o.a, o.b}, force: o.force, ours: isExport}
+			if err := c.check(o.out); err != nil {
+				return exitStatus{2, err}
+			}
+		}
+	}
 	tls, _, done, err := readTimelines(ctx, []string{o.a, o.b}, o.io.err)
 	done() // the timelines are built: comparing them makes garbage the collector should take
 	if err != nil {
@@ -118,6 +150,15 @@ func runDiff(o *diffOptions) error {
 	}
 	a, b := diff.Side{TL: tls[0], Select: o.selA}, diff.Side{TL: tls[1], Select: o.selB}
 	r := diff.Compare(a, b, diff.Options{Threshold: o.threshold, MinShift: o.minShift})
+	if o.format == "html" {
+		if err := writeDiffPage(o, a, b, r); err != nil {
+			return exitStatus{2, err}
+		}
+		if r.Differs() {
+			return errDifferent
+		}
+		return nil
+	}
 	err = termview.Diff(interruptible{ctx, o.io.out}, r, termview.DiffOptions{
 		Width: o.width, ASCII: o.ascii, All: o.all, A: side(o.a, o.selA), B: side(o.b, o.selB),
 		Varies: varies(a, b),

@@ -84,3 +84,16 @@ func role(service, id string) string {
 	}
 	return service + " " + id
 }
+
+// Instances returns the side's instances that take part and each one's
+// role, in the timeline's order: what the HTML page of a comparison
+// (htmlview.WriteDiff) pairs its instances by, so that it pairs them as
+// the report does.
+func (s Side) Instances() ([]*timeline.Instance, []string) {
+	rs := s.instances()
+	ins, roles := make([]*timeline.Instance, len(rs)), make([]string, len(rs))
+	for i, r := range rs {
+		ins[i], roles[i] = r.in, r.role
+	}
+	return ins, roles
+}

@@ -100,6 +100,9 @@ type data struct {
 	Strides map[string]int `json:"strides"`
 	// PodStarts are how long the recording's pods took to start.
 	PodStarts podStarts `json:"podStarts"`
+	// Diff is what a comparison's page adds (diffpage.go); absent from
+	// an export's.
+	Diff *diffData `json:"diff,omitempty"`
 }
 
 // pageLang is a language of the page: its name (the language button
@@ -209,7 +212,7 @@ type lane struct {
 
 // encoder builds the string, value and attribute-set tables.
 type encoder struct {
-	tl       *timeline.Timeline
+	origin   time.Time // what times are encoded from
 	d        *data
 	strs     map[string]int
 	vals     map[string]int // by the value's JSON
@@ -223,14 +226,38 @@ type encoder struct {
 
 // encode turns a timeline into the page's data.
 func encode(tl *timeline.Timeline) *data {
+	parts := make([]part, len(tl.Instances))
+	for i, in := range tl.Instances {
+		parts[i] = part{tl: tl, in: in, name: in.Name()}
+	}
+	e := newEncoder(tl)
+	e.d.Duration = e.off(tl.End)
+	e.encodeParts(parts)
+	e.d.PodStarts = podStartsOf(tl)
+	return e.d
+}
+
+// A part is an instance the page shows, from a timeline whose start is
+// its times' origin, under a name; a comparison (diffpage.go) shows the
+// instances of two timelines, each from its own start, their groups' keys
+// prefixed with their side.
+type part struct {
+	tl        *timeline.Timeline
+	in        *timeline.Instance
+	name      string
+	keyPrefix string
+}
+
+// newEncoder starts the page's data with head's scenario and counts.
+func newEncoder(head *timeline.Timeline) *encoder {
 	e := &encoder{
-		tl: tl,
+		origin: head.Start,
 		d: &data{
 			Version:  formatVersion,
-			Scenario: tl.Scenario,
-			Spans:    tl.Spans,
-			Orphans:  tl.Orphans,
-			Links:    tl.Links,
+			Scenario: head.Scenario,
+			Spans:    head.Spans,
+			Orphans:  head.Orphans,
+			Links:    head.Links,
 			Langs:    pageLangs(),
 			Articles: locale.Articles,
 			Strings:  []string{},
@@ -250,31 +277,43 @@ func encode(tl *timeline.Timeline) *data {
 		entries:  map[string]int{},
 		startups: map[string]int{},
 	}
-	d := e.d
-	if !tl.Start.IsZero() {
-		d.Start = tl.Start.UTC().Format(time.RFC3339Nano)
+	if !head.Start.IsZero() {
+		e.d.Start = head.Start.UTC().Format(time.RFC3339Nano)
 	}
-	d.Duration = e.off(tl.End)
 	e.str("") // string 0 is the empty string
+	return e
+}
 
+// encodeParts encodes the instances, their lanes and groups, the causal
+// links between their marks and the steps, in the parts' order.
+func (e *encoder) encodeParts(parts []part) {
+	d := e.d
 	laneIndex := map[*timeline.Lane]int{}
-	for ii, in := range tl.Instances {
-		display := in.Display()
-		grouped := len(display) == len(in.Lanes) // else built by hand: no groups
-		if !grouped {
-			display = in.Lanes
+	// Each timeline's lanes, by page index: a timeline's links and steps
+	// are those of its own lanes that the page shows.
+	own := map[*timeline.Timeline]map[*timeline.Lane]int{}
+	var tls []*timeline.Timeline
+	for ii, p := range parts {
+		e.use(p.tl)
+		if own[p.tl] == nil {
+			own[p.tl] = map[*timeline.Lane]int{}
+			tls = append(tls, p.tl)
 		}
+		in := p.in
+		display := pageLanes(in)
+		grouped := len(in.Display()) == len(in.Lanes)
 		di := instance{
-			Name: e.str(in.Name()), Service: e.str(in.Service), ID: e.str(in.ID),
+			Name: e.str(p.name), Service: e.str(in.Service), ID: e.str(in.ID),
 			First: len(d.Lanes), Count: len(display), Groups: []int{},
 		}
 		for _, l := range display {
 			laneIndex[l] = len(d.Lanes)
+			own[p.tl][l] = len(d.Lanes)
 			d.Lanes = append(d.Lanes, e.lane(ii, l))
 		}
 		if grouped {
 			for _, c := range in.Groups() {
-				di.Groups = append(di.Groups, e.group(ii, -1, c, laneIndex))
+				di.Groups = append(di.Groups, e.group(ii, -1, c, laneIndex, p.keyPrefix))
 			}
 		}
 		d.Instances = append(d.Instances, di)
@@ -283,12 +322,17 @@ func encode(tl *timeline.Timeline) *data {
 		d.Instances = []instance{}
 		d.Lanes = []lane{}
 	}
-	d.Flows = flows(tl, laneIndex)
-	d.PodStarts = podStartsOf(tl)
-
+	// The links and the steps of each timeline, once: span IDs are unique
+	// in a recording, not across two (the same scenario and seed make the
+	// same IDs), and two parts may be instances of one timeline.
+	d.Flows = []int64{}
+	var steps []timeline.StepRef
+	for _, tl := range tls {
+		d.Flows = append(d.Flows, flows(tl, own[tl])...)
+		steps = mergeSteps(steps, tls[0].Start, timeline.StepRefs(tl), tl.Start, own[tl], len(own[tl]) == tl.LaneCount())
+	}
 	// The steps of timeline.Steps, without the catalog's stories but for
 	// the startup steps': a million-span recording has as many steps.
-	steps := timeline.StepRefs(tl)
 	d.Steps = make([]int64, 0, len(steps)*stepStride)
 	for _, s := range steps {
 		if st, ok := s.Startup(); ok {
@@ -296,8 +340,44 @@ func encode(tl *timeline.Timeline) *data {
 		}
 		d.Steps = append(d.Steps, int64(laneIndex[s.Lane]), stepKinds[s.Kind], int64(s.Index))
 	}
-	return d
 }
+
+// mergeSteps returns the steps of two timelines (a, from originA, and b,
+// from originB) in the order of their times from their origins, a's
+// first at equal times, without those of lanes the page does not show
+// (unless it shows all of b's timeline's).
+func mergeSteps(a []timeline.StepRef, originA time.Time, b []timeline.StepRef, originB time.Time, shown map[*timeline.Lane]int, all bool) []timeline.StepRef {
+	if !all { // an export shows every lane: no need to look each step's up
+		b = slices.DeleteFunc(b, func(s timeline.StepRef) bool { _, ok := shown[s.Lane]; return !ok })
+	}
+	if len(a) == 0 {
+		return b
+	}
+	out := make([]timeline.StepRef, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if b[j].At.Sub(originB) < a[i].At.Sub(originA) {
+			out = append(out, b[j])
+			j++
+		} else {
+			out = append(out, a[i])
+			i++
+		}
+	}
+	return append(append(out, a[i:]...), b[j:]...)
+}
+
+// pageLanes are in's lanes in the page's order: its display order, or
+// for an instance built by hand (no groups) its lanes'.
+func pageLanes(in *timeline.Instance) []*timeline.Lane {
+	if display := in.Display(); len(display) == len(in.Lanes) {
+		return display
+	}
+	return in.Lanes
+}
+
+// use makes tl's start the origin of the times encoded next.
+func (e *encoder) use(tl *timeline.Timeline) { e.origin = tl.Start }
 
 func (e *encoder) lane(inst int, l *timeline.Lane) lane {
 	out := lane{
@@ -339,9 +419,9 @@ func (e *encoder) lane(inst int, l *timeline.Lane) lane {
 // timeline.Instance.Display guarantees (component, then family). Each lane
 // gets the index of its innermost group (Lane.Group): a family, encoded
 // after its component, overwrites the component's.
-func (e *encoder) group(inst, parent int, g *timeline.Group, laneIndex map[*timeline.Lane]int) int {
+func (e *encoder) group(inst, parent int, g *timeline.Group, laneIndex map[*timeline.Lane]int, keyPrefix string) int {
 	i := len(e.d.Groups)
-	out := group{Key: e.str(g.Key), Name: e.str(g.Name), In: inst, Parent: parent, Groups: []int{}, Count: len(g.Lanes)}
+	out := group{Key: e.str(keyPrefix + g.Key), Name: e.str(g.Name), In: inst, Parent: parent, Groups: []int{}, Count: len(g.Lanes)}
 	if len(g.Lanes) > 0 {
 		out.First = laneIndex[g.Lanes[0]]
 	}
@@ -353,7 +433,7 @@ func (e *encoder) group(inst, parent int, g *timeline.Group, laneIndex map[*time
 	}
 	e.d.Groups = append(e.d.Groups, out)
 	for _, f := range g.Groups {
-		fi := e.group(inst, i, f, laneIndex)
+		fi := e.group(inst, i, f, laneIndex, keyPrefix)
 		e.d.Groups[i].Groups = append(e.d.Groups[i].Groups, fi)
 	}
 	return i
@@ -384,7 +464,11 @@ func flows(tl *timeline.Timeline, laneIndex map[*timeline.Lane]int) []int64 {
 	bySpan := make(map[trace.SpanID]at, spans)
 	for _, in := range tl.Instances {
 		for _, l := range in.Lanes {
-			li := int64(laneIndex[l])
+			i, shown := laneIndex[l]
+			if !shown {
+				continue
+			}
+			li := int64(i)
 			if l.SpanID.IsValid() {
 				bySpan[l.SpanID] = at{li, stepKinds[timeline.StepStarted], 0}
 			}
@@ -406,7 +490,11 @@ func flows(tl *timeline.Timeline, laneIndex map[*timeline.Lane]int) []int64 {
 	}
 	for _, in := range tl.Instances {
 		for _, l := range in.Lanes {
-			li := int64(laneIndex[l])
+			i, shown := laneIndex[l]
+			if !shown {
+				continue
+			}
+			li := int64(i)
 			add(li, timeline.StepStarted, 0, l.Causes)
 			for i, m := range l.Iterations {
 				add(li, timeline.StepIteration, i, m.Causes)
@@ -421,10 +509,10 @@ func flows(tl *timeline.Timeline, laneIndex map[*timeline.Lane]int) []int64 {
 
 // off is t as microseconds from the start of the recording.
 func (e *encoder) off(t time.Time) int64 {
-	if t.IsZero() || e.tl.Start.IsZero() {
+	if t.IsZero() || e.origin.IsZero() {
 		return 0
 	}
-	return e.tl.Offset(t).Microseconds()
+	return t.Sub(e.origin).Microseconds()
 }
 
 func (e *encoder) str(s string) int {

@@ -65,6 +65,9 @@ func writeData(w *bufio.Writer, d *data) error {
 	writeInts(w, d.Flows)
 	field(`,"strides":`, d.Strides)
 	field(`,"podStarts":`, d.PodStarts)
+	if d.Diff != nil { // omitempty
+		field(`,"diff":`, d.Diff)
+	}
 	if err != nil {
 		return err
 	}

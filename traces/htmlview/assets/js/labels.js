@@ -2,9 +2,10 @@
 // siblings), the gutter drawn once per scroll, and the sticky heading.
 import { api } from './api.js';
 import { component, D, groups, instName, lanes } from './data.js';
+import { groupMark, laneMark, MARK_DIFFERS, MARK_NONE, side } from './diffmarks.js';
 import { fmtNum } from './format.js';
 import { groupRow, HEAD_H, headRow, isOpen, matches, R_GROUP, R_INST, R_LANE, ROW_H, rowDepth, rowInst, rowKind, rowRef, rowY, TOP } from './layout.js';
-import { C, FONT, FONT_B, FONT_S } from './style.js';
+import { C, FONT, FONT_B, FONT_S, hatches } from './style.js';
 import { ctx, dpr, gutter, H, plotH, view, W } from './view.js';
 import { msg } from './words.js';
 
@@ -151,6 +152,8 @@ function drawLabel(c, r, y, isCur) {
     // An instance's heading spans the whole width: nothing else is drawn in it.
     c.fillStyle = C.head;
     c.fillRect(0, y, W, HEAD_H);
+    // A comparison's instance: a stripe of its side's colour.
+    if (side(ii) >= 0) { c.fillStyle = side(ii) ? C.sideB : C.sideA; c.fillRect(0, y, 4, HEAD_H); }
     c.font = FONT_B;
     c.fillStyle = C.headText;
     c.fillText(fitText('i' + ii, instName(ii), W - 120, FONT_B), 8, y + HEAD_H / 2);
@@ -166,6 +169,7 @@ function drawLabel(c, r, y, isCur) {
     const g = groups[rowRef[r]];
     const open = !!matches || isOpen(g);
     if (!isCur) { c.fillStyle = open ? C.groupOpen : C.groupRow; c.fillRect(0, y, gutter - 1, ROW_H); }
+    diffMark(c, groupMark(g.i), y);
     c.fillStyle = C.muted;
     c.font = FONT_S;
     const count = matches ? `${countMatches(g)}/${g.count}` : String(g.count);
@@ -182,10 +186,34 @@ function drawLabel(c, r, y, isCur) {
     return;
   }
   const li = rowRef[r], l = lanes[li];
+  const mark = laneMark(li);
+  const bw = diffMark(c, mark, y, side(l.inst));
   const font = isCur ? FONT_B : FONT;
   c.font = font;
   c.fillStyle = l.g === 'main' ? C.muted : C.text;
-  c.fillText(laneText(li, depth, gutter - x - 12, font), x + 4, y + ROW_H / 2);
+  c.fillText(laneText(li, depth, gutter - x - 12 - bw, font), x + 4, y + ROW_H / 2);
+}
+
+// diffMark draws a comparison's mark on a label (diffmarks.js): a tint
+// and an edge where the family differs, a hatch and, on a lane, an
+// "A only" badge where it ran on one side only. It returns the badge's
+// width.
+function diffMark(c, mark, y, laneSide) {
+  if (mark === MARK_NONE) return 0;
+  c.fillStyle = mark === MARK_DIFFERS ? C.differs : hatches().only;
+  c.fillRect(0, y, gutter - 1, ROW_H);
+  c.fillStyle = mark === MARK_DIFFERS ? C.differsEdge : C.onlyEdge;
+  c.fillRect(0, y, 3, ROW_H);
+  if (laneSide === undefined || mark === MARK_DIFFERS) return 0;
+  const text = msg(laneSide ? 'diff.badgeB' : 'diff.badgeA');
+  c.font = FONT_S;
+  const w = c.measureText(text).width + 8;
+  c.fillStyle = C.onlyEdge;
+  c.fillRect(gutter - w - 4, y + 2, w, ROW_H - 4);
+  c.fillStyle = '#ffffff';
+  c.textAlign = 'left';
+  c.fillText(text, gutter - w, y + ROW_H / 2);
+  return w + 4;
 }
 
 export function countMatches(g) {

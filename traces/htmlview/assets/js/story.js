@@ -160,6 +160,11 @@ export function setLang(lang) {
   showControls();
   showNarrative();
   showDetails();
+  for (const f of langHooks) f();
   changed();
 }
+
+// langHooks are what else setLang shows again in the new language: a
+// comparison's panel (diffpanel.js).
+export const langHooks = [];
 

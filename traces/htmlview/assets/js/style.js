@@ -10,6 +10,8 @@ export const C = {
   callWait: 'rgba(227, 154, 11, 0.12)', callHatch: 'rgba(200, 125, 0, 0.5)', callLine: 'rgba(200, 125, 0, 0.9)', callThin: 'rgba(227, 154, 11, 0.35)',
   groupWait: 'rgba(89, 99, 110, 0.13)', groupRow: '#f6f8fa', groupOpen: '#f0f3f6',
   cause: '#8250df', effect: '#0f7b6c',
+  differs: 'rgba(255, 140, 0, 0.16)', differsEdge: '#d4700a', onlyEdge: '#8250df', onlyHatch: 'rgba(130, 80, 223, 0.35)',
+  sideA: '#2f6fde', sideB: '#0f7b6c',
   hover: '#1f2328', gutter: '#fafbfc', gutterLine: '#d0d7de', ovBar: '#8ea9d6', ovWin: 'rgba(47, 111, 222, 0.14)',
 };
 const FONT_FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Micro Hei", "PingFang SC", "Microsoft YaHei", sans-serif';
@@ -34,6 +36,6 @@ function hatch(color) {
 // canvas on first use.
 let HATCH = null, hatchCtx = null;
 export function hatches() {
-  if (!HATCH || hatchCtx !== ctx) { HATCH = { it: hatch(C.itHatch), call: hatch(C.callHatch) }; hatchCtx = ctx; }
+  if (!HATCH || hatchCtx !== ctx) { HATCH = { it: hatch(C.itHatch), call: hatch(C.callHatch), only: hatch(C.onlyHatch) }; hatchCtx = ctx; }
   return HATCH;
 }

@@ -1,0 +1,129 @@
+// The panel of a comparison (kubeloom diff --format html): what differs
+// between A and B, as the text report says it (the families, the startup
+// steps, the chains from an action to its first effect, each figure with
+// A's value, B's and the change), every row a button that jumps to its
+// lane: unfolds its groups, scrolls it into view and makes its first step
+// the current one. Text from the recordings goes in as text nodes (el).
+import { api } from './api.js';
+import { component, D, family, lanes, nSteps, ST } from './data.js';
+import { $, el } from './dom.js';
+import { regroup, search } from './folding.js';
+import { fmtDur } from './format.js';
+import { matches, setOpen } from './layout.js';
+import { go, revealRow } from './story.js';
+import { changed } from './view.js';
+import { msg } from './words.js';
+
+// showDiff fills #diff from D.diff (nothing on an export's page).
+export function showDiff() {
+  const box = $('diff');
+  if (!box) return;
+  const dd = D.diff;
+  box.hidden = !dd;
+  box.replaceChildren();
+  if (!dd) return;
+  const rows = [
+    ...section('families', dd.families.filter(differs).map(familyRow)),
+    ...section('steps', dd.steps.filter(differs).map(stepRow)),
+    ...section('chains', dd.chains.filter(differs).map(chainRow)),
+  ];
+  const n = dd.families.filter(differs).length + dd.steps.filter(differs).length + dd.chains.filter(differs).length;
+  box.append(
+    el('h2', null, msg('diff.title')),
+    el('p', { class: 'sides' }, el('b', { class: 'side-a' }, 'A'), ' ', dd.names[0], el('br'), el('b', { class: 'side-b' }, 'B'), ' ', dd.names[1]),
+    el('p', { class: 'hint' }, n ? msg('diff.count', { n }) : msg('diff.none')),
+    ...rows,
+  );
+}
+
+const differs = (x) => x.differs.length > 0;
+
+function section(key, items) {
+  return items.length ? [el('h3', null, msg('diff.' + key)), el('ul', { class: 'diff-list' }, items)] : [];
+}
+
+// what is the page's word for one of diff.Report's Differs.
+const what = (d) => msg('diff.what.' + d.replace(/ (\w)/g, (_, c) => c.toUpperCase()));
+
+// item is a row of the panel: a button to its lane, A's lane if it has
+// one, else B's.
+function item(role, name, lane, lines) {
+  const li = lane[0] >= 0 ? lane[0] : lane[1];
+  const b = el('button', { type: 'button', class: 'diff-row', title: msg('diff.jump') },
+    el('span', { class: 'diff-name' }, name), ' ', el('span', { class: 'diff-role' }, role), lines);
+  if (li >= 0) {
+    b.dataset.lane = String(li);
+    b.addEventListener('click', () => jump(li));
+  } else b.disabled = true;
+  return el('li', null, b);
+}
+
+// figure is one line: what, A's value, B's and the change.
+const figure = (w, a, b, change) => el('span', { class: 'diff-fig' }, el('span', { class: 'diff-what' }, w), ' ',
+  el('span', { class: 'side-a' }, a), ' → ', el('span', { class: 'side-b' }, b), change ? el('span', { class: 'diff-change' }, ' ' + change) : null);
+
+const dur = (us) => (us < 0 ? '-' : fmtDur(us));
+const ratio = (a, b) => ' ×' + Number((b / a).toPrecision(2));
+// countChange and durChange are the text report's "+3 ×1.5", "-1.2s".
+function countChange(a, b) {
+  if (a === b) return '';
+  return (b > a ? '+' : '') + (b - a) + (a > 0 ? ratio(a, b) : '');
+}
+function durChange(a, b, withRatio) {
+  if (a === b || a < 0 || b < 0) return '';
+  return (b > a ? '+' : '-') + fmtDur(Math.abs(b - a)) + (withRatio && a > 0 ? ratio(a, b) : '');
+}
+
+function familyRow(f) {
+  const lines = [];
+  if (!f.a || !f.b) {
+    const s = f.a || f.b;
+    lines.push(el('span', { class: 'diff-fig' }, el('span', { class: 'diff-what' }, what(f.differs[0])), ' ', msg('diff.goroutines', { n: s.lanes })));
+  } else {
+    const figs = {
+      lanes: [f.a.lanes, f.b.lanes, countChange], iterations: [f.a.iterations, f.b.iterations, countChange],
+      period: [f.a.period, f.b.period, (a, b) => durChange(a, b, true)], 'first start': [f.a.firstStart, f.b.firstStart, (a, b) => durChange(a, b, false)],
+      spans: [f.a.spans, f.b.spans, countChange], errors: [f.a.errors, f.b.errors, countChange],
+    };
+    for (const d of f.differs) {
+      const g = figs[d];
+      if (!g) continue;
+      const isDur = d === 'period' || d === 'first start';
+      lines.push(figure(what(d), isDur ? dur(g[0]) : String(g[0]), isDur ? dur(g[1]) : String(g[1]), g[2](g[0], g[1])));
+    }
+    for (const [i, key] of [[0, 'diff.callsOnlyA'], [1, 'diff.callsOnlyB']]) {
+      if (f.callsOnly[i].length) lines.push(el('span', { class: 'diff-fig' }, el('span', { class: 'diff-what' }, msg(key)), ' ', f.callsOnly[i].join(', ')));
+    }
+  }
+  return item(f.role, f.family, f.lane, lines);
+}
+
+function stepRow(s) {
+  const at = (i) => (s.at[i] < 0 ? '-' : '#' + s.order[i] + ' ' + fmtDur(s.at[i]));
+  return item(s.role, s.name, s.lane, [figure(s.differs.map(what).join(', '), at(0), at(1), durChange(s.at[0], s.at[1], false))]);
+}
+
+function chainRow(c) {
+  const name = c.name.replace(/^action\//, '');
+  const lines = [figure(msg('diff.at'), dur(c.at[0]), dur(c.at[1]), durChange(c.at[0], c.at[1], false))];
+  if (c.at[0] >= 0 && c.at[1] >= 0) lines.push(figure(msg('diff.firstEffect'), dur(c.after[0]), dur(c.after[1]), durChange(c.after[0], c.after[1], true)));
+  return item(c.role, name, c.lane, lines);
+}
+
+// jump shows lane li: out of a search that hides it, its groups unfolded,
+// its first step the current one (which scrolls and pans to it); a lane
+// without steps is scrolled to.
+export function jump(li) {
+  const l = lanes[li];
+  if (matches && !matches[li]) search('');
+  const c = component(l), f = family(l);
+  if (c) setOpen(c, true);
+  if (f) setOpen(f, true);
+  regroup();
+  api.diffLane = li;
+  for (let i = 0; i < nSteps; i++) {
+    if (D.steps[i * ST] === li) { go(i); return; }
+  }
+  revealRow({ lane: l });
+  changed();
+}
