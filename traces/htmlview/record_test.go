@@ -58,9 +58,11 @@ func recordSpans(t *testing.T, name string) []traces.Span {
 		t.Fatal(err)
 	}
 	var rec bytes.Buffer
+	// In turns, as `kubeloom run` records a built-in (--cores 1): the
+	// pictures' figures are a run's the docs state (TestPictureIsCurrent).
 	synctest.Test(t, func(t *testing.T) {
 		n := memnet.New()
-		if _, err := engine.Run(context.Background(), engine.Options{Scenario: sc, Recording: &rec, Listen: n.Listen, Dial: n.Dial}); err != nil {
+		if _, err := engine.Run(context.Background(), engine.Options{Scenario: sc, Recording: &rec, Listen: n.Listen, Dial: n.Dial, Serial: true}); err != nil {
 			t.Fatalf("running %s: %v", name, err)
 		}
 	})
