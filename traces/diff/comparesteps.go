@@ -88,6 +88,20 @@ func when(a, b time.Duration) time.Duration {
 }
 
 func compareChains(a, b []step, effA, effB map[trace.SpanID][]span, o Options) []Chain {
+	return chainRows(a, b, func(s step) time.Duration { return firstEffect(s.at, effA[s.span.SpanID]) },
+		func(s step) time.Duration { return firstEffect(s.at, effB[s.span.SpanID]) }, o)
+}
+
+// compareWatchChains pairs the watch events of two sides and the time from
+// each to its first handler call.
+func compareWatchChains(a, b []step, handlersA, handlersB map[stepKey]time.Duration, o Options) []Chain {
+	return chainRows(a, b, func(s step) time.Duration { return handlersA[s.key()] },
+		func(s step) time.Duration { return handlersB[s.key()] }, o)
+}
+
+// chainRows pairs the causes of two sides (actions, watch events) by role,
+// name and occurrence, with how long after each its effect came.
+func chainRows(a, b []step, afterA, afterB func(step) time.Duration, o Options) []Chain {
 	byKey := map[stepKey]*Chain{}
 	var all []*Chain
 	get := func(s step) *Chain {
@@ -99,16 +113,13 @@ func compareChains(a, b []step, effA, effB map[trace.SpanID][]span, o Options) [
 		}
 		return c
 	}
-	after := func(s step, eff map[trace.SpanID][]span) time.Duration {
-		return firstEffect(s.at, eff[s.span.SpanID])
-	}
 	for _, s := range a {
 		c := get(s)
-		c.AtA, c.AfterA = s.at, after(s, effA)
+		c.AtA, c.AfterA = s.at, afterA(s)
 	}
 	for _, s := range b {
 		c := get(s)
-		c.AtB, c.AfterB = s.at, after(s, effB)
+		c.AtB, c.AfterB = s.at, afterB(s)
 	}
 	out := make([]Chain, 0, len(all))
 	for _, c := range all {

@@ -184,3 +184,40 @@ func TestFirstEffect(t *testing.T) {
 		}
 	}
 }
+
+// A watch event's chain: from the receive iteration along the causal links
+// (DeltaFIFO.Add, Pop, pop) to the first handler call; paired across runs
+// by the event's type, object and occurrence.
+func TestWatchChains(t *testing.T) {
+	record := func(handlerAt float64) *timeline.Timeline {
+		rec := tt.New("watch")
+		rec.Instance("informers", "informers")
+		main := rec.Span(tt.Root, "StartInformers", 0, 60)
+		recv := rec.Goroutine(main, "watch/stream-receive", catalog.KindGo, 0, 60)
+		ev := rec.Iteration(recv, "watch/stream-receive", "receive", 1, 5, 5.001,
+			catalog.AttrEventType, "ADDED", catalog.AttrObjectKey, "default/web-3")
+		refl := rec.Goroutine(main, "reflector/list-watch", catalog.KindUntil, 0, 60)
+		add := rec.Span(refl, "DeltaFIFO.Add", 5.001, 5.002)
+		rec.Link(add, ev)
+		run := rec.Goroutine(main, "informer/listener-run", catalog.KindGo, 0, 60)
+		h := rec.Iteration(run, "informer/listener-run", "OnAdd", 1, handlerAt, handlerAt+0.01)
+		rec.Link(h, add)
+		return timeline.Build(rec.Spans())
+	}
+	r := Compare(Side{TL: record(5.1)}, Side{TL: record(6.3)}, Options{})
+	var got *Chain
+	for i := range r.Chains {
+		if r.Chains[i].Action == "watch ADDED default/web-3" {
+			got = &r.Chains[i]
+		}
+	}
+	if got == nil {
+		t.Fatalf("no chain for the watch event: %+v", r.Chains)
+	}
+	if got.AfterA != 100*time.Millisecond || got.AfterB != 1300*time.Millisecond || !has(got.Differs, "latency") {
+		t.Errorf("watch event to handler: %+v; want 100ms and 1.3s, differing in latency", *got)
+	}
+	if h := r.Headline(); !strings.Contains(h, "watch ADDED default/web-3's first effect 1.2s later") {
+		t.Errorf("headline %q", h)
+	}
+}

@@ -28,7 +28,10 @@ const (
 type Report struct {
 	Families []Family // every family of either side, by role then family
 	Steps    []Step   // the startup steps of either side, by role then A's order
-	Chains   []Chain  // the scenario actions of either side, by role then time
+	// Chains are the scenario actions of either side, then their watch
+	// events (from a watch event to the first handler call it led to), by
+	// role then time.
+	Chains []Chain
 }
 
 // Family is one family of goroutines on both sides; A or B is nil where
@@ -73,6 +76,9 @@ func Compare(a, b Side, o Options) Report {
 	stepsB, actionsB := mainSteps(b.TL, ib)
 	r.Steps = compareSteps(stepsA, stepsB, o)
 	r.Chains = compareChains(actionsA, actionsB, effects(a.TL), effects(b.TL), o)
+	watchA, handlersA := watchEvents(a.TL, ia)
+	watchB, handlersB := watchEvents(b.TL, ib)
+	r.Chains = append(r.Chains, compareWatchChains(watchA, watchB, handlersA, handlersB, o)...)
 	return r
 }
 

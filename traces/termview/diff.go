@@ -230,6 +230,11 @@ func (d differ) step(s diff.Step) diffRow {
 // took.
 func (d differ) chain(c diff.Chain) []diffRow {
 	name := printable.String(strings.TrimPrefix(c.Action, "action/"))
+	// A watch event's effect is the first handler call it led to.
+	after := "first effect after"
+	if strings.HasPrefix(c.Action, "watch ") {
+		after = "handler after"
+	}
 	if c.AtA < 0 || c.AtB < 0 {
 		r := diffRow{name: name, what: strings.Join(c.Differs, ", ")}
 		r.a, r.b = d.dur(c.AtA), d.dur(c.AtB)
@@ -237,7 +242,7 @@ func (d differ) chain(c diff.Chain) []diffRow {
 	}
 	return []diffRow{
 		{name: name, what: "at", a: d.dur(c.AtA), b: d.dur(c.AtB), change: d.durChange(c.AtA, c.AtB, false)},
-		{what: "first effect after", a: d.dur(c.AfterA), b: d.dur(c.AfterB), change: d.durChange(c.AfterA, c.AfterB, true)},
+		{what: after, a: d.dur(c.AfterA), b: d.dur(c.AfterB), change: d.durChange(c.AfterA, c.AfterB, true)},
 	}
 }
 
