@@ -169,7 +169,10 @@ func TestLiveClassroom(t *testing.T) {
 
 	// cm-leader-failover: play to 20 s, kill the leader with a click.
 	teacher.pick("cm-leader-failover")
-	teacher.speed("60") // a pause lands within a few seconds of 20 s: before the scenario's own kill at 60 s
+	// At 10× the pause lands within a few simulated seconds of 20 s even when
+	// the click takes a loaded machine's second or three to arrive: well
+	// before the scenario's own kill at 60 s (at 60× a CI run paused at 55 s).
+	teacher.speed("10")
 	teacher.click("live-play")
 	teacher.poll(`window.kubeloomLive.state.elapsedUs > 20e6`)
 	teacher.click("live-pause")
