@@ -8,54 +8,58 @@ import (
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
-// span is when a span ran, from the start of the recording, and when its
-// events came.
+// span is a span that names a cause: which, its name, when it ran, from
+// the start of the recording, and when its events came.
 type span struct {
+	id         trace.SpanID
+	name       string
 	start, end time.Duration
 	events     []time.Duration
 }
 
 // effects are, for every span that some span names as its cause
-// (kubeloom.link=cause), the spans that do.
+// (kubeloom.link=cause), the spans that do: one index, which an action's
+// first effect and a watch event's chain to its handler both read.
 func effects(tl *timeline.Timeline) map[trace.SpanID][]span {
-	out := map[trace.SpanID][]span{}
-	var linked map[trace.SpanID]*[]time.Duration // the effects' events, by span
 	type effect struct {
 		causes []trace.SpanID
 		s      span
-		id     trace.SpanID
 	}
 	var all []effect
+	at := func(id trace.SpanID, name string, start, end time.Time, causes []trace.SpanID) {
+		if len(causes) > 0 {
+			all = append(all, effect{causes, span{id: id, name: name, start: tl.Offset(start), end: tl.Offset(end)}})
+		}
+	}
 	for _, in := range tl.Instances {
 		for _, l := range in.Lanes {
 			// A goroutine an action started (a pod worker, a new process).
-			if len(l.Causes) > 0 {
-				all = append(all, effect{l.Causes, span{start: tl.Offset(l.Start), end: tl.Offset(l.End)}, l.SpanID})
-			}
+			at(l.SpanID, l.Goroutine, l.Start, l.End, l.Causes)
 			for _, marks := range [][]timeline.Mark{l.Iterations, l.Calls} {
 				for _, m := range marks {
-					if len(m.Causes) > 0 {
-						all = append(all, effect{m.Causes, span{start: tl.Offset(m.Start), end: tl.Offset(m.End)}, m.SpanID})
-					}
+					at(m.SpanID, m.Name, m.Start, m.End, m.Causes)
 				}
 			}
 		}
 	}
-	linked = make(map[trace.SpanID]*[]time.Duration, len(all))
+	// The events of those spans: the first after an action is where a span
+	// already running named it (firstEffect).
+	events := make(map[trace.SpanID][]time.Duration, len(all))
 	for _, e := range all {
-		linked[e.id] = new([]time.Duration)
+		events[e.s.id] = nil
 	}
 	for _, in := range tl.Instances {
 		for _, l := range in.Lanes {
 			for _, ev := range l.Events {
-				if times, ok := linked[ev.SpanID]; ok {
-					*times = append(*times, tl.Offset(ev.Start))
+				if times, ok := events[ev.SpanID]; ok {
+					events[ev.SpanID] = append(times, tl.Offset(ev.Start))
 				}
 			}
 		}
 	}
+	out := map[trace.SpanID][]span{}
 	for _, e := range all {
-		e.s.events = *linked[e.id]
+		e.s.events = events[e.s.id]
 		for _, c := range e.causes {
 			out[c] = append(out[c], e.s)
 		}

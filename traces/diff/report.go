@@ -75,9 +75,10 @@ func Compare(a, b Side, o Options) Report {
 	stepsA, actionsA := mainSteps(a.TL, ia)
 	stepsB, actionsB := mainSteps(b.TL, ib)
 	r.Steps = compareSteps(stepsA, stepsB, o)
-	r.Chains = compareChains(actionsA, actionsB, effects(a.TL), effects(b.TL), o)
-	watchA, handlersA := watchEvents(a.TL, ia)
-	watchB, handlersB := watchEvents(b.TL, ib)
+	effA, effB := effects(a.TL), effects(b.TL)
+	r.Chains = compareChains(actionsA, actionsB, effA, effB, o)
+	watchA, handlersA := watchEvents(a.TL, ia, effA)
+	watchB, handlersB := watchEvents(b.TL, ib, effB)
 	r.Chains = append(r.Chains, compareWatchChains(watchA, watchB, handlersA, handlersB, o)...)
 	return r
 }

@@ -16,20 +16,9 @@ import (
 // namespace/name" and paired by it and its occurrence), each with how long
 // after it the first handler call it led to came: the first OnAdd,
 // OnUpdate or OnDelete reached by following the causal links from it
-// (receive → DeltaFIFO.Add → Pop → pop → OnAdd), -1 if none.
-func watchEvents(tl *timeline.Timeline, ins []roled) (events []step, handlerAfter map[stepKey]time.Duration) {
-	byCause := map[trace.SpanID][]*timeline.Mark{}
-	for _, in := range tl.Instances {
-		for _, l := range in.Lanes {
-			for _, marks := range [][]timeline.Mark{l.Iterations, l.Calls} {
-				for i := range marks {
-					for _, c := range marks[i].Causes {
-						byCause[c] = append(byCause[c], &marks[i])
-					}
-				}
-			}
-		}
-	}
+// (receive → DeltaFIFO.Add → Pop → pop → OnAdd; effects' index), -1 if
+// none.
+func watchEvents(tl *timeline.Timeline, ins []roled, byCause map[trace.SpanID][]span) (events []step, handlerAfter map[stepKey]time.Duration) {
 	handlerAfter = map[stepKey]time.Duration{}
 	for _, r := range ins {
 		seen := map[string]int{}
@@ -46,34 +35,35 @@ func watchEvents(tl *timeline.Timeline, ins []roled) (events []step, handlerAfte
 				seen[name]++
 				s := step{role: r.role, name: name, n: seen[name], at: tl.Offset(m.Start), span: m}
 				events = append(events, s)
-				handlerAfter[s.key()] = firstHandler(m, byCause, tl)
+				handlerAfter[s.key()] = firstHandler(m.SpanID, s.at, byCause)
 			}
 		}
 	}
 	return events, handlerAfter
 }
 
-// firstHandler follows the causal links from m, breadth first, and returns
-// how long after m the earliest handler call among them started, or -1.
-func firstHandler(m timeline.Mark, byCause map[trace.SpanID][]*timeline.Mark, tl *timeline.Timeline) time.Duration {
+// firstHandler follows the causal links from the span id, which started
+// at at, breadth first, and returns how long after it the earliest handler
+// call among them started, or -1.
+func firstHandler(id trace.SpanID, at time.Duration, byCause map[trace.SpanID][]span) time.Duration {
 	first := time.Duration(-1)
-	seen := map[trace.SpanID]bool{m.SpanID: true}
-	next := []trace.SpanID{m.SpanID}
+	seen := map[trace.SpanID]bool{id: true}
+	next := []trace.SpanID{id}
 	for len(next) > 0 {
-		id := next[0]
+		cause := next[0]
 		next = next[1:]
-		for _, e := range byCause[id] {
-			if seen[e.SpanID] {
+		for _, e := range byCause[cause] {
+			if seen[e.id] {
 				continue
 			}
-			seen[e.SpanID] = true
-			if isHandler(e.Name) {
-				if d := e.Start.Sub(m.Start); d >= 0 && (first < 0 || d < first) {
+			seen[e.id] = true
+			if isHandler(e.name) {
+				if d := e.start - at; d >= 0 && (first < 0 || d < first) {
 					first = d
 				}
 				continue
 			}
-			next = append(next, e.SpanID)
+			next = append(next, e.id)
 		}
 	}
 	return first
