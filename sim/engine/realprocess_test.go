@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -53,7 +54,7 @@ func TestGlogFlushDaemonStartsBeforeMain(t *testing.T) {
 					ticks = append(ticks, it.Start.Sub(s.Start))
 				}
 			}
-			if want := []time.Duration{30 * time.Second, 60 * time.Second, 90 * time.Second}; !equalDurations(ticks, want) {
+			if want := []time.Duration{30 * time.Second, 60 * time.Second, 90 * time.Second}; !slices.Equal(ticks, want) {
 				t.Errorf("%s: %s flushed at %v after its start, want %v (a 30s ticker)", inst, name, ticks, want)
 			}
 		}
@@ -65,18 +66,6 @@ func TestGlogFlushDaemonStartsBeforeMain(t *testing.T) {
 			t.Errorf("modern: %d glog flush daemons; klog starts none in its init", daemons)
 		}
 	}
-}
-
-func equalDurations(a, b []time.Duration) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestLostRenewalIsFiveTriesInTenSeconds blocks the classic leader's lock
@@ -134,7 +123,7 @@ func TestLostRenewalIsFiveTriesInTenSeconds(t *testing.T) {
 		}
 	}
 	want := []time.Duration{2 * time.Second, 4 * time.Second, 6 * time.Second, 8 * time.Second, 10 * time.Second}
-	if !equalDurations(tries, want) {
+	if !slices.Equal(tries, want) {
 		t.Errorf("the lost renewal tried at %v after it began, want %v", tries, want)
 	}
 	var ticks []time.Duration
@@ -143,7 +132,7 @@ func TestLostRenewalIsFiveTriesInTenSeconds(t *testing.T) {
 			ticks = append(ticks, s.Start.Sub(poller.Start))
 		}
 	}
-	if !equalDurations(ticks, want[:4]) || poller.End.Sub(poller.Start) != 10*time.Second {
+	if !slices.Equal(ticks, want[:4]) || poller.End.Sub(poller.Start) != 10*time.Second {
 		t.Errorf("the lost renewal's poller ticked at %v and lived %s, want ticks at %v and 10s (the timeout)", ticks, poller.End.Sub(poller.Start), want[:4])
 	}
 	if len(healthy) < 10 {

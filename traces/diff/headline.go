@@ -65,26 +65,21 @@ func (r Report) Headline() string {
 	case d < 0:
 		parts = append(parts, plural(-d, "goroutine")+" fewer")
 	}
-	if onlyA > 0 {
-		parts = append(parts, plural(onlyA, "family")+" only in A")
-	}
-	if onlyB > 0 {
-		parts = append(parts, plural(onlyB, "family")+" only in B")
-	}
-	if slower > 0 {
-		parts = append(parts, plural(slower, "loop")+" slower")
-	}
-	if faster > 0 {
-		parts = append(parts, plural(faster, "loop")+" faster")
-	}
-	if later > 0 {
-		parts = append(parts, plural(later, "family")+" ran later")
-	}
-	if sooner > 0 {
-		parts = append(parts, plural(sooner, "family")+" ran sooner")
-	}
-	if other > 0 {
-		parts = append(parts, plural(other, "family")+" that ran differently")
+	for _, c := range []struct {
+		n    int
+		what string
+	}{
+		{onlyA, "only in A"}, {onlyB, "only in B"}, {slower, "slower"}, {faster, "faster"},
+		{later, "ran later"}, {sooner, "ran sooner"}, {other, "that ran differently"},
+	} {
+		if c.n == 0 {
+			continue
+		}
+		noun := "family"
+		if c.what == "slower" || c.what == "faster" {
+			noun = "loop"
+		}
+		parts = append(parts, plural(c.n, noun)+" "+c.what)
 	}
 	steps := 0
 	for _, s := range r.Steps {
