@@ -48,7 +48,7 @@ func init() {
 			PeriodFrom: "time.Second, a literal in controller.Run",
 			Function:   "cache.NewInformer / NewIndexerInformer → go controller.Run(stopCh) → wait.Until(c.processLoop, time.Second, stopCh)",
 			File:       "pkg/client/cache/controller.go",
-			Article:    articleCM + " §6 Controller.Run (shown for the shared informer)",
+			Article:    articleCM + " §6 Controller.Run",
 		},
 		Entry{
 			Name: "informer/dummy-controller-run", Component: "informer", Kind: KindGo,
