@@ -668,7 +668,7 @@ func cmDocReason(r *docRun, controller string) (figure, error) {
 	for _, s := range r.controllerStarts("cm-0") {
 		if s.Name == "start "+controller {
 			if reason, ok := cmDocNotStarted(s); ok {
-				return exact(reason), nil
+				return quoted(reason), nil
 			}
 			return figure{}, fmt.Errorf("%s started", controller)
 		}

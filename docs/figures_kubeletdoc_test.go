@@ -483,19 +483,6 @@ func init() {
 			return exact(andList(names)), nil
 		},
 	}
-	// The 中文 section writes lists as Chinese does: name.zh.
-	for _, name := range []string{"kdoc.ks.goroutines-not-run", "kdoc.kill-pod",
-		"kdoc.lc.crash-restarts", "kdoc.lc.web-gc-removed", "kdoc.evictions"} {
-		f := fs[name]
-		fs[name+".zh"] = func(d *docRuns) (figure, error) {
-			fig, err := f(d)
-			if fig.text == "none" {
-				fig.text = "无"
-			}
-			fig.text = strings.NewReplacer(", ", "、", " and ", "和").Replace(fig.text)
-			return fig, err
-		}
-	}
 	register(fs)
 }
 

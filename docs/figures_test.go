@@ -47,6 +47,9 @@ type figure struct {
 	// kind plain must match exactly.
 	tol  float64
 	kind figureKind
+	// verbatim is a text the program prints (a log message), which a
+	// Chinese page quotes as it is.
+	verbatim bool
 }
 
 type figureKind int
@@ -75,6 +78,9 @@ func register(fs map[string]func(d *docRuns) (figure, error)) {
 
 // exact is a text that must match as it is: a name, a list.
 func exact(s string) figure { return figure{text: s, kind: plain} }
+
+// quoted is a text the program prints, that every language quotes as it is.
+func quoted(s string) figure { return figure{text: s, kind: plain, verbatim: true} }
 
 // countOf is an integer that may differ by rel (a fraction) between runs.
 func countOf(n int, rel float64) figure {
@@ -138,14 +144,22 @@ func value(k figureKind, s string) (float64, bool) {
 }
 
 // chineseList writes a plain figure's list ("a, b and c") as Chinese
-// does ("a、b和c"), for the docs/zh/ pages.
-var chineseList = strings.NewReplacer(", ", "、", " and ", "和")
+// does ("a、b 和 c", with a space between 和 and a Latin name, as the
+// docs/zh/ pages write them).
+var chineseList = strings.NewReplacer(", ", "、", " and ", " 和 ")
+
+// chineseWords are the words a plain figure may be, in Chinese.
+var chineseWords = map[string]string{"none": "无", "yes": "是", "no": "否", "its own": "它自己的"}
 
 // in is the figure as a document in lang ("en" or "zh") writes it.
 func (fig figure) in(lang string) figure {
-	if lang == "zh" && fig.kind == plain {
-		fig.text = chineseList.Replace(fig.text)
+	if lang != "zh" || fig.kind != plain || fig.verbatim {
+		return fig
 	}
+	if w, ok := chineseWords[fig.text]; ok {
+		fig.text = w
+	}
+	fig.text = chineseList.Replace(fig.text)
 	return fig
 }
 
