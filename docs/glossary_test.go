@@ -149,11 +149,11 @@ func TestGlossary(t *testing.T) {
 		}
 	}
 	t.Run("locale", func(t *testing.T) { checkLocale(t, terms) })
+	t.Run("scenarios", func(t *testing.T) { checkScenarios(t, terms) })
 	t.Run("pages", func(t *testing.T) { checkChinesePages(t, terms) })
 }
 
-// checkLocale reads every value of sim/catalog/locale/zh but the articles'
-// own words (quote).
+// checkLocale reads every value of sim/catalog/locale/zh.
 func checkLocale(t *testing.T, terms []term) {
 	files, err := filepath.Glob("../sim/catalog/locale/zh/*.yaml")
 	if err != nil || len(files) == 0 {
@@ -168,29 +168,58 @@ func checkLocale(t *testing.T, terms []term) {
 		if err := yaml.Unmarshal(data, &doc); err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
-		name := strings.TrimPrefix(file, "../")
-		var walk func(key string, n *yaml.Node)
-		walk = func(key string, n *yaml.Node) {
-			switch n.Kind {
-			case yaml.DocumentNode, yaml.SequenceNode:
-				for _, c := range n.Content {
-					walk(key, c)
-				}
-			case yaml.MappingNode:
-				for i := 0; i+1 < len(n.Content); i += 2 {
-					walk(n.Content[i].Value, n.Content[i+1])
-				}
-			case yaml.ScalarNode:
-				if key == "quote" {
-					return // the article's words, verbatim
-				}
-				text := placeholder.ReplaceAllString(prose(n.Value), " ")
-				for _, f := range avoided(terms, text) {
-					t.Errorf("%s:%d: %q: the glossary (docs/%s:%d) writes %s as %s", name, n.Line, f.form, glossaryFile, f.term.line, f.term.en, f.term.zh)
-				}
-			}
+		checkValues(t, terms, strings.TrimPrefix(file, "../"), "", &doc)
+	}
+}
+
+// checkValues reads every text under n but the articles' own words
+// (quote).
+func checkValues(t *testing.T, terms []term, file, key string, n *yaml.Node) {
+	switch n.Kind {
+	case yaml.DocumentNode, yaml.SequenceNode:
+		for _, c := range n.Content {
+			checkValues(t, terms, file, key, c)
 		}
-		walk("", &doc)
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			checkValues(t, terms, file, n.Content[i].Value, n.Content[i+1])
+		}
+	case yaml.ScalarNode:
+		if key == "quote" {
+			return // the article's words, verbatim
+		}
+		text := placeholder.ReplaceAllString(prose(n.Value), " ")
+		for _, f := range avoided(terms, text) {
+			t.Errorf("%s:%d: %q: the glossary (docs/%s:%d) writes %s as %s", file, n.Line, f.form, glossaryFile, f.term.line, f.term.en, f.term.zh)
+		}
+	}
+}
+
+// checkScenarios reads the Chinese a built-in scenario says of itself
+// (metadata.zh), which `kubeloom scenarios show`, `serve` and the docs show.
+func checkScenarios(t *testing.T, terms []term) {
+	files, err := filepath.Glob("../scenarios/builtin/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no built-in scenarios: %v", err)
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Metadata struct {
+				Zh yaml.Node `yaml:"zh"`
+			} `yaml:"metadata"`
+		}
+		if err := yaml.Unmarshal(data, &doc); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if doc.Metadata.Zh.Kind == 0 {
+			t.Errorf("%s has no metadata.zh", file)
+			continue
+		}
+		checkValues(t, terms, strings.TrimPrefix(file, "../"), "zh", &doc.Metadata.Zh)
 	}
 }
 
