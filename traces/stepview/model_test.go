@@ -81,7 +81,7 @@ func TestViewTellsTheStoryInEitherLanguage(t *testing.T) {
 	if m.Lang() != "zh" {
 		t.Fatalf("l never switches to Chinese: the language is %q", m.Lang())
 	}
-	for _, want := range []string{"迭代 · OnAdd #1", "它做什么", zh.Summary, "文章原文", "「" + zh.Quote + "」", "Kubernetes 源码", e.File, "当年与现在", "语言：中文"} {
+	for _, want := range []string{"迭代 · OnAdd #1", "它做什么", zh.Summary, "文章原话", "「" + zh.Quote + "」", "Kubernetes 源码", e.File, "当年与现在", "语言：中文"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("Chinese view lacks %q:\n%s", want, v)
 		}
