@@ -217,14 +217,24 @@ func jsTraces(spans []traces.Span) []jsTraceSize {
 	return out
 }
 
-// jsTrace is the trace of one instance.
+// jsTrace is the trace of one instance, which ran as one process: the
+// page says each process is a trace of its own, so a process whose spans
+// fall in two traces (as glog.init's did, a root beside main, until
+// tracing.Process) fails here instead of giving a figure of half of it.
 func jsTrace(r *docRun, instance string) (jsTraceSize, error) {
+	var found []jsTraceSize
 	for _, t := range jsTraces(r.spans) {
 		if t.instance == instance {
-			return t, nil
+			found = append(found, t)
 		}
 	}
-	return jsTraceSize{}, fmt.Errorf("%s has no trace of %s", r.name, instance)
+	switch len(found) {
+	case 0:
+		return jsTraceSize{}, fmt.Errorf("%s has no trace of %s", r.name, instance)
+	case 1:
+		return found[0], nil
+	}
+	return jsTraceSize{}, fmt.Errorf("%s: %s's spans are in %d traces, want one (one process, one trace)", r.name, instance, len(found))
 }
 
 // jsLargest is a run's largest trace.

@@ -16,6 +16,7 @@ import (
 	"github.com/kubeloom/kubeloom/sim/controllermanager"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
+	"github.com/kubeloom/kubeloom/sim/tracing"
 )
 
 // replicaStagger is how long after each other the replicas of a
@@ -78,7 +79,7 @@ func (c *cmReplica) start(ctx context.Context, o *Options, clk clock.Clock) {
 		id := c.rt.Instance()
 		opts.OnServing = func(addr string, paths []string) { o.Serving(id, addr, paths) }
 	}
-	pctx, cancel := context.WithCancelCause(c.rt.Context(ctx))
+	pctx, cancel := context.WithCancelCause(tracing.Process(c.rt.Context(ctx)))
 	c.cancel, c.done = cancel, make(chan struct{})
 	go func() {
 		defer close(c.done)

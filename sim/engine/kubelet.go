@@ -15,6 +15,7 @@ import (
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 	"github.com/kubeloom/kubeloom/sim/informer"
 	"github.com/kubeloom/kubeloom/sim/kubelet"
+	"github.com/kubeloom/kubeloom/sim/tracing"
 )
 
 // errStopped is why a kubelet stopped by the scenario ended.
@@ -131,7 +132,7 @@ func (n *kubeletNode) start(ctx context.Context, o *Options, clk clock.Sim, caus
 	}
 	n.oom = make(chan containerruntime.OOMEvent, 16)
 	opts.OOM = n.oom
-	pctx, cancel := context.WithCancelCause(n.rt.Context(ctx))
+	pctx, cancel := context.WithCancelCause(tracing.Process(n.rt.Context(ctx)))
 	done := make(chan struct{})
 	n.cancel, n.done, n.exit = cancel, done, nil
 	go func() {

@@ -17,8 +17,8 @@ import (
 
 // TestGlogFlushDaemonStartsBeforeMain holds the classic processes to what
 // glog's init does: a "glog.init" step on the main goroutine, before main,
-// starts the flush daemon, which ticks every 30s from then on; today's klog
-// starts none.
+// in main's trace, starts the flush daemon, which ticks every 30s from then
+// on; today's klog starts none.
 func TestGlogFlushDaemonStartsBeforeMain(t *testing.T) {
 	for _, era := range []string{"classic", "modern"} {
 		sc := builtin(t, "cluster-basics")
@@ -47,6 +47,8 @@ func TestGlogFlushDaemonStartsBeforeMain(t *testing.T) {
 			}
 			if m, ok := mains[inst]; !ok || !init.End.After(m.Start) && m.Start.Before(init.Start) || m.Start.Before(s.Start) {
 				t.Errorf("%s: glog.init (%s) and its daemon (%s) must start before main (%s)", inst, init.Start, s.Start, m.Start)
+			} else if init.TraceID != m.TraceID {
+				t.Errorf("%s: glog.init is in trace %s, main in %s: one process is one trace (Jaeger shows it as one)", inst, init.TraceID, m.TraceID)
 			}
 			var ticks []time.Duration
 			for _, it := range spans {

@@ -43,11 +43,40 @@ func runNonce(wallStart time.Time) (n [8]byte) {
 const maxSpansPerInstance = 1 << 40
 
 func (g *ids) NewIDs(ctx context.Context) (trace.TraceID, trace.SpanID) {
+	p, _ := ctx.Value(processKey{}).(*process)
+	if p != nil && p.set {
+		return p.trace, g.NewSpanID(ctx, p.trace)
+	}
 	var t trace.TraceID
 	binary.BigEndian.PutUint32(t[0:4], g.instance)
 	binary.BigEndian.PutUint32(t[4:8], g.traces.Add(1))
 	copy(t[8:], g.nonce[:])
+	if p != nil {
+		p.trace, p.set = t, true
+	}
 	return t, g.NewSpanID(ctx, t)
+}
+
+// Process returns ctx marked as one process's: every span started from it
+// without a parent shares one trace. A Go process runs its packages' init
+// functions on the main goroutine before main.main, so glog's init (the
+// "glog.init" step, which starts the flush daemon) is a root beside main,
+// not under it; it belongs to the same process, and Jaeger shows a trace
+// per process (docs/jaeger.md), so both roots take the first one's trace
+// ID. A process started again (a kubelet stopped and started) is a new
+// process: call Process again for it.
+func Process(ctx context.Context) context.Context {
+	return context.WithValue(ctx, processKey{}, &process{})
+}
+
+type processKey struct{}
+
+// process is the trace of one process's spans, set by its first root.
+// The spans of a process start on its goroutines one at a time (its
+// roots, glog.init and main, on one), so it needs no lock.
+type process struct {
+	trace trace.TraceID
+	set   bool
 }
 
 func (g *ids) NewSpanID(context.Context, trace.TraceID) trace.SpanID {
