@@ -102,28 +102,13 @@ func readPage(t *testing.T, file string) page {
 }
 
 // withoutComments is a shell block with each line's trailing `# comment`
-// dropped (a translation may put the comment in its language) and trailing
-// blanks trimmed; a # inside quotes is text.
+// dropped (a translation may put the comment in its language, and
+// stripComment is how the docs test reads a command) and trailing blanks
+// trimmed.
 func withoutComments(lines []string) string {
 	out := make([]string, len(lines))
 	for i, line := range lines {
-		quote := rune(0)
-		cut := len(line)
-	scan:
-		for j, r := range line {
-			switch {
-			case quote != 0:
-				if r == quote {
-					quote = 0
-				}
-			case r == '\'' || r == '"':
-				quote = r
-			case r == '#' && (j == 0 || line[j-1] == ' ' || line[j-1] == '\t'):
-				cut = j
-				break scan
-			}
-		}
-		out[i] = strings.TrimRight(line[:cut], " \t")
+		out[i] = strings.TrimRight(stripComment(line), " \t")
 	}
 	return strings.Join(out, "\n")
 }
