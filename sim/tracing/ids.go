@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"hash/fnv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -44,16 +45,24 @@ const maxSpansPerInstance = 1 << 40
 
 func (g *ids) NewIDs(ctx context.Context) (trace.TraceID, trace.SpanID) {
 	p, _ := ctx.Value(processKey{}).(*process)
-	if p != nil && p.set {
-		return p.trace, g.NewSpanID(ctx, p.trace)
+	if p == nil {
+		return g.newTrace(ctx)
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.set {
+		p.trace, _ = g.newTrace(ctx)
+		p.set = true
+	}
+	return p.trace, g.NewSpanID(ctx, p.trace)
+}
+
+// newTrace is the next trace of the instance, and its first span's ID.
+func (g *ids) newTrace(ctx context.Context) (trace.TraceID, trace.SpanID) {
 	var t trace.TraceID
 	binary.BigEndian.PutUint32(t[0:4], g.instance)
 	binary.BigEndian.PutUint32(t[4:8], g.traces.Add(1))
 	copy(t[8:], g.nonce[:])
-	if p != nil {
-		p.trace, p.set = t, true
-	}
 	return t, g.NewSpanID(ctx, t)
 }
 
@@ -72,9 +81,8 @@ func Process(ctx context.Context) context.Context {
 type processKey struct{}
 
 // process is the trace of one process's spans, set by its first root.
-// The spans of a process start on its goroutines one at a time (its
-// roots, glog.init and main, on one), so it needs no lock.
 type process struct {
+	mu    sync.Mutex
 	trace trace.TraceID
 	set   bool
 }
