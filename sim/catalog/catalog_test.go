@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -72,5 +73,33 @@ func TestKubeletEntriesFollowTheArticle(t *testing.T) {
 		if e, _ := Lookup(name); e.Article != "" || e.Story(locale.Articles).Quote != "" {
 			t.Errorf("%s: the article does not name it, so Article and Quote stay empty", name)
 		}
+	}
+}
+
+// TestArticleNamesASection: an entry's or a step's Article is a fact, the
+// article's file and the section it is in (the section's own words, and
+// code it names), shown as it is in every language. Words about it belong
+// in the stories, which are translated: an English phrase here showed
+// untranslated on the Chinese pages (docs/zh/goroutines.md).
+func TestArticleNamesASection(t *testing.T) {
+	prose := regexp.MustCompile(`(?:^|[\s(,])([a-z]{2,} [a-z]{2,})\b`) // not server.go run
+	check := func(name, article string) {
+		if article == "" {
+			return
+		}
+		file, section, ok := strings.Cut(article, " ")
+		if !ok || (file != articleCM && file != articleKubelet) {
+			t.Errorf("%s: Article %q: want an article's file, then its section", name, article)
+			return
+		}
+		if p := prose.FindStringSubmatch(section); p != nil {
+			t.Errorf("%s: Article %q has words about the section (%q): say them in the stories", name, article, p[1])
+		}
+	}
+	for _, e := range All() {
+		check(e.Name, e.Article)
+	}
+	for _, s := range Steps() {
+		check(s.Component+" "+s.Name, s.Article)
 	}
 }

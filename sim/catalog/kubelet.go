@@ -15,7 +15,7 @@ func init() {
 			PeriodFrom: "flushInterval, a constant in github.com/golang/glog (glog.go)",
 			Function:   "glog's init → go logging.flushDaemon() → for _ = range time.NewTicker(flushInterval).C { l.lockAndFlushAll() }",
 			File:       "vendor/github.com/golang/glog/glog.go",
-			Article:    articleKubelet + " (5) 日志flush (InitLogs' comment on glog's interval)",
+			Article:    articleKubelet + " (5) 日志flush",
 		},
 		// main → app.Run → run → RunKubelet.
 		Entry{

@@ -14,7 +14,7 @@ func init() {
 	)
 	cmMain := articleCM + " §1 main"
 	cmRun := articleCM + " §2 Run"
-	callChain := articleKubelet + " (6) SourceFile, (7) SourceURL (call chain)"
+	callChain := articleKubelet + " (6) SourceFile, (7) SourceURL (调用链)"
 	registerSteps(
 		// kube-controller-manager: glog's init, then main (controller-manager.go) → app.Run.
 		Step{
