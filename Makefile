@@ -71,7 +71,7 @@ docs-check-large: ## check the figures of docs/scale.md against a run of cluster
 	$(GO) test ./docs -run 'TestFigures' -count=1 -args -only=docs/scale.md,docs/zh/scale.md,scenarios/builtin/cluster-scale.yaml
 	$(GO) test ./cmd/kubeloom -run 'TestSameRunEveryTime/cluster-scale' -count=1
 
-docs-picture: ## retake the HTML timeline's screenshots in docs/images (cm-leader-failover and cluster-basics at 1280x720 and 1920x1080; the README shows one) and timeline.json beside them, kubeloom diff's page (kubelet-startup classic vs modern, docs/diff.md) and kubeloom serve's (docs/serve.md) (needs Chromium and a CJK font, e.g. Debian's fonts-noto-cjk)
+docs-picture: ## retake the HTML timeline's screenshots in docs/images (cm-leader-failover and cluster-basics at 1280x720 and 1920x1080; the README shows one, README.zh.md the same in Chinese) and timeline.json beside them, kubeloom diff's page (kubelet-startup classic vs modern, docs/diff.md) and kubeloom serve's (docs/serve.md) (needs Chromium and a CJK font, e.g. Debian's fonts-noto-cjk)
 	CI=true $(GO) test ./traces/htmlview -run 'TestBrowserScenarios$$|TestBrowserDiff$$' -count=1 -args -update
 	CI=true $(GO) test ./serve -run 'TestLiveClassroom$$' -count=1 -args -update
 

@@ -32,6 +32,8 @@ var windowSizes = []struct{ W, H int }{{1280, 720}, {1920, 1080}}
 const (
 	imagesDir     = "../../docs/images"
 	readmePicture = "timeline-cm-leader-failover-1280x720.png"
+	// readmePictureZh is the same picture in Chinese, README.zh.md's.
+	readmePictureZh = "timeline-cm-leader-failover-1280x720.zh.png"
 )
 
 // TestBrowserScenarios opens the pages of the two largest built-ins (1,586
@@ -285,6 +287,9 @@ func browseScenario(t *testing.T, b *browsertest.Browser, tl *timeline.Timeline,
 	if *update {
 		writePicture(t, tl, steps, shot, w, h)
 	}
+	if fmt.Sprintf("timeline-%s-%dx%d.png", tl.Scenario, w, h) == readmePicture {
+		chinesePicture(t, b, w, h)
+	}
 
 	wantHash := []string{fmt.Sprintf("step=%d", story), "t=", "open="}
 	if _, err := chromedp.Run(b.Ctx, chromedp.Poll[bool](fmt.Sprintf(`%q.split(' ').every((p) => location.hash.includes(p))`, strings.Join(wantHash, " ")),
@@ -536,6 +541,32 @@ func writePicture(t *testing.T, tl *timeline.Timeline, steps []timeline.Step, sh
 		t.Fatal(err)
 	}
 	t.Logf("wrote what the README's picture shows: %s", facts)
+}
+
+// chinesePicture takes the README's picture again in Chinese, the same
+// moment with every word of the page in the language a Chinese reader picks
+// with its 中文 button (README.zh.md and docs/zh/export.md show it), and
+// switches the page back.
+func chinesePicture(t *testing.T, b *browsertest.Browser, w, h int) {
+	t.Helper()
+	eval[any](t, b, `kubeloom.setLang("zh")`)
+	waitFrame(t, b)
+	if got := eval[string](t, b, `kubeloom.narrative()`); !strings.Contains(got, "它做什么") {
+		t.Errorf("in Chinese the story does not say 它做什么:\n%s", got)
+	}
+	shot, err := chromedp.Run(b.Ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkScreenshot(t, shot, w, h)
+	if *update {
+		if err := os.WriteFile(filepath.Join(imagesDir, readmePictureZh), shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s (%d bytes)", readmePictureZh, len(shot))
+	}
+	eval[any](t, b, `kubeloom.setLang("en")`)
+	waitFrame(t, b)
 }
 
 // head is the start of a long list, for messages.
