@@ -44,26 +44,32 @@ func runNonce(wallStart time.Time) (n [8]byte) {
 const maxSpansPerInstance = 1 << 40
 
 func (g *ids) NewIDs(ctx context.Context) (trace.TraceID, trace.SpanID) {
+	t := g.traceOf(ctx)
+	return t, g.NewSpanID(ctx, t)
+}
+
+// traceOf is the trace of a root span: its process's (see Process), else
+// the instance's next.
+func (g *ids) traceOf(ctx context.Context) trace.TraceID {
 	p, _ := ctx.Value(processKey{}).(*process)
 	if p == nil {
-		return g.newTrace(ctx)
+		return g.newTrace()
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.set {
-		p.trace, _ = g.newTrace(ctx)
-		p.set = true
+		p.trace, p.set = g.newTrace(), true
 	}
-	return p.trace, g.NewSpanID(ctx, p.trace)
+	return p.trace
 }
 
-// newTrace is the next trace of the instance, and its first span's ID.
-func (g *ids) newTrace(ctx context.Context) (trace.TraceID, trace.SpanID) {
+// newTrace is the instance's next trace ID.
+func (g *ids) newTrace() trace.TraceID {
 	var t trace.TraceID
 	binary.BigEndian.PutUint32(t[0:4], g.instance)
 	binary.BigEndian.PutUint32(t[4:8], g.traces.Add(1))
 	copy(t[8:], g.nonce[:])
-	return t, g.NewSpanID(ctx, t)
+	return t
 }
 
 // Process returns ctx marked as one process's: every span started from it
