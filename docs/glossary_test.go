@@ -119,9 +119,7 @@ func partOfName(s string, i int) bool {
 }
 
 var (
-	inlineCode   = regexp.MustCompile("`[^`]*`")
 	htmlComment  = regexp.MustCompile(`<!--.*?-->`)
-	linkAddress  = regexp.MustCompile(`\]\([^)]*\)`)
 	placeholder  = regexp.MustCompile(`\{[A-Za-z][A-Za-z0-9_]*(, *(plural|select),)?\}?`)
 	chineseProse = regexp.MustCompile(`\p{Han}`)
 )
@@ -131,7 +129,7 @@ var (
 func prose(line string) string {
 	line = inlineCode.ReplaceAllString(line, " ")
 	line = htmlComment.ReplaceAllString(line, " ")
-	return linkAddress.ReplaceAllString(line, "] ")
+	return linkTarget.ReplaceAllString(line, "] ")
 }
 
 func TestGlossary(t *testing.T) {
@@ -243,13 +241,8 @@ func checkChinesePages(t *testing.T, terms []term) {
 		if !strings.Contains(string(data), "glossary.md)") {
 			t.Errorf("%s does not link the glossary (%s)", name, glossaryFile)
 		}
-		inBlock := false
-		for i, line := range strings.Split(string(data), "\n") {
-			if strings.HasPrefix(strings.TrimSpace(line), "```") {
-				inBlock = !inBlock
-				continue
-			}
-			if inBlock || strings.HasPrefix(strings.TrimSpace(line), ">") || !chineseProse.MatchString(line) && !strings.Contains(line, "|") {
+		for i, line := range proseLines(string(data)) {
+			if strings.HasPrefix(strings.TrimSpace(line), ">") || !chineseProse.MatchString(line) && !strings.Contains(line, "|") {
 				continue
 			}
 			for _, f := range avoided(terms, prose(line)) {

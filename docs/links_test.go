@@ -35,7 +35,6 @@ func TestLinksResolve(t *testing.T) {
 		m, _ := filepath.Glob(pattern)
 		docs = append(docs, m...)
 	}
-	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
 	for _, doc := range docs {
 		data, err := os.ReadFile(doc)
 		if os.IsNotExist(err) {
@@ -45,7 +44,7 @@ func TestLinksResolve(t *testing.T) {
 			t.Fatal(err)
 		}
 		text := withoutCode(string(data))
-		for _, m := range link.FindAllStringSubmatch(text, -1) {
+		for _, m := range linkTarget.FindAllStringSubmatch(text, -1) {
 			target := m[1]
 			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
 				continue
@@ -68,21 +67,38 @@ func TestLinksResolve(t *testing.T) {
 	}
 }
 
+var (
+	// linkTarget is a Markdown link's address: ](path#fragment).
+	linkTarget = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	inlineCode = regexp.MustCompile("`[^`]*`")
+)
+
+// proseLines are a Markdown text's lines with those of its fenced code
+// blocks (fences too) blanked, so that line numbers stay: what is left is
+// its prose, headings, markers and links.
+func proseLines(s string) []string {
+	lines := strings.Split(s, "\n")
+	in := false
+	for i, line := range lines {
+		fence := strings.HasPrefix(strings.TrimSpace(line), "```")
+		if fence {
+			in = !in
+		}
+		if fence || in {
+			lines[i] = ""
+		}
+	}
+	return lines
+}
+
 // withoutCode drops fenced code blocks and inline code, where brackets are
 // not links.
 func withoutCode(s string) string {
-	var out []string
-	in := false
-	for _, line := range strings.Split(s, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			in = !in
-			continue
-		}
-		if !in {
-			out = append(out, regexp.MustCompile("`[^`]*`").ReplaceAllString(line, ""))
-		}
+	lines := proseLines(s)
+	for i, line := range lines {
+		lines[i] = inlineCode.ReplaceAllString(line, "")
 	}
-	return strings.Join(out, "\n")
+	return strings.Join(lines, "\n")
 }
 
 // hasAnchor reports whether a heading of file has GitHub's anchor a:
@@ -92,12 +108,8 @@ func hasAnchor(t *testing.T, file, a string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := false // in a fenced code block
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			in = !in
-		}
-		if in || !strings.HasPrefix(line, "#") {
+	for _, line := range proseLines(string(data)) {
+		if !strings.HasPrefix(line, "#") {
 			continue
 		}
 		heading := strings.TrimSpace(strings.TrimLeft(line, "#"))

@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -29,7 +30,7 @@ type page struct {
 	headings []heading
 	figures  map[string]int // figure name → first line
 	markers  []marked       // output and view markers, in order
-	commands []marked       // ```sh blocks without their comments, in order
+	commands []marked       // the commands of its ```sh blocks, as the docs test runs them
 	links    []marked       // relative link targets outside code
 }
 
@@ -45,10 +46,7 @@ type marked struct {
 	line int
 }
 
-var (
-	viewsMarker = regexp.MustCompile(`^<!--(views:[a-z0-9.\-]+)-->$`)
-	linkTarget  = regexp.MustCompile(`\]\(([^)\s]+)\)`)
-)
+var viewsMarker = regexp.MustCompile(`^<!--(views:[a-z0-9.\-]+)-->$`)
 
 func readPage(t *testing.T, file string) page {
 	t.Helper()
@@ -57,31 +55,10 @@ func readPage(t *testing.T, file string) page {
 		t.Fatal(err)
 	}
 	p := page{file: file, figures: map[string]int{}}
-	var block []string // the lines of the fenced block being read
-	fence, lang, blockLine := "", "", 0
-	for i, line := range strings.Split(string(data), "\n") {
+	for i, line := range proseLines(string(data)) {
 		n := i + 1
 		trimmed := strings.TrimSpace(line)
-		if fence != "" {
-			if trimmed == fence {
-				if lang == "sh" {
-					p.commands = append(p.commands, marked{withoutComments(block), blockLine})
-				}
-				fence, block = "", nil
-				continue
-			}
-			block = append(block, line)
-			continue
-		}
-		if strings.HasPrefix(trimmed, "```") {
-			fence = trimmed[:strings.LastIndex(trimmed, "`")+1]
-			lang, blockLine = strings.TrimPrefix(trimmed, fence), n
-			continue
-		}
-		if m := outputMarker.FindStringSubmatch(trimmed); m != nil {
-			p.markers = append(p.markers, marked{trimmed, n})
-		}
-		if m := viewsMarker.FindStringSubmatch(trimmed); m != nil {
+		if outputMarker.MatchString(trimmed) || viewsMarker.MatchString(trimmed) {
 			p.markers = append(p.markers, marked{trimmed, n})
 		}
 		for _, m := range figMarker.FindAllStringSubmatch(line, -1) {
@@ -92,25 +69,22 @@ func readPage(t *testing.T, file string) page {
 		if level := len(line) - len(strings.TrimLeft(line, "#")); level > 0 && level <= 6 && strings.HasPrefix(line[level:], " ") {
 			p.headings = append(p.headings, heading{level, strings.TrimSpace(line[level:]), n})
 		}
-		for _, m := range linkTarget.FindAllStringSubmatch(regexp.MustCompile("`[^`]*`").ReplaceAllString(line, ""), -1) {
+		for _, m := range linkTarget.FindAllStringSubmatch(inlineCode.ReplaceAllString(line, ""), -1) {
 			if !strings.Contains(m[1], "://") {
 				p.links = append(p.links, marked{m[1], n})
 			}
 		}
 	}
-	return p
-}
-
-// withoutComments is a shell block with each line's trailing `# comment`
-// dropped (a translation may put the comment in its language, and
-// stripComment is how the docs test reads a command) and trailing blanks
-// trimmed.
-func withoutComments(lines []string) string {
-	out := make([]string, len(lines))
-	for i, line := range lines {
-		out[i] = strings.TrimRight(stripComment(line), " \t")
+	// The commands as the docs test reads them: comments dropped (a
+	// translation puts them in its language), continuation lines joined.
+	cmds, err := commandsOf(".", file)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return strings.Join(out, "\n")
+	for _, c := range cmds {
+		p.commands = append(p.commands, marked{c.text, c.line})
+	}
+	return p
 }
 
 // pairs are the English pages of docs/ that have a Chinese version.
@@ -146,7 +120,7 @@ func TestChinesePagesKeepStep(t *testing.T) {
 			checkHeadings(t, en, zh)
 			checkFigures(t, en, zh)
 			checkSame(t, "output or view marker", en.markers, zh.markers, en.file, zh.file)
-			checkSame(t, "```sh block", en.commands, zh.commands, en.file, zh.file)
+			checkSame(t, "```sh command", en.commands, zh.commands, en.file, zh.file)
 		})
 	}
 }
@@ -213,32 +187,23 @@ func checkHeadings(t *testing.T, en, zh page) {
 
 func checkFigures(t *testing.T, en, zh page) {
 	t.Helper()
-	for _, fig := range sortedKeys(en.figures) {
+	for _, fig := range slices.Sorted(maps.Keys(en.figures)) {
 		if _, ok := zh.figures[fig]; !ok {
 			t.Errorf("%s:%d states figure %s, %s does not", en.file, en.figures[fig], fig, zh.file)
 		}
 	}
-	for _, fig := range sortedKeys(zh.figures) {
+	for _, fig := range slices.Sorted(maps.Keys(zh.figures)) {
 		if _, ok := en.figures[fig]; !ok {
 			t.Errorf("%s:%d states figure %s, %s does not", zh.file, zh.figures[fig], fig, en.file)
 		}
 	}
 }
 
-// sameCommands says whether a Chinese page's commands are the English
-// page's: line for line, but a line may ask for Chinese output (one
-// --lang zh more), and nothing else.
+// sameCommands says whether a Chinese page's command (or marker) is the
+// English page's: the same, or asking for Chinese output (one --lang zh
+// more), and nothing else.
 func sameCommands(en, zh string) bool {
-	a, b := strings.Split(en, "\n"), strings.Split(zh, "\n")
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] && a[i] != strings.Replace(b[i], " --lang zh", "", 1) {
-			return false
-		}
-	}
-	return true
+	return en == zh || en == strings.Replace(zh, " --lang zh", "", 1)
 }
 
 // checkSame holds two pages to the same texts in the same order.
@@ -257,15 +222,6 @@ func checkSame(t *testing.T, what string, en, zh []marked, enFile, zhFile string
 		}
 		return
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // TestReadmesLinkEveryPage: the documentation table of README.md and of
