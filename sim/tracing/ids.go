@@ -57,8 +57,8 @@ func (g *ids) traceOf(ctx context.Context) trace.TraceID {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if !p.set {
-		p.trace, p.set = g.newTrace(), true
+	if !p.trace.IsValid() {
+		p.trace = g.newTrace()
 	}
 	return p.trace
 }
@@ -89,8 +89,7 @@ type processKey struct{}
 // process is the trace of one process's spans, set by its first root.
 type process struct {
 	mu    sync.Mutex
-	trace trace.TraceID
-	set   bool
+	trace trace.TraceID // zero until the first root
 }
 
 func (g *ids) NewSpanID(context.Context, trace.TraceID) trace.SpanID {
