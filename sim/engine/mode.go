@@ -65,17 +65,17 @@ func (m mode) grace(grace time.Duration) time.Duration {
 	return max(grace, time.Duration(m.speed*float64(minRealGrace)))
 }
 
-// ParallelFrom is the number of kubelets from which a run in virtual time
+// parallelFrom is the number of kubelets from which a run in virtual time
 // wants every core: on one core a run repeats (goroutines take turns at
 // each instant, Options.Serial), and up to ten kubelets a run takes a
 // second or two anyway; from there, two cores cut the wall time of a run by
 // about 40% (docs/design.md, "Time").
-const ParallelFrom = 11
+const parallelFrom = 11
 
 // WantsEveryCore says whether sc is large enough to run on every core
 // rather than in turns on one: `kubeloom run`'s default --cores, and
 // whether a `kubeloom serve` session runs in turns.
 func WantsEveryCore(sc *scenarios.Scenario) bool {
 	k := sc.Spec.Kubelets
-	return k != nil && k.Count >= ParallelFrom
+	return k != nil && k.Count >= parallelFrom
 }
