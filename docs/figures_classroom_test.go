@@ -544,19 +544,12 @@ func (r *docRun) afterKill(era string) (string, time.Duration, error) {
 // becameLeaderAfter is the replica of an era whose "became leader" comes
 // first after the time after, and when ("" if none).
 func (r *docRun) becameLeaderAfter(era string, after time.Duration) (string, time.Duration) {
-	who, first := "", time.Duration(-1)
-	for _, s := range r.spans {
-		id := s.Resource.String("service.instance.id")
-		if s.Name != "RunOrDie" || !strings.HasPrefix(id, era+"/") {
-			continue
-		}
-		for _, e := range s.Events {
-			if t := r.at(e.Time); e.Name == "became leader" && t > after && (first < 0 || t < first) {
-				who, first = strings.TrimPrefix(id, era+"/"), t
-			}
+	for _, t := range cmDocLeaderTerms(r, era) {
+		if at := r.at(t.at); at > after {
+			return strings.TrimPrefix(t.id, era+"/"), at
 		}
 	}
-	return who, first
+	return "", -1
 }
 
 // lostRenewal is what blockLeaderLock did in an era: whom it blocked, when,

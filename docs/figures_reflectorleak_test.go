@@ -38,18 +38,18 @@ func init() {
 			// The leaked goroutine whose call's deferred cleanup() stopped
 			// its timer: when it was left behind.
 			r := d.of("reflector-leak")
-			var at []string
+			var at []time.Duration
 			for _, l := range rlLeaked(r, "pods-v1.4") {
 				for _, e := range marks(l.Events, catalog.EventLeaked) {
 					if stopped, _ := e.Attributes["resync.timer_stopped"].(bool); stopped {
-						at = append(at, durationOf(r.at(e.Start), time.Second, 0).text)
+						at = append(at, r.at(e.Start))
 					}
 				}
 			}
 			if len(at) != 1 {
 				return figure{}, fmt.Errorf("reflector-leak: %d leaked goroutines with a stopped timer, want 1", len(at))
 			}
-			return figure{text: at[0], tol: 1, kind: duration}, nil
+			return durationOf(at[0], time.Second, time.Second), nil
 		},
 		"sc.rl.resyncs-v14": func(d *docRuns) (figure, error) {
 			return exactCount(rlResyncs(d.of("reflector-leak"), "pods-v1.4")), nil
