@@ -31,9 +31,7 @@ var windowSizes = []struct{ W, H int }{{1280, 720}, {1920, 1080}}
 // compares with a run.
 const (
 	imagesDir     = "../../docs/images"
-	readmePicture = "timeline-cm-leader-failover-1280x720.png"
-	// readmePictureZh is the same picture in Chinese, README.zh.md's.
-	readmePictureZh = "timeline-cm-leader-failover-1280x720.zh.png"
+	readmePicture = "timeline-cm-leader-failover-1280x720.png" // README.zh.md's is NAME.zh.png, in Chinese
 )
 
 // TestBrowserScenarios opens the pages of the two largest built-ins (1,586
@@ -279,15 +277,15 @@ func browseScenario(t *testing.T, b *browsertest.Browser, tl *timeline.Timeline,
 	// The story's moment: the screenshot for the docs, then a bookmark.
 	eval[any](t, b, fmt.Sprintf("kubeloom.go(%d)", story))
 	waitFrame(t, b)
-	shot, err := chromedp.Run(b.Ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkScreenshot(t, shot, w, h)
+	name := fmt.Sprintf("timeline-%s-%dx%d.png", tl.Scenario, w, h)
+	shot := screenshot(t, b, w, h)
 	if *update {
-		writePicture(t, tl, steps, shot, w, h)
+		writeImage(t, name, shot)
+		if name == readmePicture {
+			writePictureFacts(t, tl, steps)
+		}
 	}
-	if fmt.Sprintf("timeline-%s-%dx%d.png", tl.Scenario, w, h) == readmePicture {
+	if name == readmePicture {
 		chinesePicture(t, b, w, h)
 	}
 
@@ -520,22 +518,14 @@ func roundLabel(us float64) string {
 	return out
 }
 
-// writePicture writes the screenshot into docs/images, and for the
-// README's picture what it shows beside it.
-func writePicture(t *testing.T, tl *timeline.Timeline, steps []timeline.Step, shot []byte, w, h int) {
-	name := fmt.Sprintf("timeline-%s-%dx%d.png", tl.Scenario, w, h)
-	if err := os.WriteFile(filepath.Join(imagesDir, name), shot, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("wrote %s (%d bytes)", name, len(shot))
-	if name != readmePicture {
-		return
-	}
+// writePictureFacts writes what the README's picture shows beside it.
+func writePictureFacts(t *testing.T, tl *timeline.Timeline, steps []timeline.Step) {
+	t.Helper()
 	groups := 0
 	for _, in := range tl.Instances {
 		groups += len(in.Groups())
 	}
-	facts, _ := json.MarshalIndent(pictureFacts{Scenario: tl.Scenario, Picture: name, Spans: tl.Spans, Lanes: tl.LaneCount(),
+	facts, _ := json.MarshalIndent(pictureFacts{Scenario: tl.Scenario, Picture: readmePicture, Spans: tl.Spans, Lanes: tl.LaneCount(),
 		Components: groups, Steps: len(steps), DurationS: int(tl.Duration().Round(time.Second).Seconds())}, "", "  ")
 	if err := os.WriteFile(filepath.Join(imagesDir, "timeline.json"), append(facts, '\n'), 0o644); err != nil {
 		t.Fatal(err)
@@ -554,16 +544,8 @@ func chinesePicture(t *testing.T, b *browsertest.Browser, w, h int) {
 	if got := eval[string](t, b, `kubeloom.narrative()`); !strings.Contains(got, "它做什么") {
 		t.Errorf("in Chinese the story does not say 它做什么:\n%s", got)
 	}
-	shot, err := chromedp.Run(b.Ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkScreenshot(t, shot, w, h)
-	if *update {
-		if err := os.WriteFile(filepath.Join(imagesDir, readmePictureZh), shot, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("wrote %s (%d bytes)", readmePictureZh, len(shot))
+	if shot := screenshot(t, b, w, h); *update {
+		writeImage(t, strings.TrimSuffix(readmePicture, ".png")+".zh.png", shot)
 	}
 	eval[any](t, b, `kubeloom.setLang("en")`)
 	waitFrame(t, b)

@@ -265,12 +265,8 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("hovering over %s at (%.0f, %.0f) shows:\n%s", steps[known].Name(), pos.X, pos.Y, s.Details)
 	}
 	// A screenshot shows a drawing.
-	shot, err := chromedp.Run(b.Ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatal(err)
-	}
 	vp := eval[struct{ W, H int }](t, b, `({W: window.innerWidth, H: window.innerHeight})`)
-	checkScreenshot(t, shot, vp.W, vp.H)
+	screenshot(t, b, vp.W, vp.H)
 
 	// Zoom with the button and the wheel, pan by dragging.
 	v0 := s.View
@@ -308,6 +304,26 @@ func TestBrowser(t *testing.T) {
 	if n := eval[int](t, b, `performance.getEntriesByType('resource').length`); n != 0 {
 		t.Errorf("the page loaded %d resources, want none", n)
 	}
+}
+
+// screenshot is the page as the browser shows it now, checked.
+func screenshot(t *testing.T, b *browsertest.Browser, w, h int) []byte {
+	t.Helper()
+	shot, err := chromedp.Run(b.Ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkScreenshot(t, shot, w, h)
+	return shot
+}
+
+// writeImage writes a screenshot into docs/images.
+func writeImage(t *testing.T, name string, shot []byte) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(imagesDir, name), shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s (%d bytes)", name, len(shot))
 }
 
 // checkScreenshot fails unless shot is a w×h PNG that shows a drawing: a

@@ -167,17 +167,8 @@ func TestBrowserDiff(t *testing.T) {
 		t.Errorf("in English the panel's heading is %q", h)
 	}
 
-	shot, err := chromedp.Run(br.Ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkScreenshot(t, shot, w, h)
-	if *update {
-		name := fmt.Sprintf("diff-kubelet-startup-%dx%d.png", w, h)
-		if err := os.WriteFile(filepath.Join(imagesDir, name), shot, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("wrote %s (%d bytes)", name, len(shot))
+	if shot := screenshot(t, br, w, h); *update {
+		writeImage(t, fmt.Sprintf("diff-kubelet-startup-%dx%d.png", w, h), shot)
 	}
 	if p := br.Problems(t); len(p) > 0 {
 		t.Errorf("the console has errors:\n%s", strings.Join(p, "\n"))
