@@ -102,7 +102,13 @@ func TestCacheSyncPollerLifetimeByEra(t *testing.T) {
 			f := NewFactory(w.cluster, era, 12*time.Hour)
 			pods := f.Informer("pods")
 			f.Start(w.ctx)
-			if !WaitForCacheSync(w.ctx, era, "pods", pods.HasSynced) {
+			var checks []time.Duration // when the condition ran, from the call
+			start := w.clk.Now()
+			synced := func() bool {
+				checks = append(checks, w.clk.Since(start))
+				return pods.HasSynced()
+			}
+			if !WaitForCacheSync(w.ctx, era, "pods", synced) {
 				t.Fatal("the cache never synced")
 			}
 			w.clk.Sleep(10 * time.Second)
@@ -121,6 +127,13 @@ func TestCacheSyncPollerLifetimeByEra(t *testing.T) {
 				t.Errorf("classic: the wait took %s and its poller lived %s; want the first check at 100ms, and the poller living on to the stop", wait, poller)
 			case era == Modern && poller > wait:
 				t.Errorf("modern: the poller lived %s, longer than the wait (%s)", poller, wait)
+			case era == Classic && (len(checks) == 0 || checks[0] != 100*time.Millisecond):
+				t.Errorf("classic: the caches were checked at %v; want the first check one period in (PollUntil)", checks)
+			case era == Modern && (len(checks) == 0 || checks[0] != 0):
+				t.Errorf("modern: the caches were checked at %v; want the first check at once (PollImmediateUntil)", checks)
+			case era == Modern && len(checks) > 1 && (count(spans, "informer/cache-sync-poller") != 1 || poller != wait):
+				t.Errorf("modern: a first check that failed starts one poller, which stops when the wait returns; got %d living %s for a %s wait",
+					count(spans, "informer/cache-sync-poller"), poller, wait)
 			}
 		})
 	}
