@@ -100,26 +100,22 @@ func TestLostRenewalIsFiveTriesInTenSeconds(t *testing.T) {
 	}
 	in := func(s traces.Span) bool { return s.Resource.String(catalog.AttrServiceInstanceID) == blocked }
 
-	var renew, poller traces.Span // the replica's last renewal and its poller
-	var healthy []traces.Span     // the replica's other pollers
+	var renew traces.Span     // the replica's last renewal
+	var pollers []traces.Span // the replica's pollers: the last is the lost renewal's
 	for _, s := range spans {
-		if !in(s) {
-			continue
-		}
 		switch {
+		case !in(s):
 		case s.Name == "renew" && s.Start.After(renew.Start):
 			renew = s
 		case s.Name == "cm/leader-poll-ticker":
-			if s.Start.After(poller.Start) {
-				if poller.Name != "" {
-					healthy = append(healthy, poller)
-				}
-				poller = s
-			} else {
-				healthy = append(healthy, s)
-			}
+			pollers = append(pollers, s)
 		}
 	}
+	if len(pollers) == 0 {
+		t.Fatalf("%s ran no cm/leader-poll-ticker", blocked)
+	}
+	slices.SortFunc(pollers, func(a, b traces.Span) int { return a.Start.Compare(b.Start) })
+	poller, healthy := pollers[len(pollers)-1], pollers[:len(pollers)-1]
 	if poller.ParentSpanID != renew.SpanID {
 		t.Fatalf("the last poller (started %s) is not the last renewal's (started %s)", poller.Start, renew.Start)
 	}
