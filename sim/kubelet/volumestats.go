@@ -134,13 +134,9 @@ func (a *fsResourceAnalyzer) calcAndStoreStats(ctx context.Context, c *volumeSta
 		return
 	}
 	var used uint64
-	for _, ps := range a.k.o.Runtime.Stats() {
-		if types.UID(ps.PodUID) != c.pod.UID {
-			continue
-		}
-		for _, ct := range ps.Containers {
-			used += ct.RootfsUsedBytes / 4
-		}
+	ps, _ := a.k.o.Runtime.StatsOf(string(c.pod.UID))
+	for _, ct := range ps.Containers {
+		used += ct.RootfsUsedBytes / 4
 	}
 	c.latest.Store(&used)
 	sp.SetAttributes(attribute.Int64("kubelet.volumes_used_bytes", int64(used)))

@@ -1,16 +1,21 @@
 package kubelet
 
 import (
+	"context"
+	"fmt"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace/noop"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/kubeloom/kubeloom/sim/clock"
 	"github.com/kubeloom/kubeloom/sim/containerruntime"
+	"github.com/kubeloom/kubeloom/sim/goroutine"
 )
 
 // TestVolumeStatCalculatorPerPod holds the resource analyzer to
@@ -135,4 +140,52 @@ func TestVolumeStatCalculatorPerPod(t *testing.T) {
 			t.Errorf("the calculators' waits take %d values, want them jittered", len(waits))
 		}
 	})
+}
+
+// BenchmarkCalcAndStoreStats is one period of a node's calculators: each of
+// the node's pods (an infra container and an app container, one mounted
+// volume) measured once, as the pods' kubelet/volume-stat-calculator
+// iterations do within a minute or two.
+//
+//	go test ./sim/kubelet -run '^$' -bench CalcAndStoreStats
+func BenchmarkCalcAndStoreStats(b *testing.B) {
+	for _, n := range []int{30, 110} { // cluster-scale's pods per node; --max-pods' default
+		b.Run(fmt.Sprintf("pods=%d", n), func(b *testing.B) {
+			clk, err := clock.NewScaled(1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rt := goroutine.NewRuntime("node-1", noop.NewTracerProvider().Tracer("b"), clk, goroutine.NewRegistry(clk))
+			r := containerruntime.New(containerruntime.Options{Node: "node-1", Seed: 1, Clock: clk,
+				Images: []string{containerruntime.PauseImage, "busybox:1.25"}})
+			k := newKubelet(Options{Node: "node-1", Runtime: r, PodCIDR: "10.244.1.0/24"}, rt)
+			var calcs []*volumeStatCalculator
+			for i := range n {
+				p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("p%d", i), Namespace: "default", UID: types.UID(fmt.Sprintf("uid-%d", i))}}
+				for _, spec := range []containerruntime.ContainerSpec{
+					{Name: containerruntime.PodInfraContainerName, Image: containerruntime.PauseImage},
+					{Name: "app", Image: "busybox:1.25"},
+				} {
+					if _, err := r.StartContainer(string(p.UID), p.Namespace, p.Name, spec); err != nil {
+						b.Fatal(err)
+					}
+				}
+				k.volumes.mounted[p.UID] = map[string]bool{"data": true}
+				calcs = append(calcs, &volumeStatCalculator{pod: p})
+			}
+			ctx := rt.Context(context.Background())
+			b.ResetTimer()
+			for range b.N {
+				for _, c := range calcs {
+					k.analyzer.calcAndStoreStats(ctx, c)
+				}
+			}
+			b.StopTimer()
+			for _, c := range calcs {
+				if used := c.latest.Load(); used == nil || *used == 0 {
+					b.Fatalf("pod %s: no volume usage stored", c.pod.Name)
+				}
+			}
+		})
+	}
 }
