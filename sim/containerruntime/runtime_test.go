@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -444,6 +445,58 @@ func TestStats(t *testing.T) {
 	}
 }
 
+// TestStatsOf holds StatsOf to Stats: a pod's entry, its containers in the
+// order they were created, and false for a pod with nothing running; a
+// container whose run has ended counts as exited as soon as it has.
+func TestStatsOf(t *testing.T) {
+	r, clk := newRuntime("node-1", 1)
+	start := func(uid, ns, pod, name, image string, runFor time.Duration) Container {
+		c, err := r.StartContainer(uid, ns, pod, ContainerSpec{Name: name, Image: image, RunFor: runFor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	start("u1", "kube-system", "dns", "POD", PauseImage, 0)
+	start("u1", "kube-system", "dns", "kubedns", "kubedns-amd64:1.9", 0)
+	start("u1", "kube-system", "dns", "dnsmasq", "kube-dnsmasq-amd64:1.4", 0)
+	start("u2", "default", "web", "POD", PauseImage, 0)
+	start("u2", "default", "web", "nginx", "nginx", 0)
+	start("u3", "default", "job", "POD", PauseImage, 0)
+	start("u3", "default", "job", "app", "busybox", 90*time.Second)
+	clk.Step(time.Minute) // the stats vary from one minute to the next
+
+	check := func(when string) {
+		t.Helper()
+		seen := map[string]bool{}
+		for _, want := range r.Stats() {
+			seen[want.PodUID] = true
+			got, ok := r.StatsOf(want.PodUID)
+			slices.SortFunc(got.Containers, func(a, b ContainerStats) int { return strings.Compare(a.Name, b.Name) })
+			if !ok || fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s: StatsOf(%s) = %+v, %v; want Stats' %+v, true", when, want.PodUID, got, ok, want)
+			}
+		}
+		for _, uid := range []string{"u1", "u2", "u3", "nope"} {
+			if seen[uid] {
+				continue
+			}
+			if got, ok := r.StatsOf(uid); ok || len(got.Containers) != 0 {
+				t.Errorf("%s: StatsOf(%s) = %+v, %v; want nothing, false (no container of it runs)", when, uid, got, ok)
+			}
+		}
+	}
+	check("at 1m")
+	if got, _ := r.StatsOf("u1"); len(got.Containers) != 2 || got.Containers[0].Name != "kubedns" || got.Containers[1].Name != "dnsmasq" {
+		t.Errorf("StatsOf(u1) = %+v, want kubedns then dnsmasq (created in that order)", got)
+	}
+	clk.Step(time.Minute) // job's app exited at 1m30s: StatsOf must see it before anything else looks
+	if got, ok := r.StatsOf("u3"); ok {
+		t.Errorf("StatsOf(u3) at 2m = %+v, true; want false: its app's run ended at 1m30s", got)
+	}
+	check("at 2m")
+}
+
 func TestConcurrentUse(t *testing.T) {
 	r, clk := newRuntime("node-1", 1)
 	var wg sync.WaitGroup
@@ -458,6 +511,7 @@ func TestConcurrentUse(t *testing.T) {
 				}
 				r.ListContainers(true)
 				r.Stats()
+				r.StatsOf(uid)
 				r.MemoryAvailable()
 				r.ImageFsInfo()
 				r.ListImages()

@@ -13,7 +13,8 @@ import (
 // pods by.
 type PodStats struct {
 	PodUID, Namespace, Name string
-	// Containers are sorted by name.
+	// Containers are sorted by name (Stats), or in the order they were
+	// created (StatsOf).
 	Containers []ContainerStats
 }
 
@@ -56,6 +57,32 @@ func (r *Runtime) Stats() []PodStats {
 		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name), strings.Compare(a.PodUID, b.PodUID))
 	})
 	return out
+}
+
+// StatsOf is the usage of one pod's running containers, as Stats reports
+// them but in the order the containers were created, and false if none of
+// the pod's containers runs: a pod's volume-stat calculator reads its own
+// pod's, where Stats would group and sort every pod of the node for each.
+// It looks at the pod's containers only, in one pass: the others catch up
+// (exit if their run has ended) at the next call that lists them, as their
+// exit time is their own end, whenever it is noticed.
+func (r *Runtime) StatsOf(podUID string) (PodStats, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := r.clock.Now()
+	ps := PodStats{PodUID: podUID}
+	for _, c := range r.order {
+		if c.PodUID != podUID {
+			continue
+		}
+		c.reap(now)
+		if c.State != StateRunning || c.Name == PodInfraContainerName {
+			continue
+		}
+		ps.Namespace, ps.Name = c.PodNamespace, c.PodName
+		ps.Containers = append(ps.Containers, c.stats(now))
+	}
+	return ps, len(ps.Containers) > 0
 }
 
 // MemoryAvailable is the node's memory capacity minus the working sets of

@@ -39,7 +39,7 @@ type Option func(*options)
 type options struct {
 	attrs    []attribute.KeyValue
 	iterName string
-	rand     *rand.Rand
+	seedKey  string
 	links    []trace.Link
 	setup    func(ctx context.Context)
 	kind     string
@@ -57,10 +57,14 @@ func WithIterationName(name string) Option {
 	return func(o *options) { o.iterName = name }
 }
 
-// WithRand is the random source of jitter (default: one seeded from the
-// goroutine name, so runs are reproducible).
-func WithRand(r *rand.Rand) Option {
-	return func(o *options) { o.rand = r }
+// WithSeedKey tells apart the random sources of goroutines of one name in
+// one instance, which would otherwise draw the same jitter: each
+// goroutine's source is seeded from the runtime's seed (WithSeed), its
+// instance and name, and key (a pod's UID for one per pod), so a run is
+// the same every time, another seed draws otherwise, and the goroutines
+// of one name spread out as real ones, each drawing from math/rand, do.
+func WithSeedKey(key string) Option {
+	return func(o *options) { o.seedKey = key }
 }
 
 // WithLinks links the lifetime span to the spans that caused the goroutine.
@@ -156,10 +160,11 @@ func (r *Runtime) run(parent context.Context, name, kind string, period time.Dur
 	r.start(parent, name, kind, period, spawn, opts, func(ctx context.Context) {
 		g := scopeOf(ctx).g
 		o := collect(opts)
-		rng := o.rand
-		if rng == nil {
-			rng = seeded(fmt.Sprintf("%d/%s/%s", r.seed, r.instance, name))
+		seed := fmt.Sprintf("%d/%s/%s", r.seed, r.instance, name)
+		if o.seedKey != "" {
+			seed += "/" + o.seedKey
 		}
+		rng := seeded(seed)
 		if o.setup != nil {
 			o.setup(ctx)
 		}

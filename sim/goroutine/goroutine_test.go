@@ -259,6 +259,67 @@ func TestJitterIsSeeded(t *testing.T) {
 	}
 }
 
+// TestSeedKeyTellsGoroutinesApart holds WithSeedKey to its promise: two
+// goroutines of one name and instance with different keys draw different
+// jitter, a key draws the same in every run of a seed and otherwise with
+// another seed, and no key (or an empty one) draws what the name alone
+// always drew.
+func TestSeedKeyTellsGoroutinesApart(t *testing.T) {
+	// starts runs one goroutine of the name per key ("-": no option) and
+	// returns each one's iteration starts, by key.
+	starts := func(seed int64, keys ...string) map[string]string {
+		out := map[string]string{}
+		synctest.Test(t, func(t *testing.T) {
+			h := newHarness(t, 1, WithSeed(seed))
+			t0 := h.clk.Now()
+			for _, k := range keys {
+				opts := []Option{WithIterationName("it " + k)}
+				if k != "-" {
+					opts = append(opts, WithSeedKey(k))
+				}
+				h.rt.JitterUntil(h.ctx, "kubelet/volume-stat-calculator", 2*time.Second, 1.0, true, func(ctx context.Context) {}, opts...)
+			}
+			h.clk.Sleep(30 * time.Second)
+			spans := h.stop(t)
+			for _, k := range keys {
+				var at []time.Duration
+				for _, s := range named(spans, "it "+k) {
+					at = append(at, s.StartTime.Sub(t0))
+				}
+				if len(at) < 5 {
+					t.Errorf("seed %d, key %q: too few iterations: %v", seed, k, at)
+				}
+				out[k] = strings.Join(durs(at), ",")
+			}
+		})
+		return out
+	}
+	a, b, c := starts(1, "pod-a", "pod-b", "-", ""), starts(1, "pod-a", "pod-b", "-", ""), starts(2, "pod-a", "pod-b")
+	if a["pod-a"] == a["pod-b"] {
+		t.Errorf("two keys, one seed, same jitter: %s", a["pod-a"])
+	}
+	for _, k := range []string{"pod-a", "pod-b"} {
+		if a[k] != b[k] {
+			t.Errorf("key %s, same seed, different jitter: %s vs %s", k, a[k], b[k])
+		}
+		if a[k] == c[k] {
+			t.Errorf("key %s, different seeds, same jitter: %s", k, a[k])
+		}
+		if a[k] == a["-"] {
+			t.Errorf("key %s draws what the name alone draws: %s", k, a[k])
+		}
+	}
+	if a[""] != a["-"] {
+		t.Errorf("an empty key changed the jitter: %s vs the name alone's %s", a[""], a["-"])
+	}
+	// The name alone draws from seeded("seed/instance/name"), as it did
+	// before keys: the first wait of that source, after an iteration at 0.
+	first := 2*time.Second + time.Duration(seeded("1/test-0/kubelet/volume-stat-calculator").Float64()*float64(2*time.Second))
+	if got := strings.Split(a["-"], ","); len(got) < 2 || got[1] != first.String() {
+		t.Errorf("the name alone's iterations start at %v, want the second at %s", got, first)
+	}
+}
+
 func durs(ds []time.Duration) []string {
 	var out []string
 	for _, d := range ds {

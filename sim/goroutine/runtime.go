@@ -32,8 +32,9 @@ func WithAllIterations(all bool) RuntimeOption {
 }
 
 // WithSeed seeds the random jitter of every loop (the scenario's seed).
-// Each goroutine draws from its own source, seeded from the seed, instance
-// and name, so a run is reproducible whatever the goroutine order.
+// Each goroutine draws from its own source, seeded from the seed, instance,
+// name and its WithSeedKey if any, so a run is reproducible whatever the
+// goroutine order.
 func WithSeed(seed int64) RuntimeOption {
 	return func(r *Runtime) { r.seed = seed }
 }

@@ -28,7 +28,7 @@ type harness struct {
 	ctx context.Context
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t *testing.T, opts ...goroutine.RuntimeOption) *harness {
 	t.Helper()
 	clk, err := clock.NewScaled(1)
 	if err != nil {
@@ -37,7 +37,7 @@ func newHarness(t *testing.T) *harness {
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 	reg := goroutine.NewRegistry(clk)
-	rt := goroutine.NewRuntime("node-1", tp.Tracer("t"), clk, reg)
+	rt := goroutine.NewRuntime("node-1", tp.Tracer("t"), clk, reg, opts...)
 	return &harness{t: t, clk: clk, reg: reg, rt: rt, tp: tp, exp: exp, ctx: rt.Context(context.Background())}
 }
 

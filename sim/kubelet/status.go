@@ -246,7 +246,7 @@ func (m *statusManager) syncPod(ctx context.Context, uid types.UID) {
 	m.mu.Lock()
 	m.synced[uid] = vs.version
 	m.mu.Unlock()
-	if vs.terminate && pod.UID == uid && !anyRunning(m.k.cache.get(uid)) && (!m.k.modern || m.k.volumes.podVolumesGone(uid)) {
+	if vs.terminate && pod.UID == uid && !anyRunning(m.k.cache.get(uid)) && (!m.k.modern || m.k.volumes.mountedOf(uid) == 0) {
 		// canBeDeleted: no container of the pod runs (v1.5); today its
 		// volumes must also be cleaned up.
 		grace := int64(0)

@@ -296,12 +296,7 @@ func (vm *volumeManager) waitForAttachAndMount(ctx context.Context, pod *corev1.
 	}
 	ctx, sp := goroutine.Start(ctx, "WaitForAttachAndMount", trace.WithAttributes(attribute.Int("k8s.volumes", len(pod.Spec.Volumes))))
 	defer sp.End()
-	mounted := func() int {
-		vm.mu.Lock()
-		defer vm.mu.Unlock()
-		return len(vm.mounted[pod.UID])
-	}
-	all := func(context.Context) bool { return mounted() >= len(pod.Spec.Volumes) }
+	all := func(context.Context) bool { return vm.mountedOf(pod.UID) >= len(pod.Spec.Volumes) }
 	var err error
 	if vm.k.o.Era == informer.Modern {
 		err = goroutine.PollUntilContextTimeout(ctx, podAttachAndMountRetryInterval, podAttachAndMountTimeoutModern, true, all)
@@ -317,21 +312,15 @@ func (vm *volumeManager) waitForAttachAndMount(ctx context.Context, pod *corev1.
 	case all(ctx): // the source looks again: mounted in the meantime
 		return nil
 	}
-	err = fmt.Errorf("timeout expired waiting for volumes to attach/mount for pod %q: %d of %d mounted", key(pod), mounted(), len(pod.Spec.Volumes))
+	err = fmt.Errorf("timeout expired waiting for volumes to attach/mount for pod %q: %d of %d mounted", key(pod), vm.mountedOf(pod.UID), len(pod.Spec.Volumes))
 	sp.RecordError(err)
 	return err
 }
 
-// podVolumesGone reports whether the pod has no volume mounted any more.
-func (vm *volumeManager) podVolumesGone(uid types.UID) bool {
-	vm.mu.Lock()
-	defer vm.mu.Unlock()
-	return len(vm.mounted[uid]) == 0
-}
-
 // mountedOf is how many volumes of the pod are mounted: what
 // GetMountedVolumesForPod returns to ListVolumesForPod, which the pod's
-// volume-stat calculator measures.
+// volume-stat calculator measures; WaitForAttachAndMount waits for all of
+// them, and today's status manager deletes a pod only once none is left.
 func (vm *volumeManager) mountedOf(uid types.UID) int {
 	vm.mu.Lock()
 	defer vm.mu.Unlock()

@@ -2,8 +2,6 @@ package kubelet
 
 import (
 	"context"
-	"hash/fnv"
-	"math/rand/v2"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -106,17 +104,15 @@ func (a *fsResourceAnalyzer) updateCachedPodVolumeStats(ctx context.Context) {
 func (a *fsResourceAnalyzer) startCalculator(ctx context.Context, p *corev1.Pod) *volumeStatCalculator {
 	cctx, cancel := context.WithCancel(ctx)
 	c := &volumeStatCalculator{pod: p, stop: cancel}
-	// Each calculator draws its own jitter, as each real one draws from
-	// math/rand: seeded from the node and the pod's UID (itself seeded), so
-	// a run is the same every time while the node's calculators spread out.
-	h := fnv.New64a()
-	h.Write([]byte(a.k.rt.Instance() + "/" + string(p.UID)))
-	seed := h.Sum64()
-	// wait.JitterUntil computes each wait after f returns: sliding.
+	// wait.JitterUntil computes each wait after f returns: sliding. Each
+	// calculator draws its own jitter, as each real one draws from
+	// math/rand: its source is seeded from the run's seed, the node and the
+	// pod's UID (WithSeedKey), so a run is the same every time while the
+	// node's calculators spread out.
 	a.k.rt.JitterUntil(cctx, "kubelet/volume-stat-calculator", volumeStatsAggPeriod, volumeStatJitter, true,
 		func(ctx context.Context) { a.calcAndStoreStats(ctx, c) },
 		goroutine.WithAttributes(podAttrs(p)...), goroutine.WithIterationName("calcAndStoreStats"),
-		goroutine.WithRand(rand.New(rand.NewPCG(seed, seed>>1|1))))
+		goroutine.WithSeedKey(string(p.UID)))
 	return c
 }
 
@@ -134,13 +130,9 @@ func (a *fsResourceAnalyzer) calcAndStoreStats(ctx context.Context, c *volumeSta
 		return
 	}
 	var used uint64
-	for _, ps := range a.k.o.Runtime.Stats() {
-		if types.UID(ps.PodUID) != c.pod.UID {
-			continue
-		}
-		for _, ct := range ps.Containers {
-			used += ct.RootfsUsedBytes / 4
-		}
+	ps, _ := a.k.o.Runtime.StatsOf(string(c.pod.UID))
+	for _, ct := range ps.Containers {
+		used += ct.RootfsUsedBytes / 4
 	}
 	c.latest.Store(&used)
 	sp.SetAttributes(attribute.Int64("kubelet.volumes_used_bytes", int64(used)))

@@ -1,16 +1,22 @@
 package kubelet
 
 import (
+	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace/noop"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/kubeloom/kubeloom/sim/clock"
 	"github.com/kubeloom/kubeloom/sim/containerruntime"
+	"github.com/kubeloom/kubeloom/sim/goroutine"
 )
 
 // TestVolumeStatCalculatorPerPod holds the resource analyzer to
@@ -135,4 +141,111 @@ func TestVolumeStatCalculatorPerPod(t *testing.T) {
 			t.Errorf("the calculators' waits take %d values, want them jittered", len(waits))
 		}
 	})
+}
+
+// TestVolumeStatCalculatorJitterIsSeeded: each pod's calculator draws its
+// own jitter, from a source seeded by the run's seed, the node and the
+// pod's UID: two pods of a node wait differently, a pod waits the same in
+// every run of a seed and otherwise with another seed.
+func TestVolumeStatCalculatorJitterIsSeeded(t *testing.T) {
+	// waits runs the analyzer with pods a and b for 15 minutes and returns
+	// each calculator's waits between measurements, by pod name.
+	waits := func(seed int64) map[string]string {
+		out := map[string]string{}
+		synctest.Test(t, func(t *testing.T) {
+			h := newHarness(t, goroutine.WithSeed(seed))
+			defer h.stop()
+			r := h.runtime(0, containerruntime.PauseImage, "busybox:1.25")
+			k := h.kubelet(r)
+			for _, name := range []string{"a", "b"} {
+				k.pods.update(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID("uid-" + name)}})
+			}
+			k.analyzer.start(h.ctx)
+			h.clk.Sleep(15 * time.Minute)
+			if left := h.reg.Stop(10 * time.Second); len(left) != 0 {
+				t.Errorf("goroutines left after stop: %v", left)
+			}
+			for _, l := range h.spansNamed("kubelet/volume-stat-calculator") {
+				var ds []string
+				var last time.Time
+				for _, s := range h.spansNamed("calcAndStoreStats") {
+					if s.Parent.SpanID() != l.SpanContext.SpanID() {
+						continue
+					}
+					if !last.IsZero() {
+						ds = append(ds, s.StartTime.Sub(last).String())
+					}
+					last = s.EndTime
+				}
+				if len(ds) < 5 {
+					t.Errorf("seed %d: pod %v's calculator waited %d times in 15m, want at least 5", seed, attr(l, "k8s.pod.name"), len(ds))
+				}
+				out[fmt.Sprint(attr(l, "k8s.pod.name"))] = strings.Join(ds, ",")
+			}
+		})
+		return out
+	}
+	one, again, two := waits(1), waits(1), waits(2)
+	if len(one) != 2 {
+		t.Fatalf("calculators of %v, want pods a and b", one)
+	}
+	if one["a"] == one["b"] {
+		t.Errorf("pods a and b drew the same jitter: %s", one["a"])
+	}
+	for _, pod := range []string{"a", "b"} {
+		if one[pod] != again[pod] {
+			t.Errorf("pod %s, seed 1 twice, different waits: %s vs %s", pod, one[pod], again[pod])
+		}
+		if one[pod] == two[pod] {
+			t.Errorf("pod %s, seeds 1 and 2, the same waits: %s", pod, one[pod])
+		}
+	}
+}
+
+// BenchmarkCalcAndStoreStats is one period of a node's calculators: each of
+// the node's pods (an infra container and an app container, one mounted
+// volume) measured once, as the pods' kubelet/volume-stat-calculator
+// iterations do within a minute or two.
+//
+//	go test ./sim/kubelet -run '^$' -bench CalcAndStoreStats
+func BenchmarkCalcAndStoreStats(b *testing.B) {
+	for _, n := range []int{30, 110} { // cluster-scale's pods per node; --max-pods' default
+		b.Run(fmt.Sprintf("pods=%d", n), func(b *testing.B) {
+			clk, err := clock.NewScaled(1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rt := goroutine.NewRuntime("node-1", noop.NewTracerProvider().Tracer("b"), clk, goroutine.NewRegistry(clk))
+			r := containerruntime.New(containerruntime.Options{Node: "node-1", Seed: 1, Clock: clk,
+				Images: []string{containerruntime.PauseImage, "busybox:1.25"}})
+			k := newKubelet(Options{Node: "node-1", Runtime: r, PodCIDR: "10.244.1.0/24"}, rt)
+			var calcs []*volumeStatCalculator
+			for i := range n {
+				p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("p%d", i), Namespace: "default", UID: types.UID(fmt.Sprintf("uid-%d", i))}}
+				for _, spec := range []containerruntime.ContainerSpec{
+					{Name: containerruntime.PodInfraContainerName, Image: containerruntime.PauseImage},
+					{Name: "app", Image: "busybox:1.25"},
+				} {
+					if _, err := r.StartContainer(string(p.UID), p.Namespace, p.Name, spec); err != nil {
+						b.Fatal(err)
+					}
+				}
+				k.volumes.mounted[p.UID] = map[string]bool{"data": true}
+				calcs = append(calcs, &volumeStatCalculator{pod: p})
+			}
+			ctx := rt.Context(context.Background())
+			b.ResetTimer()
+			for range b.N {
+				for _, c := range calcs {
+					k.analyzer.calcAndStoreStats(ctx, c)
+				}
+			}
+			b.StopTimer()
+			for _, c := range calcs {
+				if used := c.latest.Load(); used == nil || *used == 0 {
+					b.Fatalf("pod %s: no volume usage stored", c.pod.Name)
+				}
+			}
+		})
+	}
 }
