@@ -171,6 +171,25 @@ func poller(ctx context.Context, name string, interval, timeout time.Duration, o
 			timedOut := func() {
 				SpanFrom(ctx).AddEvent("timeout", attribute.Float64("wait.timeout_s", timeout.Seconds()))
 			}
+			// Every tick is an iteration named "tick" (WithIterationName
+			// below), sampled as a loop of the interval is: the poller has
+			// no other iterations, so it needs no Tick and its per-name
+			// counters, and the sampling and the offer are set up once.
+			g := scopeOf(ctx).g
+			var sample int64
+			if !rt.allIterations && interval > 0 && interval <= time.Second {
+				sample = heartbeatEvery(interval)
+			}
+			offer := func(ctx context.Context) {
+				select {
+				case ch <- struct{}{}:
+					// Only a delivered tick is marked (and so always
+					// recorded): a short interval's unheard ticks stay
+					// sampled out, as idle iterations are.
+					SpanFrom(ctx).SetAttributes(attribute.Bool("delivered", true))
+				default:
+				}
+			}
 			for {
 				select {
 				case <-tick.C():
@@ -178,16 +197,7 @@ func poller(ctx context.Context, name string, interval, timeout time.Duration, o
 						timedOut() // the timer is due too: see Poll's doc
 						return
 					}
-					Tick(ctx, "tick", interval, func(ctx context.Context) {
-						select {
-						case ch <- struct{}{}:
-							// Only a delivered tick is marked (and so always
-							// recorded): a short interval's unheard ticks
-							// stay sampled out, as idle iterations are.
-							SpanFrom(ctx).SetAttributes(attribute.Bool("delivered", true))
-						default:
-						}
-					})
+					g.iterate(ctx, sample, offer)
 				case <-after:
 					timedOut()
 					return
@@ -197,7 +207,7 @@ func poller(ctx context.Context, name string, interval, timeout time.Duration, o
 					return
 				}
 			}
-		}, append(opts, WithAttributes(attrs...))...)
+		}, append(opts, WithAttributes(attrs...), WithIterationName("tick"))...)
 		return ch
 	}
 }
