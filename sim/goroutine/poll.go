@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
-
-	"github.com/kubeloom/kubeloom/sim/catalog"
 )
 
 // The polls of pkg/util/wait as the articles' era wrote them (v1.3-v1.5): a
@@ -152,9 +150,11 @@ func poller(ctx context.Context, name string, interval, timeout time.Duration, o
 	return func(done <-chan struct{}) <-chan struct{} {
 		rt := RuntimeFrom(ctx)
 		ch := make(chan struct{})
-		attrs := []attribute.KeyValue{attribute.Float64(catalog.AttrGoroutinePeriod, interval.Seconds())}
+		// The interval and the timeout are the poller's, on its lifetime
+		// span: its ticks need not repeat them.
+		opts := append(opts[:len(opts):len(opts)], WithPeriod(interval), WithIterationName("tick"))
 		if timeout != 0 {
-			attrs = append(attrs, attribute.Float64("wait.timeout_s", timeout.Seconds()))
+			opts = append(opts, lifetimeAttributes(attribute.Float64("wait.timeout_s", timeout.Seconds())))
 		}
 		rt.Go(ctx, name, func(ctx context.Context) {
 			defer close(ch)
@@ -169,10 +169,10 @@ func poller(ctx context.Context, name string, interval, timeout time.Duration, o
 				defer timer.Stop()
 			}
 			timedOut := func() {
-				SpanFrom(ctx).AddEvent("timeout", attribute.Float64("wait.timeout_s", timeout.Seconds()))
+				SpanFrom(ctx).AddEvent("timeout") // the lifetime span, which says wait.timeout_s
 			}
 			// Every tick is an iteration named "tick" (WithIterationName
-			// below), sampled as a loop of the interval is: the poller has
+			// above), sampled as a loop of the interval is: the poller has
 			// no other iterations, so it needs no Tick and its per-name
 			// counters, and the sampling and the offer are set up once.
 			g := scopeOf(ctx).g
@@ -207,7 +207,7 @@ func poller(ctx context.Context, name string, interval, timeout time.Duration, o
 					return
 				}
 			}
-		}, append(opts, WithAttributes(attrs...), WithIterationName("tick"))...)
+		}, opts...)
 		return ch
 	}
 }

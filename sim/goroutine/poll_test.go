@@ -184,8 +184,48 @@ func TestPollerTicksAreSampledIterations(t *testing.T) {
 		if g := attr(s, catalog.AttrGoroutineName); g != "informer/cache-sync-poller" {
 			t.Errorf("tick %d: goroutine.name %v", w.iteration, g)
 		}
+		if p := attr(s, catalog.AttrGoroutinePeriod); p != nil {
+			t.Errorf("tick %d has %s=%v, want none: the poller's lifetime span has it", w.iteration, catalog.AttrGoroutinePeriod, p)
+		}
 		if s.StartTime.Sub(ticks[0].StartTime) != time.Duration(w.iteration-1)*100*time.Millisecond {
 			t.Errorf("tick %d at %s after the first, want %dms", w.iteration, s.StartTime.Sub(ticks[0].StartTime), (w.iteration-1)*100)
+		}
+	}
+}
+
+// A poll's interval and timeout are on its poller's lifetime span, with
+// the "timeout" event; its ticks do not repeat them.
+func TestPollRecordsIntervalAndTimeoutOnItsPoller(t *testing.T) {
+	spans := run(t, func(ctx context.Context) {
+		if err := Poll(ctx, "cm/leader-poll-ticker", 2*time.Second, 10*time.Second, func(context.Context) bool { return false }); !errors.Is(err, ErrWaitTimeout) {
+			t.Errorf("Poll: %v, want ErrWaitTimeout", err)
+		}
+	})
+	life := named(spans, "cm/leader-poll-ticker")
+	if len(life) != 1 {
+		t.Fatalf("%d pollers, want 1", len(life))
+	}
+	l := life[0]
+	for key, want := range map[string]any{catalog.AttrGoroutinePeriod: 2.0, "wait.timeout_s": 10.0, catalog.AttrGoroutineKind: catalog.KindGo} {
+		if got := attr(l, key); got != want {
+			t.Errorf("poller %s = %v, want %v", key, got, want)
+		}
+	}
+	if len(l.Events) != 1 || l.Events[0].Name != "timeout" || l.Events[0].Time.Sub(l.StartTime) != 10*time.Second {
+		t.Errorf("poller events %+v, want one: timeout, 10s in", l.Events)
+	}
+	ticks := named(spans, "tick")
+	if len(ticks) != 4 {
+		t.Fatalf("%d ticks, want 4", len(ticks))
+	}
+	for _, s := range ticks {
+		for _, key := range []string{catalog.AttrGoroutinePeriod, "wait.timeout_s"} {
+			if got := attr(s, key); got != nil {
+				t.Errorf("tick %v has %s=%v, want none", attr(s, catalog.AttrIteration), key, got)
+			}
+		}
+		if s.Parent.SpanID() != l.SpanContext.SpanID() {
+			t.Errorf("tick %v is not the poller's", attr(s, catalog.AttrIteration))
 		}
 	}
 }
