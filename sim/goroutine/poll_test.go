@@ -3,6 +3,7 @@ package goroutine
 import (
 	"context"
 	"errors"
+	"runtime"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -149,6 +150,36 @@ func TestPollUntilPollerOutlivesTheCall(t *testing.T) {
 	if n != 1 || lived < 30*time.Second {
 		t.Errorf("%d pollers, living %s; want one that lives on after the call until stop (30s later)", n, lived)
 	}
+}
+
+// A poller is one goroutine: its ticks are the runtime's waits, not a clock
+// ticker's, which would add a goroutine relaying them, and its timeout is a
+// timer, which starts none before it fires.
+func TestPollerIsOneGoroutine(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clk := clock.NewVirtual(time.Unix(0, 0))
+		reg := NewRegistry(clk)
+		rt := NewRuntime("test-0", sdktrace.NewTracerProvider().Tracer("test"), clk, reg)
+		ctx := rt.Context(context.Background())
+		before := runtime.NumGoroutine()
+		during := 0
+		checks := 0
+		if err := Poll(ctx, "cm/leader-poll-ticker", 2*time.Second, 10*time.Second, func(context.Context) bool {
+			checks++
+			during = max(during, runtime.NumGoroutine()-before)
+			return checks == 3
+		}); err != nil {
+			t.Errorf("Poll: %v", err)
+		}
+		if during != 1 {
+			t.Errorf("the poll ran %d goroutines beside the caller, want 1: the poller", during)
+		}
+		synctest.Wait()
+		if left := reg.Stop(time.Second); len(left) != 0 {
+			t.Errorf("the poller outlived its Poll: %v", left)
+		}
+		clk.Stop()
+	})
 }
 
 // A poller's ticks are the iterations of its lane, named "tick" and
