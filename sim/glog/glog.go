@@ -4,9 +4,6 @@ import (
 	"context"
 	"time"
 
-	"go.opentelemetry.io/otel/attribute"
-
-	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/goroutine"
 )
 
@@ -51,5 +48,5 @@ func Init(ctx context.Context, name string) {
 				goroutine.Tick(ctx, "lockAndFlushAll", FlushInterval, func(context.Context) {})
 			}
 		}
-	}, goroutine.WithAttributes(attribute.Float64(catalog.AttrGoroutinePeriod, FlushInterval.Seconds())))
+	}, goroutine.WithPeriod(FlushInterval))
 }

@@ -38,6 +38,8 @@ type Option func(*options)
 
 type options struct {
 	attrs    []attribute.KeyValue
+	life     []attribute.KeyValue // the lifetime span's only
+	period   time.Duration
 	iterName string
 	seedKey  string
 	links    []trace.Link
@@ -49,6 +51,23 @@ type options struct {
 // lifetime span and to every iteration span.
 func WithAttributes(kv ...attribute.KeyValue) Option {
 	return func(o *options) { o.attrs = append(o.attrs, kv...) }
+}
+
+// WithPeriod records period as the goroutine's loop period
+// (goroutine.period_s) on its lifetime span, where the views read it, for a
+// goroutine that loops on a ticker or timer of its own (a poller, glog's
+// flush daemon, a resync timer) or whose period is not its loop's (v1.5's
+// renew: wait.Until(…, 0) around a 2s poll). Only the attribute: the loop
+// itself is unchanged. It takes the place of the loop period that Until and
+// its kin record.
+func WithPeriod(period time.Duration) Option {
+	return func(o *options) { o.period = period }
+}
+
+// lifetimeAttributes adds attributes to the lifetime span alone, not to
+// the iteration spans (a poll's wait.timeout_s).
+func lifetimeAttributes(kv ...attribute.KeyValue) Option {
+	return func(o *options) { o.life = append(o.life, kv...) }
 }
 
 // WithIterationName names the iteration spans (default: the last part of
@@ -248,11 +267,14 @@ func (r *Runtime) begin(parent context.Context, name, kind string, period time.D
 	if g.iterName == "" {
 		g.iterName = lastPart(name)
 	}
-	attrs := make([]attribute.KeyValue, 0, 8+len(o.attrs))
+	attrs := make([]attribute.KeyValue, 0, 8+len(o.attrs)+len(o.life))
 	attrs = append(attrs,
 		attribute.String(catalog.AttrGoroutineName, name),
 		attribute.String(catalog.AttrGoroutineKind, kind),
 	)
+	if o.period > 0 {
+		period = o.period
+	}
 	if period > 0 {
 		attrs = append(attrs, attribute.Float64(catalog.AttrGoroutinePeriod, period.Seconds()))
 	}
@@ -264,6 +286,7 @@ func (r *Runtime) begin(parent context.Context, name, kind string, period time.D
 		attrs = append(attrs, attribute.String(catalog.AttrArticle, entry.Article))
 	}
 	attrs = append(attrs, o.attrs...)
+	attrs = append(attrs, o.life...)
 	ctx, lifetime := r.tracer.Start(parent, name,
 		trace.WithTimestamp(r.clock.Now()), trace.WithAttributes(attrs...), trace.WithLinks(o.links...))
 	g.lifetime = lifetime

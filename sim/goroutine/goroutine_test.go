@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
@@ -109,6 +111,49 @@ func TestUntilIterationsAndLifetime(t *testing.T) {
 			}
 			if at := it.StartTime.Sub(start); at != time.Duration(i)*10*time.Second {
 				t.Errorf("iteration %d starts at %v, want %v", i, at, time.Duration(i)*10*time.Second)
+			}
+		}
+	})
+}
+
+// WithPeriod puts the period on the lifetime span alone, as Until's own
+// period is: a goroutine looping on its own timer (here a Main loop of
+// period 0 around a longer wait, v1.5's renew) still runs as it loops.
+func TestWithPeriodIsTheLifetimeSpansOnly(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, 1)
+		ctx, cancel := context.WithCancel(h.ctx)
+		start := h.clk.Now()
+		var at []time.Duration
+		h.rt.Main(ctx, "cm/leader-renew", 0, 0, func(ctx context.Context) {
+			at = append(at, h.clk.Since(start))
+			if len(at) == 3 {
+				cancel()
+				return
+			}
+			h.clk.Sleep(2 * time.Second)
+		}, WithIterationName("renew"), WithAttributes(attribute.String("k", "v")), WithPeriod(2*time.Second))
+		spans := h.stop(t)
+		if want := []time.Duration{0, 2 * time.Second, 4 * time.Second}; !slices.Equal(at, want) {
+			t.Errorf("iterations at %v, want %v: WithPeriod changes no loop", at, want)
+		}
+		life := named(spans, "cm/leader-renew")
+		if len(life) != 1 {
+			t.Fatalf("lifetime spans = %d, want 1", len(life))
+		}
+		if got := attr(life[0], catalog.AttrGoroutinePeriod); got != 2.0 {
+			t.Errorf("lifetime %s = %v, want 2", catalog.AttrGoroutinePeriod, got)
+		}
+		its := named(spans, "renew")
+		if len(its) != 3 {
+			t.Fatalf("iterations = %d, want 3", len(its))
+		}
+		for i, it := range its {
+			if got := attr(it, catalog.AttrGoroutinePeriod); got != nil {
+				t.Errorf("iteration %d has %s=%v, want none: the lane has it", i+1, catalog.AttrGoroutinePeriod, got)
+			}
+			if got := attr(it, "k"); got != "v" {
+				t.Errorf("iteration %d has k=%v, want v: WithAttributes is every span's", i+1, got)
 			}
 		}
 	})

@@ -6,8 +6,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
-
-	"github.com/kubeloom/kubeloom/sim/catalog"
+	k8sclock "k8s.io/utils/clock"
 )
 
 // The polls of pkg/util/wait as the articles' era wrote them (v1.3-v1.5): a
@@ -40,10 +39,13 @@ type Condition func(ctx context.Context) bool
 // time at 10s about half the time. kubeloom always takes the timeout, so
 // that a run repeats: the poll ends with the closed channel's try, five
 // tries in 10s.
+//
+// pollInternal's done, closed when Poll returns, is here the poller's
+// context, cancelled then.
 func Poll(ctx context.Context, name string, interval, timeout time.Duration, condition Condition, opts ...Option) error {
-	done := make(chan struct{})
-	defer close(done)
-	return waitFor(ctx, poller(ctx, name, interval, timeout, opts), condition, done)
+	done, cancel := context.WithCancel(ctx)
+	defer cancel()
+	return waitFor(ctx, poller(done, name, interval, timeout, opts), condition)
 }
 
 // PollInfinite is v1.5's wait.PollInfinite(interval, condition): Poll
@@ -60,7 +62,7 @@ func PollInfinite(ctx context.Context, name string, interval time.Duration, cond
 // kubernetes#70277 fixed (1.14) by giving the poller a context cancelled on
 // return. cache.WaitForCacheSync polls this way.
 func PollUntil(ctx context.Context, name string, interval time.Duration, condition Condition, opts ...Option) error {
-	return waitFor(ctx, poller(ctx, name, interval, 0, opts), condition, ctx.Done())
+	return waitFor(ctx, poller(ctx, name, interval, 0, opts), condition)
 }
 
 // PollImmediateUntil is today's wait.PollImmediateUntil(interval,
@@ -79,9 +81,11 @@ func PollImmediateUntil(ctx context.Context, name string, interval time.Duration
 	return Poll(ctx, name, interval, 0, condition, opts...)
 }
 
-// waitFunc is wait.WaitFunc: given the channel that stops it, it returns
-// the channel of ticks, closed when the poller ends.
-type waitFunc func(done <-chan struct{}) <-chan struct{}
+// waitFunc is wait.WaitFunc: it returns the channel of ticks, closed when
+// the poller ends. v1.5's takes the done channel that stops the poller;
+// here the poller stops with the context poller was given (Poll's,
+// cancelled when it returns; PollUntil's, the caller's own).
+type waitFunc func() <-chan struct{}
 
 // waitFor is v1.5's WaitFor, checking the condition on the caller's
 // goroutine once per tick it receives and once more when the channel
@@ -99,8 +103,8 @@ type waitFunc func(done <-chan struct{}) <-chan struct{}
 //
 // It also returns when ctx ends (the process stops), which v1.5's WaitFor
 // leaves to its done channel; it returns ctx's error then.
-func waitFor(ctx context.Context, wait waitFunc, condition Condition, done <-chan struct{}) error {
-	ch := wait(done)
+func waitFor(ctx context.Context, wait waitFunc, condition Condition) error {
+	ch := wait()
 	for {
 		var open bool
 		select {
@@ -148,56 +152,79 @@ func waitFor(ctx context.Context, wait waitFunc, condition Condition, done <-cha
 //
 // Each tick is an iteration of the goroutine's lane, marked delivered=true
 // when the caller took it.
+//
+// The ticker is not a clock ticker, whose ticks a relay goroutine of its
+// own forwards (sim/clock), but the waits every loop of the runtime makes
+// (Runtime.wait, no goroutine): the ticks fall at start + n×interval, as a
+// ticker's do. The timeout is a clock timer, set at the start as v1.5's:
+// in a run that takes turns (clock.WithTurns) a timer's turn is its place
+// among the timers set, so the timeout keeps the place it had. It is
+// waited on once no tick is left before it: a tick due with it loses, the
+// tie the doc of Poll describes. ctx ends the poller (see waitFunc).
 func poller(ctx context.Context, name string, interval, timeout time.Duration, opts []Option) waitFunc {
-	return func(done <-chan struct{}) <-chan struct{} {
+	if interval <= 0 {
+		panic("goroutine: non-positive interval for a poller") // as time.NewTicker's
+	}
+	return func() <-chan struct{} {
 		rt := RuntimeFrom(ctx)
 		ch := make(chan struct{})
-		attrs := []attribute.KeyValue{attribute.Float64(catalog.AttrGoroutinePeriod, interval.Seconds())}
+		// The interval and the timeout are the poller's, on its lifetime
+		// span: its ticks need not repeat them.
+		opts := append(opts[:len(opts):len(opts)], WithPeriod(interval), WithIterationName("tick"))
 		if timeout != 0 {
-			attrs = append(attrs, attribute.Float64("wait.timeout_s", timeout.Seconds()))
+			opts = append(opts, lifetimeAttributes(attribute.Float64("wait.timeout_s", timeout.Seconds())))
 		}
 		rt.Go(ctx, name, func(ctx context.Context) {
 			defer close(ch)
 			clk := rt.Clock()
-			tick := clk.NewTicker(interval)
-			defer tick.Stop()
-			var after <-chan time.Time
-			deadline := clk.Now().Add(timeout)
+			next := clk.Now() // the last tick's time, then the next's
+			deadline := next.Add(timeout)
+			var after k8sclock.Timer
 			if timeout != 0 {
-				timer := clk.NewTimer(timeout)
-				after = timer.C()
-				defer timer.Stop()
+				after = clk.NewTimer(timeout)
+				defer after.Stop()
 			}
-			timedOut := func() {
-				SpanFrom(ctx).AddEvent("timeout", attribute.Float64("wait.timeout_s", timeout.Seconds()))
+			// Every tick is an iteration named "tick" (WithIterationName
+			// above), sampled as a loop of the interval is: the poller has
+			// no other iterations, so it needs no Tick and its per-name
+			// counters, and the sampling and the offer are set up once.
+			g := scopeOf(ctx).g
+			var sample int64
+			if !rt.allIterations && interval > 0 && interval <= time.Second {
+				sample = heartbeatEvery(interval)
 			}
-			for {
+			offer := func(ctx context.Context) {
 				select {
-				case <-tick.C():
-					if timeout != 0 && !clk.Now().Before(deadline) {
-						timedOut() // the timer is due too: see Poll's doc
-						return
-					}
-					Tick(ctx, "tick", interval, func(ctx context.Context) {
-						select {
-						case ch <- struct{}{}:
-							// Only a delivered tick is marked (and so always
-							// recorded): a short interval's unheard ticks
-							// stay sampled out, as idle iterations are.
-							SpanFrom(ctx).SetAttributes(attribute.Bool("delivered", true))
-						default:
-						}
-					})
-				case <-after:
-					timedOut()
-					return
-				case <-done:
-					return
-				case <-ctx.Done():
-					return
+				case ch <- struct{}{}:
+					// Only a delivered tick is marked (and so always
+					// recorded): a short interval's unheard ticks stay
+					// sampled out, as idle iterations are.
+					SpanFrom(ctx).SetAttributes(attribute.Bool("delivered", true))
+				default:
 				}
 			}
-		}, append(opts, WithAttributes(attrs...))...)
+			var timer k8sclock.Timer // the ticks' waits'
+			for {
+				next = next.Add(interval)
+				if now := clk.Now(); now.After(next) {
+					// Late (live mode, a busy machine): as a ticker, one
+					// tick at once and the missed ones dropped.
+					next = next.Add(now.Sub(next) / interval * interval)
+				}
+				if timeout != 0 && !next.Before(deadline) {
+					select {
+					case <-after.C():
+						SpanFrom(ctx).AddEvent("timeout") // the lifetime span, which says wait.timeout_s
+					case <-ctx.Done():
+					}
+					return
+				}
+				if !rt.wait(ctx, next.Sub(clk.Now()), &timer) {
+					return
+				}
+				g.iterate(ctx, sample, offer)
+			}
+		}, opts...)
 		return ch
 	}
 }

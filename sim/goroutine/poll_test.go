@@ -3,6 +3,7 @@ package goroutine
 import (
 	"context"
 	"errors"
+	"runtime"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -10,6 +11,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/kubeloom/kubeloom/sim/catalog"
 	"github.com/kubeloom/kubeloom/sim/clock"
 )
 
@@ -87,16 +89,23 @@ func TestPollTimesOutAfterFiveChecksInTenSeconds(t *testing.T) {
 	}
 }
 
-// run runs f in a bubble with a runtime, until 30s of simulated time have
-// passed after it returned, and returns the recorded spans.
+// run runs f in a bubble with a runtime that records every iteration,
+// until 30s of simulated time have passed after it returned, and returns
+// the recorded spans.
 func run(t *testing.T, f func(ctx context.Context)) tracetest.SpanStubs {
+	return runSampling(t, true, f)
+}
+
+// runSampling is run with a runtime that records every iteration (all) or
+// samples fast loops, as kubeloom run does by default.
+func runSampling(t *testing.T, all bool, f func(ctx context.Context)) tracetest.SpanStubs {
 	var spans tracetest.SpanStubs
 	synctest.Test(t, func(t *testing.T) {
 		exp := tracetest.NewInMemoryExporter()
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp), sdktrace.WithSampler(sdktrace.AlwaysSample()))
 		clk := clock.NewVirtual(time.Unix(0, 0))
 		reg := NewRegistry(clk)
-		rt := NewRuntime("test-0", tp.Tracer("test"), clk, reg, WithAllIterations(true))
+		rt := NewRuntime("test-0", tp.Tracer("test"), clk, reg, WithAllIterations(all))
 		ctx, stop := context.WithCancel(rt.Context(context.Background()))
 		f(ctx)
 		time.Sleep(30 * time.Second)
@@ -140,6 +149,115 @@ func TestPollUntilPollerOutlivesTheCall(t *testing.T) {
 	n, lived := lifetimes(spans, "informer/cache-sync-poller")
 	if n != 1 || lived < 30*time.Second {
 		t.Errorf("%d pollers, living %s; want one that lives on after the call until stop (30s later)", n, lived)
+	}
+}
+
+// A poller is one goroutine: its ticks are the runtime's waits, not a clock
+// ticker's, which would add a goroutine relaying them, and its timeout is a
+// timer, which starts none before it fires.
+func TestPollerIsOneGoroutine(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clk := clock.NewVirtual(time.Unix(0, 0))
+		reg := NewRegistry(clk)
+		rt := NewRuntime("test-0", sdktrace.NewTracerProvider().Tracer("test"), clk, reg)
+		ctx := rt.Context(context.Background())
+		before := runtime.NumGoroutine()
+		during := 0
+		checks := 0
+		if err := Poll(ctx, "cm/leader-poll-ticker", 2*time.Second, 10*time.Second, func(context.Context) bool {
+			checks++
+			during = max(during, runtime.NumGoroutine()-before)
+			return checks == 3
+		}); err != nil {
+			t.Errorf("Poll: %v", err)
+		}
+		if during != 1 {
+			t.Errorf("the poll ran %d goroutines beside the caller, want 1: the poller", during)
+		}
+		synctest.Wait()
+		if left := reg.Stop(time.Second); len(left) != 0 {
+			t.Errorf("the poller outlived its Poll: %v", left)
+		}
+		clk.Stop()
+	})
+}
+
+// A poller's ticks are the iterations of its lane, named "tick" and
+// sampled as a loop of the interval: a 100ms poller records its first
+// three ticks and every 100th (heartbeatEvery), the others counted in the
+// next recorded one; a tick the caller took is marked delivered.
+func TestPollerTicksAreSampledIterations(t *testing.T) {
+	spans := runSampling(t, false, func(ctx context.Context) {
+		checks := 0
+		if err := PollUntil(ctx, "informer/cache-sync-poller", 100*time.Millisecond, func(context.Context) bool { checks++; return checks == 2 }); err != nil {
+			t.Errorf("PollUntil: %v", err)
+		}
+	})
+	ticks := named(spans, "tick")
+	want := []struct {
+		iteration, skipped int64
+		delivered          bool
+	}{{1, 0, true}, {2, 0, true}, {3, 0, false}, {100, 96, false}, {200, 99, false}, {300, 99, false}}
+	if len(ticks) < len(want) {
+		t.Fatalf("%d tick spans, want at least %d", len(ticks), len(want))
+	}
+	for i, w := range want {
+		s := ticks[i]
+		if it := attr(s, catalog.AttrIteration); it != w.iteration {
+			t.Errorf("tick span %d is iteration %v, want %d", i+1, it, w.iteration)
+		}
+		if sk, _ := attr(s, catalog.AttrSkipped).(int64); sk != w.skipped {
+			t.Errorf("tick %d: %d skipped, want %d", w.iteration, sk, w.skipped)
+		}
+		if d := attr(s, "delivered") == true; d != w.delivered {
+			t.Errorf("tick %d: delivered %v, want %v", w.iteration, d, w.delivered)
+		}
+		if g := attr(s, catalog.AttrGoroutineName); g != "informer/cache-sync-poller" {
+			t.Errorf("tick %d: goroutine.name %v", w.iteration, g)
+		}
+		if p := attr(s, catalog.AttrGoroutinePeriod); p != nil {
+			t.Errorf("tick %d has %s=%v, want none: the poller's lifetime span has it", w.iteration, catalog.AttrGoroutinePeriod, p)
+		}
+		if s.StartTime.Sub(ticks[0].StartTime) != time.Duration(w.iteration-1)*100*time.Millisecond {
+			t.Errorf("tick %d at %s after the first, want %dms", w.iteration, s.StartTime.Sub(ticks[0].StartTime), (w.iteration-1)*100)
+		}
+	}
+}
+
+// A poll's interval and timeout are on its poller's lifetime span, with
+// the "timeout" event; its ticks do not repeat them.
+func TestPollRecordsIntervalAndTimeoutOnItsPoller(t *testing.T) {
+	spans := run(t, func(ctx context.Context) {
+		if err := Poll(ctx, "cm/leader-poll-ticker", 2*time.Second, 10*time.Second, func(context.Context) bool { return false }); !errors.Is(err, ErrWaitTimeout) {
+			t.Errorf("Poll: %v, want ErrWaitTimeout", err)
+		}
+	})
+	life := named(spans, "cm/leader-poll-ticker")
+	if len(life) != 1 {
+		t.Fatalf("%d pollers, want 1", len(life))
+	}
+	l := life[0]
+	for key, want := range map[string]any{catalog.AttrGoroutinePeriod: 2.0, "wait.timeout_s": 10.0, catalog.AttrGoroutineKind: catalog.KindGo} {
+		if got := attr(l, key); got != want {
+			t.Errorf("poller %s = %v, want %v", key, got, want)
+		}
+	}
+	if len(l.Events) != 1 || l.Events[0].Name != "timeout" || l.Events[0].Time.Sub(l.StartTime) != 10*time.Second {
+		t.Errorf("poller events %+v, want one: timeout, 10s in", l.Events)
+	}
+	ticks := named(spans, "tick")
+	if len(ticks) != 4 {
+		t.Fatalf("%d ticks, want 4", len(ticks))
+	}
+	for _, s := range ticks {
+		for _, key := range []string{catalog.AttrGoroutinePeriod, "wait.timeout_s"} {
+			if got := attr(s, key); got != nil {
+				t.Errorf("tick %v has %s=%v, want none", attr(s, catalog.AttrIteration), key, got)
+			}
+		}
+		if s.Parent.SpanID() != l.SpanContext.SpanID() {
+			t.Errorf("tick %v is not the poller's", attr(s, catalog.AttrIteration))
+		}
 	}
 }
 

@@ -308,14 +308,12 @@ func (inf *Informer) listStored() {
 func (inf *Informer) startResyncTimer(ctx context.Context) {
 	rt := goroutine.RuntimeFrom(ctx)
 	period := inf.cfg.Resync
-	attrs := inf.attrs
 	if period <= 0 {
 		// resyncChan's neverExitWatch: nothing ever fires; the goroutine
 		// lives until the call ends.
-		rt.Go(ctx, "reflector/resync-timer", func(ctx context.Context) { <-ctx.Done() }, goroutine.WithAttributes(attrs...))
+		rt.Go(ctx, "reflector/resync-timer", func(ctx context.Context) { <-ctx.Done() }, goroutine.WithAttributes(inf.attrs...))
 		return
 	}
-	attrs = append(attrs[:len(attrs):len(attrs)], attribute.Float64(catalog.AttrGoroutinePeriod, period.Seconds()))
 	rt.Go(ctx, "reflector/resync-timer", func(ctx context.Context) {
 		clk := rt.Clock()
 		for {
@@ -338,7 +336,7 @@ func (inf *Informer) startResyncTimer(ctx context.Context) {
 			}
 			sp.End()
 		}
-	}, goroutine.WithAttributes(attrs...))
+	}, goroutine.WithAttributes(inf.attrs...), goroutine.WithPeriod(period))
 }
 
 func (inf *Informer) newObject() runtime.Object {

@@ -52,10 +52,6 @@ import (
 func (inf *Informer) startLeakyResyncTimer(call *listAndWatchCall) {
 	rt := goroutine.RuntimeFrom(call.ctx)
 	period := inf.cfg.Resync
-	attrs := inf.attrs
-	if period > 0 {
-		attrs = append(attrs[:len(attrs):len(attrs)], attribute.Float64(catalog.AttrGoroutinePeriod, period.Seconds()))
-	}
 	rt.Go(goroutine.Outlive(call.ctx, call.stop), "reflector/resync-timer", func(ctx context.Context) {
 		clk := rt.Clock()
 		callEnded := call.ctx.Done()
@@ -103,5 +99,5 @@ func (inf *Informer) startLeakyResyncTimer(call *listAndWatchCall) {
 			t := clk.NewTimer(period)
 			resyncCh = t.C()
 		}
-	}, goroutine.WithAttributes(attrs...))
+	}, goroutine.WithAttributes(inf.attrs...), goroutine.WithPeriod(period)) // a period of 0 records none
 }

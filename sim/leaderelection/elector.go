@@ -141,7 +141,7 @@ func (le *Elector) renew(ctx context.Context) bool {
 	period := time.Duration(0) // v1.5: wait.Until(…, 0, stop) around a Poll that waits first
 	opts := []goroutine.Option{goroutine.WithIterationName("renew"), goroutine.WithAttributes(le.lockAttrs()...)}
 	if le.cfg.Classic {
-		opts = append(opts, goroutine.WithAttributes(attribute.Float64(catalog.AttrGoroutinePeriod, le.cfg.RetryPeriod.Seconds())))
+		opts = append(opts, goroutine.WithPeriod(le.cfg.RetryPeriod)) // the poll's, on the lane alone
 	} else {
 		period = le.cfg.RetryPeriod // today: wait.UntilWithContext(…, RetryPeriod) around an immediate poll
 	}
