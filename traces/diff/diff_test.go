@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -123,7 +124,7 @@ func TestWhatDiffers(t *testing.T) {
 			r := compare(base, tc.b)
 			got := differing(r)
 			for _, want := range tc.differs {
-				if !has(got, want) {
+				if !slices.Contains(got, want) {
 					t.Errorf("differing %v, want %q among them", got, want)
 				}
 			}
@@ -214,7 +215,7 @@ func TestWatchChains(t *testing.T) {
 	if got == nil {
 		t.Fatalf("no chain for the watch event: %+v", r.Chains)
 	}
-	if got.AfterA != 100*time.Millisecond || got.AfterB != 1300*time.Millisecond || !has(got.Differs, "latency") {
+	if got.AfterA != 100*time.Millisecond || got.AfterB != 1300*time.Millisecond || !slices.Contains(got.Differs, "latency") {
 		t.Errorf("watch event to handler: %+v; want 100ms and 1.3s, differing in latency", *got)
 	}
 	if h := r.Headline(); !strings.Contains(h, "watch ADDED default/web-3's first effect 1.2s later") {

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -47,9 +48,9 @@ func (r Report) Headline() string {
 			onlyB++
 		case f.B == nil:
 			onlyA++
-		case has(f.Differs, "period") && f.B.Period > f.A.Period:
+		case slices.Contains(f.Differs, "period") && f.B.Period > f.A.Period:
 			slower++
-		case has(f.Differs, "period"):
+		case slices.Contains(f.Differs, "period"):
 			faster++
 		case onlyTimes(f.Differs) && moved(*f.A, *f.B) > 0:
 			later++
@@ -128,7 +129,7 @@ func (r Report) biggestLatencyChange() (Chain, time.Duration, bool) {
 	var bestD time.Duration
 	found := false
 	for _, c := range r.Chains {
-		if !has(c.Differs, "latency") || c.AfterA < 0 || c.AfterB < 0 {
+		if !slices.Contains(c.Differs, "latency") || c.AfterA < 0 || c.AfterB < 0 {
 			continue
 		}
 		d := c.AfterB - c.AfterA
@@ -139,16 +140,8 @@ func (r Report) biggestLatencyChange() (Chain, time.Duration, bool) {
 	return best, bestD, found
 }
 
-func has(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func abs(d time.Duration) time.Duration {
+// abs is |d|, of a duration or a count.
+func abs[T ~int64](d T) T {
 	if d < 0 {
 		return -d
 	}

@@ -158,11 +158,7 @@ func rateDiffers(na, nb int64, a, b Stats, o Options) bool {
 // countDiffers: two counts differ when they differ by more than one and by
 // more than the threshold.
 func countDiffers(a, b int64, o Options) bool {
-	d := a - b
-	if d < 0 {
-		d = -d
-	}
-	return d > 1 && relDiffers(float64(a), float64(b), o)
+	return abs(a-b) > 1 && relDiffers(float64(a), float64(b), o)
 }
 
 func relDiffers(a, b float64, o Options) bool {
@@ -172,11 +168,7 @@ func relDiffers(a, b float64, o Options) bool {
 
 // durationDiffers: two times differ when they are MinShift apart or more.
 func durationDiffers(a, b time.Duration, o Options) bool {
-	d := a - b
-	if d < 0 {
-		d = -d
-	}
-	return d >= o.MinShift
+	return abs(a-b) >= o.MinShift
 }
 
 // CallsOnlyIn are the names of the calls a's goroutines made and b's did

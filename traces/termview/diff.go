@@ -3,6 +3,7 @@ package termview
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -181,7 +182,7 @@ func (d differ) family(f diff.Family, all bool) []diffRow {
 	}
 	var out []diffRow
 	for _, fig := range figures {
-		if !all && !has(f.Differs, fig.what) {
+		if !all && !slices.Contains(f.Differs, fig.what) {
 			continue
 		}
 		r := diffRow{what: fig.what, a: fig.a, b: fig.b, change: fig.change}
@@ -284,13 +285,4 @@ func (d differ) durChange(a, b time.Duration, ratio bool) string {
 		s += fmt.Sprintf(" ×%.2g", float64(b)/float64(a))
 	}
 	return s
-}
-
-func has(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
