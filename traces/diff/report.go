@@ -2,6 +2,7 @@ package diff
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -181,5 +182,16 @@ func CallsOnlyIn(a, b Stats) []string {
 		}
 	}
 	slices.Sort(out)
+	return out
+}
+
+// CallList is what CallsOnlyIn(a, b) names, each with how often a's
+// goroutines made it: "DeltaFIFO.Pop ×3", as the report lists them.
+func CallList(a, b Stats) []string {
+	names := CallsOnlyIn(a, b)
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = fmt.Sprintf("%s ×%d", n, a.Calls[n])
+	}
 	return out
 }

@@ -160,7 +160,7 @@ func encodeDiff(a, b diff.Side, names DiffNames, r diff.Report) *data {
 		df := diffFamily{Role: f.Role, Family: f.Family, A: stats(f.A), B: stats(f.B),
 			Differs: nonNil(f.Differs), CallsOnly: [2][]string{{}, {}}, Lane: [2]int{-1, -1}}
 		if f.A != nil && f.B != nil {
-			df.CallsOnly = [2][]string{callList(*f.A, *f.B), callList(*f.B, *f.A)}
+			df.CallsOnly = [2][]string{diff.CallList(*f.A, *f.B), diff.CallList(*f.B, *f.A)}
 		}
 		dd.Families = append(dd.Families, df)
 	}
@@ -222,16 +222,6 @@ func micros(d time.Duration) int64 {
 		return -1
 	}
 	return d.Microseconds()
-}
-
-// callList is the calls only a's goroutines made, "name ×count" each, as
-// the text report lists them.
-func callList(a, b diff.Stats) []string {
-	out := []string{}
-	for _, n := range diff.CallsOnlyIn(a, b) {
-		out = append(out, fmt.Sprintf("%s ×%d", n, a.Calls[n]))
-	}
-	return out
 }
 
 func nonNil(s []string) []string {

@@ -194,14 +194,13 @@ func (d differ) family(f diff.Family, all bool) []diffRow {
 	// What only one side's goroutines did: a line each, apart from the
 	// columns (a list of names is as wide as it is).
 	for _, side := range []struct {
-		what   string
-		names  []string
-		counts map[string]int
-	}{{"calls only in A", diff.CallsOnlyIn(a, b), a.Calls}, {"calls only in B", diff.CallsOnlyIn(b, a), b.Calls}} {
-		if len(side.names) == 0 {
+		what  string
+		calls []string
+	}{{"calls only in A", diff.CallList(a, b)}, {"calls only in B", diff.CallList(b, a)}} {
+		if len(side.calls) == 0 {
 			continue
 		}
-		r := diffRow{what: side.what, note: callList(side.names, side.counts)}
+		r := diffRow{what: side.what, note: printable.String(strings.Join(side.calls, ", "))}
 		if len(out) == 0 {
 			r.name = name
 		}
@@ -245,16 +244,6 @@ func (d differ) chain(c diff.Chain) []diffRow {
 		{name: name, what: "at", a: d.dur(c.AtA), b: d.dur(c.AtB), change: d.durChange(c.AtA, c.AtB, false)},
 		{what: after, a: d.dur(c.AfterA), b: d.dur(c.AfterB), change: d.durChange(c.AfterA, c.AfterB, true)},
 	}
-}
-
-// callList is "DeltaFIFO.Pop ×3, DeltaFIFO.Replace ×1": the calls of
-// names that only this side made.
-func callList(names []string, counts map[string]int) string {
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = fmt.Sprintf("%s ×%d", printable.String(n), counts[n])
-	}
-	return strings.Join(parts, ", ")
 }
 
 // countChange is "+3 ×1.5", "-2 ×0.83", or "" when equal.
