@@ -12,7 +12,6 @@ import (
 // worker's number or a "#n"), so that a pool's workers count together and
 // a pod worker pairs by its pod.
 type Stats struct {
-	Goroutine  string        // catalog name
 	Lanes      int           // goroutines
 	Iterations int64         // loop iterations, the sampled-out idle ones counted
 	Period     time.Duration // median time from one iteration's start to the next's; 0 without two
@@ -39,7 +38,7 @@ func familyStats(tl *timeline.Timeline, ins []roled) map[key]*Stats {
 			k := key{role: r.role, family: l.Family()}
 			s := out[k]
 			if s == nil {
-				s = &Stats{Goroutine: l.Goroutine, FirstStart: tl.Offset(l.Start), Calls: map[string]int{}}
+				s = &Stats{FirstStart: tl.Offset(l.Start), Calls: map[string]int{}}
 				out[k] = s
 			}
 			s.Lanes++

@@ -41,7 +41,7 @@ func Diff(w io.Writer, r diff.Report, opt DiffOptions) error {
 	if opt.ASCII {
 		arrow, ellipsis = "->", "~"
 	}
-	d := differ{arrow: arrow, ascii: opt.ASCII}
+	d := differ{ascii: opt.ASCII}
 	lines := []string{printable.String(r.Headline()), "A: " + printable.String(opt.A), "B: " + printable.String(opt.B)}
 	if opt.Varies != "" {
 		lines = append(lines, opt.Varies)
@@ -146,7 +146,6 @@ func layout(rows []diffRow) []string {
 
 // differ writes the figures of a report's rows.
 type differ struct {
-	arrow string
 	ascii bool
 }
 

@@ -4,7 +4,6 @@
 // A's value, B's and the change), every row a button that jumps to its
 // lane: unfolds its groups, scrolls it into view and makes its first step
 // the current one. Text from the recordings goes in as text nodes (el).
-import { api } from './api.js';
 import { component, D, family, lanes, nSteps, ST } from './data.js';
 import { $, el } from './dom.js';
 import { regroup, search } from './folding.js';
@@ -113,14 +112,13 @@ function chainRow(c) {
 // jump shows lane li: out of a search that hides it, its groups unfolded,
 // its first step the current one (which scrolls and pans to it); a lane
 // without steps is scrolled to.
-export function jump(li) {
+function jump(li) {
   const l = lanes[li];
   if (matches && !matches[li]) search('');
   const c = component(l), f = family(l);
   if (c) setOpen(c, true);
   if (f) setOpen(f, true);
   regroup();
-  api.diffLane = li;
   for (let i = 0; i < nSteps; i++) {
     if (D.steps[i * ST] === li) { go(i); return; }
   }
