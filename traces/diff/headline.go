@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
 // Differs reports whether anything differs beyond the thresholds: what
@@ -96,7 +98,7 @@ func (r Report) Headline() string {
 		if d < 0 {
 			word, d = "sooner", -d
 		}
-		parts = append(parts, fmt.Sprintf("%s's first effect %s %s", strings.TrimPrefix(c.Action, "action/"), round(d), word))
+		parts = append(parts, fmt.Sprintf("%s's first effect %s %s", strings.TrimPrefix(c.Action, "action/"), timeline.RoundDuration(d), word))
 	}
 	if len(parts) == 0 {
 		return "no difference"
@@ -156,17 +158,4 @@ func plural(n int, word string) string {
 		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(word, "y"))
 	}
 	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// round keeps a duration to about three figures: 1.187s is 1.19s.
-func round(d time.Duration) time.Duration {
-	switch {
-	case d >= 10*time.Second:
-		return d.Round(100 * time.Millisecond)
-	case d >= time.Second:
-		return d.Round(10 * time.Millisecond)
-	case d >= time.Millisecond:
-		return d.Round(time.Millisecond)
-	}
-	return d
 }

@@ -91,15 +91,21 @@ type diffStats struct {
 	Errors     int   `json:"errors"`
 }
 
-// diffRow is a diff.Step or a diff.Chain: times in microseconds, -1 where
-// the side has none (After: the latency of a chain's first effect), and
-// the main lane of its role on each side (-1: none).
+// diffRow is a diff.Step or a diff.Chain: times in microseconds, rounded
+// as the text report rounds them (roundMicros), -1 where the side has none
+// (After: the latency of a chain's first effect), and the main lane of its
+// role on each side (-1: none).
 type diffRow struct {
-	Role    string   `json:"role"`
-	Name    string   `json:"name"`
-	At      [2]int64 `json:"at"`
-	Order   [2]int   `json:"order,omitempty"` // a step's place among its role's steps
-	After   [2]int64 `json:"after,omitempty"`
+	Role  string   `json:"role"`
+	Name  string   `json:"name"`
+	At    [2]int64 `json:"at"`
+	Order [2]int   `json:"order,omitempty"` // a step's place among its role's steps
+	After [2]int64 `json:"after,omitempty"`
+	// Change is B's time less A's, of At and of After, rounded as the
+	// report rounds it (0: the same, or a side has none); Ratio is B's
+	// After over A's (-1: none), as the report's "×1.3".
+	Change  [2]int64 `json:"change"`
+	Ratio   float64  `json:"ratio"`
 	Differs []string `json:"differs"`
 	Lane    [2]int   `json:"lane"`
 }
@@ -198,11 +204,13 @@ func encodeDiff(a, b diff.Side, names DiffNames, r diff.Report) *data {
 	}
 	for _, s := range r.Steps {
 		dd.Steps = append(dd.Steps, diffRow{Role: s.Role, Name: s.Step, At: [2]int64{micros(s.AtA), micros(s.AtB)},
-			Order: [2]int{s.OrderA, s.OrderB}, Differs: nonNil(s.Differs), Lane: lanesOf(s.Role)})
+			Order: [2]int{s.OrderA, s.OrderB}, Change: [2]int64{change(s.AtA, s.AtB), 0}, Ratio: -1,
+			Differs: nonNil(s.Differs), Lane: lanesOf(s.Role)})
 	}
 	for _, c := range r.Chains {
 		dd.Chains = append(dd.Chains, diffRow{Role: c.Role, Name: c.Action, At: [2]int64{micros(c.AtA), micros(c.AtB)},
-			After: [2]int64{micros(c.AfterA), micros(c.AfterB)}, Differs: nonNil(c.Differs), Lane: lanesOf(c.Role)})
+			After: [2]int64{micros(c.AfterA), micros(c.AfterB)}, Change: [2]int64{change(c.AtA, c.AtB), change(c.AfterA, c.AfterB)},
+			Ratio: ratio(c.AfterA, c.AfterB), Differs: nonNil(c.Differs), Lane: lanesOf(c.Role)})
 	}
 	e.d.Diff = dd
 	return e.d
@@ -212,16 +220,33 @@ func stats(s *diff.Stats) *diffStats {
 	if s == nil {
 		return nil
 	}
-	return &diffStats{Lanes: s.Lanes, Iterations: s.Iterations, Period: s.Period.Microseconds(),
-		FirstStart: s.FirstStart.Microseconds(), Spans: s.Spans, Errors: s.Errors}
+	return &diffStats{Lanes: s.Lanes, Iterations: s.Iterations, Period: roundMicros(s.Period),
+		FirstStart: roundMicros(s.FirstStart), Spans: s.Spans, Errors: s.Errors}
 }
 
-// micros is d in microseconds, -1 (none) kept.
+// micros is d in microseconds, rounded (roundMicros), -1 (none) kept.
 func micros(d time.Duration) int64 {
 	if d < 0 {
 		return -1
 	}
-	return d.Microseconds()
+	return roundMicros(d)
+}
+
+// change is b-a in microseconds, rounded as the report rounds it: 0 when
+// they are the same or a side has none (-1).
+func change(a, b time.Duration) int64 {
+	if a < 0 || b < 0 || a == b {
+		return 0
+	}
+	return roundMicros(b - a)
+}
+
+// ratio is b/a, -1 when a side has none or a is 0.
+func ratio(a, b time.Duration) float64 {
+	if a <= 0 || b < 0 {
+		return -1
+	}
+	return float64(b) / float64(a)
 }
 
 func nonNil(s []string) []string {

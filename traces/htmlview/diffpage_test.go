@@ -68,3 +68,35 @@ func TestEncodeDiff(t *testing.T) {
 		t.Errorf("B's first lane starts at %dµs on the page, want %dµs from B's start", got, want)
 	}
 }
+
+// The panel's times come rounded as the text report rounds them
+// (timeline.RoundDuration), each change rounded from the exact times: the
+// page says "1.19s" where kubeloom diff does, not "1.187342s".
+func TestDiffTimesAreRounded(t *testing.T) {
+	tl := timeline.Build(small())
+	s := diff.Side{TL: tl}
+	us := func(d time.Duration) int64 { return d.Microseconds() }
+	r := diff.Report{
+		Families: []diff.Family{{Role: "r", Family: "f", Differs: []string{"period"},
+			A: &diff.Stats{Period: 1187342 * time.Microsecond, FirstStart: 12345678 * time.Microsecond},
+			B: &diff.Stats{Period: 2376001 * time.Microsecond, FirstStart: 12345678 * time.Microsecond}}},
+		Steps: []diff.Step{{Role: "r", Step: "s", AtA: 1184 * time.Millisecond, AtB: 2376 * time.Millisecond, Differs: []string{"time"}}},
+		Chains: []diff.Chain{{Role: "r", Action: "action/a", AtA: 10 * time.Second, AtB: 10 * time.Second,
+			AfterA: 1184 * time.Millisecond, AfterB: 2376 * time.Millisecond, Differs: []string{"latency"}}},
+	}
+	d := encodeDiff(s, s, DiffNames{}, r).Diff
+	f := d.Families[0]
+	if f.A.Period != us(1190*time.Millisecond) || f.B.Period != us(2380*time.Millisecond) || f.A.FirstStart != us(12300*time.Millisecond) {
+		t.Errorf("family stats %+v, %+v: want the period 1.19s and 2.38s, the first start 12.3s", *f.A, *f.B)
+	}
+	// 1.184s and 2.376s are 1.18s and 2.38s; 2.376s-1.184s is 1.192s:
+	// "+1.19s" (the rounded times' difference would say "+1.2s").
+	if st := d.Steps[0]; st.At != [2]int64{us(1180 * time.Millisecond), us(2380 * time.Millisecond)} || st.Change[0] != us(1190*time.Millisecond) {
+		t.Errorf("step at %v, change %v: want 1.18s and 2.38s, +1.19s", st.At, st.Change)
+	}
+	c := d.Chains[0]
+	if c.After != [2]int64{us(1180 * time.Millisecond), us(2380 * time.Millisecond)} || c.Change != [2]int64{0, us(1190 * time.Millisecond)} ||
+		c.Ratio != float64(2376)/1184 {
+		t.Errorf("chain after %v, change %v, ratio %v: want 1.18s and 2.38s, the same at, +1.19s ×%v", c.After, c.Change, c.Ratio, float64(2376)/1184)
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubeloom/kubeloom/internal/printable"
 	"github.com/kubeloom/kubeloom/traces/diff"
+	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
 // DiffOptions say how Diff writes a report.
@@ -153,7 +154,7 @@ func (d differ) dur(t time.Duration) string {
 	if t < 0 {
 		return "-"
 	}
-	return formatDuration(roundDuration(t), d.ascii)
+	return formatDuration(timeline.RoundDuration(t), d.ascii)
 }
 
 // family is a family's rows: one per figure that differs (every figure
@@ -268,7 +269,7 @@ func (d differ) durChange(a, b time.Duration, ratio bool) string {
 	if delta < 0 {
 		sign, delta = "-", -delta
 	}
-	s := sign + formatDuration(roundDuration(delta), d.ascii)
+	s := sign + formatDuration(timeline.RoundDuration(delta), d.ascii)
 	if ratio && a > 0 {
 		s += fmt.Sprintf(" ×%.2g", float64(b)/float64(a))
 	}

@@ -61,8 +61,15 @@ function item(role, name, lane, lines) {
 const figure = (w, a, b, change) => el('span', { class: 'diff-fig' }, el('span', { class: 'diff-what' }, w), ' ',
   el('span', { class: 'side-a' }, a), ' → ', el('span', { class: 'side-b' }, b), change ? el('span', { class: 'diff-change' }, ' ' + change) : null);
 
+// Times come rounded as the text report rounds them (diffpage.go).
 const dur = (us) => (us < 0 ? '-' : fmtDur(us));
 const ratio = (a, b) => ' ×' + Number((b / a).toPrecision(2));
+// change is a row's "+1.19s", "-1.2s ×0.5": its Change, rounded before it
+// came, and its ratio (r < 0: none).
+function change(us, r) {
+  if (!us) return '';
+  return (us > 0 ? '+' : '-') + fmtDur(Math.abs(us)) + (r >= 0 ? ' ×' + Number(r.toPrecision(2)) : '');
+}
 // countChange and durChange are the text report's "+3 ×1.5", "-1.2s".
 function countChange(a, b) {
   if (a === b) return '';
@@ -99,13 +106,13 @@ function familyRow(f) {
 
 function stepRow(s) {
   const at = (i) => (s.at[i] < 0 ? '-' : '#' + s.order[i] + ' ' + fmtDur(s.at[i]));
-  return item(s.role, s.name, s.lane, [figure(s.differs.map(what).join(', '), at(0), at(1), durChange(s.at[0], s.at[1], false))]);
+  return item(s.role, s.name, s.lane, [figure(s.differs.map(what).join(', '), at(0), at(1), change(s.change[0], -1))]);
 }
 
 function chainRow(c) {
   const name = c.name.replace(/^action\//, '');
-  const lines = [figure(msg('diff.at'), dur(c.at[0]), dur(c.at[1]), durChange(c.at[0], c.at[1], false))];
-  if (c.at[0] >= 0 && c.at[1] >= 0) lines.push(figure(msg('diff.firstEffect'), dur(c.after[0]), dur(c.after[1]), durChange(c.after[0], c.after[1], true)));
+  const lines = [figure(msg('diff.at'), dur(c.at[0]), dur(c.at[1]), change(c.change[0], -1))];
+  if (c.at[0] >= 0 && c.at[1] >= 0) lines.push(figure(msg('diff.firstEffect'), dur(c.after[0]), dur(c.after[1]), change(c.change[1], c.ratio)));
   return item(c.role, name, c.lane, lines);
 }
 
