@@ -76,10 +76,50 @@ type diffFamily struct {
 	A       *diffStats `json:"a"` // null: the family did not run on that side
 	B       *diffStats `json:"b"`
 	Differs []string   `json:"differs"`
+	// Figs are the family's figures that differ (diff.Family.Figures), in
+	// the report's order: what the panel lists of it.
+	Figs []diffFig `json:"figs"`
 	// CallsOnly are the calls only A's, only B's goroutines made, each
 	// "name ×count".
 	CallsOnly [2][]string `json:"callsOnly"`
 	Lane      [2]int      `json:"lane"`
+}
+
+// diffFig is a diff.Figure as the panel writes it: A's and B's values and
+// the change, a count or (Dur) microseconds rounded as the text report
+// rounds them; Ratio is B's over A's where the report gives one (-1: none).
+type diffFig struct {
+	What   string  `json:"what"`
+	Dur    bool    `json:"dur"`
+	A      int64   `json:"a"`
+	B      int64   `json:"b"`
+	Change int64   `json:"change"`
+	Ratio  float64 `json:"ratio"`
+}
+
+// figs are f's figures that differ, for the page.
+func figs(f diff.Family) []diffFig {
+	out := []diffFig{}
+	for _, g := range f.Figures() {
+		if !slices.Contains(f.Differs, g.What) {
+			continue
+		}
+		if g.Kind == diff.Count {
+			r := -1.0
+			if g.A > 0 {
+				r = float64(g.B) / float64(g.A)
+			}
+			out = append(out, diffFig{What: g.What, A: g.A, B: g.B, Change: g.B - g.A, Ratio: r})
+			continue
+		}
+		a, b := time.Duration(g.A), time.Duration(g.B)
+		r := -1.0
+		if g.Kind == diff.Duration {
+			r = ratio(a, b)
+		}
+		out = append(out, diffFig{What: g.What, Dur: true, A: micros(a), B: micros(b), Change: change(a, b), Ratio: r})
+	}
+	return out
 }
 
 type diffStats struct {
@@ -164,7 +204,7 @@ func encodeDiff(a, b diff.Side, names DiffNames, r diff.Report) *data {
 	for i, f := range r.Families {
 		famIndex[famKey{f.Role, f.Family}] = i
 		df := diffFamily{Role: f.Role, Family: f.Family, A: stats(f.A), B: stats(f.B),
-			Differs: nonNil(f.Differs), CallsOnly: [2][]string{{}, {}}, Lane: [2]int{-1, -1}}
+			Differs: nonNil(f.Differs), Figs: figs(f), CallsOnly: [2][]string{{}, {}}, Lane: [2]int{-1, -1}}
 		if f.A != nil && f.B != nil {
 			df.CallsOnly = [2][]string{diff.CallList(*f.A, *f.B), diff.CallList(*f.B, *f.A)}
 		}

@@ -1,6 +1,9 @@
 package htmlview
 
 import (
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -98,5 +101,32 @@ func TestDiffTimesAreRounded(t *testing.T) {
 	if c.After != [2]int64{us(1180 * time.Millisecond), us(2380 * time.Millisecond)} || c.Change != [2]int64{0, us(1190 * time.Millisecond)} ||
 		c.Ratio != float64(2376)/1184 {
 		t.Errorf("chain after %v, change %v, ratio %v: want 1.18s and 2.38s, the same at, +1.19s ×%v", c.After, c.Change, c.Ratio, float64(2376)/1184)
+	}
+}
+
+// A family that differs only in when its last goroutine ended gets that
+// figure on the page, and the page has a word for it, and for every
+// figure of a family, in every language: the panel lists what the text
+// report lists (diff.Family.Figures).
+func TestDiffFigureEnd(t *testing.T) {
+	s := diff.Side{TL: timeline.Build(small())}
+	st := func(end time.Duration) *diff.Stats {
+		return &diff.Stats{Lanes: 1, Period: time.Second, FirstStart: time.Second, LastEnd: end}
+	}
+	f := diff.Family{Role: "r", Family: "f", A: st(30 * time.Second), B: st(61234 * time.Millisecond), Differs: []string{"end"}}
+	d := encodeDiff(s, s, DiffNames{}, diff.Report{Families: []diff.Family{f}}).Diff
+	want := []diffFig{{What: "end", Dur: true, A: (30 * time.Second).Microseconds(), B: (61 * time.Second).Microseconds(),
+		Change: (31200 * time.Millisecond).Microseconds(), Ratio: -1}}
+	if got := d.Families[0].Figs; !slices.Equal(got, want) {
+		t.Errorf("a family that differs only in its end has figures %+v on the page, want %+v", got, want)
+	}
+	camel := regexp.MustCompile(` (\w)`)
+	for _, l := range pageLangs() {
+		for _, g := range f.Figures() {
+			key := "diff.what." + camel.ReplaceAllStringFunc(g.What, func(m string) string { return strings.ToUpper(m[1:]) })
+			if l.Text[key] == "" {
+				t.Errorf("%s: the page has no word %s for the figure %q", l.Code, key, g.What)
+			}
+		}
 	}
 }

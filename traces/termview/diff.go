@@ -168,24 +168,18 @@ func (d differ) family(f diff.Family, all bool) []diffRow {
 		return []diffRow{{name: name, what: "only in A", a: plural(f.A.Lanes, "goroutine")}}
 	}
 	a, b := *f.A, *f.B
-	figures := []struct {
-		what         string
-		a, b, change string
-	}{
-		{"lanes", strconv.Itoa(a.Lanes), strconv.Itoa(b.Lanes), countChange(int64(a.Lanes), int64(b.Lanes))},
-		{"iterations", strconv.FormatInt(a.Iterations, 10), strconv.FormatInt(b.Iterations, 10), countChange(a.Iterations, b.Iterations)},
-		{"period", d.dur(a.Period), d.dur(b.Period), d.durChange(a.Period, b.Period, true)},
-		{"first start", d.dur(a.FirstStart), d.dur(b.FirstStart), d.durChange(a.FirstStart, b.FirstStart, false)},
-		{"end", d.dur(a.LastEnd), d.dur(b.LastEnd), d.durChange(a.LastEnd, b.LastEnd, false)},
-		{"spans", strconv.Itoa(a.Spans), strconv.Itoa(b.Spans), countChange(int64(a.Spans), int64(b.Spans))},
-		{"errors", strconv.Itoa(a.Errors), strconv.Itoa(b.Errors), countChange(int64(a.Errors), int64(b.Errors))},
-	}
 	var out []diffRow
-	for _, fig := range figures {
-		if !all && !slices.Contains(f.Differs, fig.what) {
+	for _, fig := range f.Figures() {
+		if !all && !slices.Contains(f.Differs, fig.What) {
 			continue
 		}
-		r := diffRow{what: fig.what, a: fig.a, b: fig.b, change: fig.change}
+		r := diffRow{what: fig.What}
+		if fig.Kind == diff.Count {
+			r.a, r.b, r.change = strconv.FormatInt(fig.A, 10), strconv.FormatInt(fig.B, 10), countChange(fig.A, fig.B)
+		} else {
+			ta, tb := time.Duration(fig.A), time.Duration(fig.B)
+			r.a, r.b, r.change = d.dur(ta), d.dur(tb), d.durChange(ta, tb, fig.Kind == diff.Duration)
+		}
 		if len(out) == 0 {
 			r.name = name
 		}

@@ -61,23 +61,14 @@ function item(role, name, lane, lines) {
 const figure = (w, a, b, change) => el('span', { class: 'diff-fig' }, el('span', { class: 'diff-what' }, w), ' ',
   el('span', { class: 'side-a' }, a), ' → ', el('span', { class: 'side-b' }, b), change ? el('span', { class: 'diff-change' }, ' ' + change) : null);
 
-// Times come rounded as the text report rounds them (diffpage.go).
+// Times and their changes come rounded as the text report rounds them,
+// the figures' list and ratios made by it (diffpage.go).
 const dur = (us) => (us < 0 ? '-' : fmtDur(us));
-const ratio = (a, b) => ' ×' + Number((b / a).toPrecision(2));
-// change is a row's "+1.19s", "-1.2s ×0.5": its Change, rounded before it
-// came, and its ratio (r < 0: none).
-function change(us, r) {
-  if (!us) return '';
-  return (us > 0 ? '+' : '-') + fmtDur(Math.abs(us)) + (r >= 0 ? ' ×' + Number(r.toPrecision(2)) : '');
-}
-// countChange and durChange are the text report's "+3 ×1.5", "-1.2s".
-function countChange(a, b) {
-  if (a === b) return '';
-  return (b > a ? '+' : '') + (b - a) + (a > 0 ? ratio(a, b) : '');
-}
-function durChange(a, b, withRatio) {
-  if (a === b || a < 0 || b < 0) return '';
-  return (b > a ? '+' : '-') + fmtDur(Math.abs(b - a)) + (withRatio && a > 0 ? ratio(a, b) : '');
+// change is the text report's "+3 ×1.5", "+1.19s", "-1.2s ×0.5": a change
+// in microseconds (isDur) or a count, and its ratio (r < 0: none).
+function change(v, r, isDur = true) {
+  if (!v) return '';
+  return (v > 0 ? '+' : '-') + (isDur ? fmtDur(Math.abs(v)) : Math.abs(v)) + (r >= 0 ? ' ×' + Number(r.toPrecision(2)) : '');
 }
 
 function familyRow(f) {
@@ -86,16 +77,8 @@ function familyRow(f) {
     const s = f.a || f.b;
     lines.push(el('span', { class: 'diff-fig' }, el('span', { class: 'diff-what' }, what(f.differs[0])), ' ', msg('diff.goroutines', { n: s.lanes })));
   } else {
-    const figs = {
-      lanes: [f.a.lanes, f.b.lanes, countChange], iterations: [f.a.iterations, f.b.iterations, countChange],
-      period: [f.a.period, f.b.period, (a, b) => durChange(a, b, true)], 'first start': [f.a.firstStart, f.b.firstStart, (a, b) => durChange(a, b, false)],
-      spans: [f.a.spans, f.b.spans, countChange], errors: [f.a.errors, f.b.errors, countChange],
-    };
-    for (const d of f.differs) {
-      const g = figs[d];
-      if (!g) continue;
-      const isDur = d === 'period' || d === 'first start';
-      lines.push(figure(what(d), isDur ? dur(g[0]) : String(g[0]), isDur ? dur(g[1]) : String(g[1]), g[2](g[0], g[1])));
+    for (const g of f.figs) {
+      lines.push(figure(what(g.what), g.dur ? dur(g.a) : String(g.a), g.dur ? dur(g.b) : String(g.b), change(g.change, g.ratio, g.dur)));
     }
     for (const [i, key] of [[0, 'diff.callsOnlyA'], [1, 'diff.callsOnlyB']]) {
       if (f.callsOnly[i].length) lines.push(el('span', { class: 'diff-fig' }, el('span', { class: 'diff-what' }, msg(key)), ' ', f.callsOnly[i].join(', ')));
