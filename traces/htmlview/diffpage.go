@@ -68,8 +68,9 @@ type diffData struct {
 	Chains   []diffRow    `json:"chains"`
 }
 
-// diffFamily is a diff.Family with times in microseconds, and the first
-// lane of the family on each side (-1: none), which the panel jumps to.
+// diffFamily is a diff.Family as the panel lists it: its figures that
+// differ (Figs), and the first lane of the family on each side (-1: none),
+// which the panel jumps to.
 type diffFamily struct {
 	Role    string     `json:"role"`
 	Family  string     `json:"family"`
@@ -122,13 +123,10 @@ func figs(f diff.Family) []diffFig {
 	return out
 }
 
+// diffStats is what the panel says of a family that ran on one side only:
+// how many goroutines it had there. Its figures are Figs.
 type diffStats struct {
-	Lanes      int   `json:"lanes"`
-	Iterations int64 `json:"iterations"`
-	Period     int64 `json:"period"`
-	FirstStart int64 `json:"firstStart"`
-	Spans      int   `json:"spans"`
-	Errors     int   `json:"errors"`
+	Lanes int `json:"lanes"`
 }
 
 // diffRow is a diff.Step or a diff.Chain: times in microseconds, rounded
@@ -260,8 +258,7 @@ func stats(s *diff.Stats) *diffStats {
 	if s == nil {
 		return nil
 	}
-	return &diffStats{Lanes: s.Lanes, Iterations: s.Iterations, Period: roundMicros(s.Period),
-		FirstStart: roundMicros(s.FirstStart), Spans: s.Spans, Errors: s.Errors}
+	return &diffStats{Lanes: s.Lanes}
 }
 
 // micros is d in microseconds, rounded (roundMicros), -1 (none) kept.

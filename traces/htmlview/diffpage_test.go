@@ -88,9 +88,9 @@ func TestDiffTimesAreRounded(t *testing.T) {
 			AfterA: 1184 * time.Millisecond, AfterB: 2376 * time.Millisecond, Differs: []string{"latency"}}},
 	}
 	d := encodeDiff(s, s, DiffNames{}, r).Diff
-	f := d.Families[0]
-	if f.A.Period != us(1190*time.Millisecond) || f.B.Period != us(2380*time.Millisecond) || f.A.FirstStart != us(12300*time.Millisecond) {
-		t.Errorf("family stats %+v, %+v: want the period 1.19s and 2.38s, the first start 12.3s", *f.A, *f.B)
+	if g := d.Families[0].Figs; len(g) != 1 || g[0].What != "period" || g[0].A != us(1190*time.Millisecond) || g[0].B != us(2380*time.Millisecond) ||
+		g[0].Change != us(1190*time.Millisecond) {
+		t.Errorf("family figures %+v: want the period 1.19s and 2.38s, +1.19s", g)
 	}
 	// 1.184s and 2.376s are 1.18s and 2.38s; 2.376s-1.184s is 1.192s:
 	// "+1.19s" (the rounded times' difference would say "+1.2s").
