@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -89,12 +90,48 @@ func TestSameRunNoDifference(t *testing.T) {
 		t.Errorf("a run against itself: %q, %v", r.Headline(), differing(r))
 	}
 	// The pool's two workers are one family; the loop has its period.
-	for _, f := range r.Families {
-		if f.Family == "controller/endpoint/worker" && (f.A.Lanes != 2 || f.B.Lanes != 2) {
-			t.Errorf("the workers' family has %d and %d lanes, want 2", f.A.Lanes, f.B.Lanes)
+	family := func(name string) Family {
+		t.Helper()
+		for _, f := range r.Families {
+			if f.Family == name {
+				if f.A == nil || f.B == nil {
+					t.Fatalf("%s runs on one side only of a run against itself: %+v", name, f)
+				}
+				return f
+			}
 		}
-		if f.Family == "cm/log-flush" && f.A.Period != 5*time.Second {
-			t.Errorf("log-flush's period is %s, want 5s", f.A.Period)
+		t.Fatalf("no family %s among %d", name, len(r.Families))
+		return Family{}
+	}
+	if f := family("controller/endpoint/worker"); f.A.Lanes != 2 || f.B.Lanes != 2 {
+		t.Errorf("the workers' family has %d and %d lanes, want 2", f.A.Lanes, f.B.Lanes)
+	}
+	if f := family("cm/log-flush"); f.A.Period != 5*time.Second {
+		t.Errorf("log-flush's period is %s, want 5s", f.A.Period)
+	}
+}
+
+// A side ran in turns when its scenario's root span says so; a side
+// whose recording says nothing (made before kubeloom wrote it) did not.
+func TestInTurns(t *testing.T) {
+	side := func(turns any) Side {
+		rec := tt.New("turns")
+		rec.Instance(catalog.ServiceScenario, "scenario")
+		if turns == nil {
+			rec.Span(tt.Root, "scenario turns", 0, 1)
+		} else {
+			rec.Span(tt.Root, "scenario turns", 0, 1, catalog.AttrRunInTurns, turns)
+		}
+		rec.Instance("kube-controller-manager", "cm-0")
+		rec.Span(tt.Root, "main", 0, 1, catalog.AttrRunInTurns, true) // not the scenario's: not read
+		return Side{TL: timeline.Build(rec.Spans())}
+	}
+	for _, c := range []struct {
+		turns any
+		want  bool
+	}{{true, true}, {false, false}, {nil, false}} {
+		if got := side(c.turns).InTurns(); got != c.want {
+			t.Errorf("a recording whose scenario says %s=%v: InTurns %v, want %v", catalog.AttrRunInTurns, c.turns, got, c.want)
 		}
 	}
 }
@@ -123,7 +160,7 @@ func TestWhatDiffers(t *testing.T) {
 			r := compare(base, tc.b)
 			got := differing(r)
 			for _, want := range tc.differs {
-				if !has(got, want) {
+				if !slices.Contains(got, want) {
 					t.Errorf("differing %v, want %q among them", got, want)
 				}
 			}
@@ -214,7 +251,7 @@ func TestWatchChains(t *testing.T) {
 	if got == nil {
 		t.Fatalf("no chain for the watch event: %+v", r.Chains)
 	}
-	if got.AfterA != 100*time.Millisecond || got.AfterB != 1300*time.Millisecond || !has(got.Differs, "latency") {
+	if got.AfterA != 100*time.Millisecond || got.AfterB != 1300*time.Millisecond || !slices.Contains(got.Differs, "latency") {
 		t.Errorf("watch event to handler: %+v; want 100ms and 1.3s, differing in latency", *got)
 	}
 	if h := r.Headline(); !strings.Contains(h, "watch ADDED default/web-3's first effect 1.2s later") {

@@ -12,7 +12,6 @@ import (
 // worker's number or a "#n"), so that a pool's workers count together and
 // a pod worker pairs by its pod.
 type Stats struct {
-	Goroutine  string        // catalog name
 	Lanes      int           // goroutines
 	Iterations int64         // loop iterations, the sampled-out idle ones counted
 	Period     time.Duration // median time from one iteration's start to the next's; 0 without two
@@ -39,7 +38,7 @@ func familyStats(tl *timeline.Timeline, ins []roled) map[key]*Stats {
 			k := key{role: r.role, family: l.Family()}
 			s := out[k]
 			if s == nil {
-				s = &Stats{Goroutine: l.Goroutine, FirstStart: tl.Offset(l.Start), Calls: map[string]int{}}
+				s = &Stats{FirstStart: tl.Offset(l.Start), Calls: map[string]int{}}
 				out[k] = s
 			}
 			s.Lanes++
@@ -108,4 +107,40 @@ func median(ds []time.Duration) time.Duration {
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	return s[len(s)/2]
+}
+
+// FigureKind says what a figure counts, and so how a view writes it and
+// its change.
+type FigureKind int
+
+const (
+	Count    FigureKind = iota // a number: "+3 ×1.5"
+	Duration                   // a duration whose ratio means something: "+1.2s ×2.2"
+	Time                       // a time since the recording's start: "+1.2s", no ratio
+)
+
+// Figure is one figure of a family on both sides.
+type Figure struct {
+	What string // its name, as Family.Differs names it: "lanes", "period", "end"
+	Kind FigureKind
+	A, B int64 // a count, or for a Duration or a Time nanoseconds (a time.Duration)
+}
+
+// Figures are the family's figures, in the order the report lists them:
+// lanes, iterations, period, first start, end, spans, errors; none for a
+// family that ran on one side only. Every view of a report lists these.
+func (f Family) Figures() []Figure {
+	if f.A == nil || f.B == nil {
+		return nil
+	}
+	a, b := f.A, f.B
+	return []Figure{
+		{"lanes", Count, int64(a.Lanes), int64(b.Lanes)},
+		{"iterations", Count, a.Iterations, b.Iterations},
+		{"period", Duration, int64(a.Period), int64(b.Period)},
+		{"first start", Time, int64(a.FirstStart), int64(b.FirstStart)},
+		{"end", Time, int64(a.LastEnd), int64(b.LastEnd)},
+		{"spans", Count, int64(a.Spans), int64(b.Spans)},
+		{"errors", Count, int64(a.Errors), int64(b.Errors)},
+	}
 }

@@ -2,8 +2,11 @@ package diff
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
 // Differs reports whether anything differs beyond the thresholds: what
@@ -47,9 +50,9 @@ func (r Report) Headline() string {
 			onlyB++
 		case f.B == nil:
 			onlyA++
-		case has(f.Differs, "period") && f.B.Period > f.A.Period:
+		case slices.Contains(f.Differs, "period") && f.B.Period > f.A.Period:
 			slower++
-		case has(f.Differs, "period"):
+		case slices.Contains(f.Differs, "period"):
 			faster++
 		case onlyTimes(f.Differs) && moved(*f.A, *f.B) > 0:
 			later++
@@ -95,7 +98,7 @@ func (r Report) Headline() string {
 		if d < 0 {
 			word, d = "sooner", -d
 		}
-		parts = append(parts, fmt.Sprintf("%s's first effect %s %s", strings.TrimPrefix(c.Action, "action/"), round(d), word))
+		parts = append(parts, fmt.Sprintf("%s's first effect %s %s", strings.TrimPrefix(c.Action, "action/"), timeline.RoundDuration(d), word))
 	}
 	if len(parts) == 0 {
 		return "no difference"
@@ -128,7 +131,7 @@ func (r Report) biggestLatencyChange() (Chain, time.Duration, bool) {
 	var bestD time.Duration
 	found := false
 	for _, c := range r.Chains {
-		if !has(c.Differs, "latency") || c.AfterA < 0 || c.AfterB < 0 {
+		if !slices.Contains(c.Differs, "latency") || c.AfterA < 0 || c.AfterB < 0 {
 			continue
 		}
 		d := c.AfterB - c.AfterA
@@ -139,16 +142,8 @@ func (r Report) biggestLatencyChange() (Chain, time.Duration, bool) {
 	return best, bestD, found
 }
 
-func has(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func abs(d time.Duration) time.Duration {
+// abs is |d|, of a duration or a count.
+func abs[T ~int64](d T) T {
 	if d < 0 {
 		return -d
 	}
@@ -163,17 +158,4 @@ func plural(n int, word string) string {
 		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(word, "y"))
 	}
 	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// round keeps a duration to about three figures: 1.187s is 1.19s.
-func round(d time.Duration) time.Duration {
-	switch {
-	case d >= 10*time.Second:
-		return d.Round(100 * time.Millisecond)
-	case d >= time.Second:
-		return d.Round(10 * time.Millisecond)
-	case d >= time.Millisecond:
-		return d.Round(time.Millisecond)
-	}
-	return d
 }

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -158,11 +159,7 @@ func rateDiffers(na, nb int64, a, b Stats, o Options) bool {
 // countDiffers: two counts differ when they differ by more than one and by
 // more than the threshold.
 func countDiffers(a, b int64, o Options) bool {
-	d := a - b
-	if d < 0 {
-		d = -d
-	}
-	return d > 1 && relDiffers(float64(a), float64(b), o)
+	return abs(a-b) > 1 && relDiffers(float64(a), float64(b), o)
 }
 
 func relDiffers(a, b float64, o Options) bool {
@@ -172,11 +169,7 @@ func relDiffers(a, b float64, o Options) bool {
 
 // durationDiffers: two times differ when they are MinShift apart or more.
 func durationDiffers(a, b time.Duration, o Options) bool {
-	d := a - b
-	if d < 0 {
-		d = -d
-	}
-	return d >= o.MinShift
+	return abs(a-b) >= o.MinShift
 }
 
 // CallsOnlyIn are the names of the calls a's goroutines made and b's did
@@ -189,5 +182,16 @@ func CallsOnlyIn(a, b Stats) []string {
 		}
 	}
 	slices.Sort(out)
+	return out
+}
+
+// CallList is what CallsOnlyIn(a, b) names, each with how often a's
+// goroutines made it: "DeltaFIFO.Pop ×3", as the report lists them.
+func CallList(a, b Stats) []string {
+	names := CallsOnlyIn(a, b)
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = fmt.Sprintf("%s ×%d", n, a.Calls[n])
+	}
 	return out
 }

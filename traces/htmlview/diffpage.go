@@ -68,38 +68,82 @@ type diffData struct {
 	Chains   []diffRow    `json:"chains"`
 }
 
-// diffFamily is a diff.Family with times in microseconds, and the first
-// lane of the family on each side (-1: none), which the panel jumps to.
+// diffFamily is a diff.Family as the panel lists it: its figures that
+// differ (Figs), and the first lane of the family on each side (-1: none),
+// which the panel jumps to.
 type diffFamily struct {
 	Role    string     `json:"role"`
 	Family  string     `json:"family"`
 	A       *diffStats `json:"a"` // null: the family did not run on that side
 	B       *diffStats `json:"b"`
 	Differs []string   `json:"differs"`
+	// Figs are the family's figures that differ (diff.Family.Figures), in
+	// the report's order: what the panel lists of it.
+	Figs []diffFig `json:"figs"`
 	// CallsOnly are the calls only A's, only B's goroutines made, each
 	// "name ×count".
 	CallsOnly [2][]string `json:"callsOnly"`
 	Lane      [2]int      `json:"lane"`
 }
 
-type diffStats struct {
-	Lanes      int   `json:"lanes"`
-	Iterations int64 `json:"iterations"`
-	Period     int64 `json:"period"`
-	FirstStart int64 `json:"firstStart"`
-	Spans      int   `json:"spans"`
-	Errors     int   `json:"errors"`
+// diffFig is a diff.Figure as the panel writes it: A's and B's values and
+// the change, a count or (Dur) microseconds rounded as the text report
+// rounds them; Ratio is B's over A's where the report gives one (-1: none).
+type diffFig struct {
+	What   string  `json:"what"`
+	Dur    bool    `json:"dur"`
+	A      int64   `json:"a"`
+	B      int64   `json:"b"`
+	Change int64   `json:"change"`
+	Ratio  float64 `json:"ratio"`
 }
 
-// diffRow is a diff.Step or a diff.Chain: times in microseconds, -1 where
-// the side has none (After: the latency of a chain's first effect), and
-// the main lane of its role on each side (-1: none).
+// figs are f's figures that differ, for the page.
+func figs(f diff.Family) []diffFig {
+	out := []diffFig{}
+	for _, g := range f.Figures() {
+		if !slices.Contains(f.Differs, g.What) {
+			continue
+		}
+		if g.Kind == diff.Count {
+			r := -1.0
+			if g.A > 0 {
+				r = float64(g.B) / float64(g.A)
+			}
+			out = append(out, diffFig{What: g.What, A: g.A, B: g.B, Change: g.B - g.A, Ratio: r})
+			continue
+		}
+		a, b := time.Duration(g.A), time.Duration(g.B)
+		r := -1.0
+		if g.Kind == diff.Duration {
+			r = ratio(a, b)
+		}
+		out = append(out, diffFig{What: g.What, Dur: true, A: micros(a), B: micros(b), Change: change(a, b), Ratio: r})
+	}
+	return out
+}
+
+// diffStats is what the panel says of a family that ran on one side only:
+// how many goroutines it had there. Its figures are Figs.
+type diffStats struct {
+	Lanes int `json:"lanes"`
+}
+
+// diffRow is a diff.Step or a diff.Chain: times in microseconds, rounded
+// as the text report rounds them (roundMicros), -1 where the side has none
+// (After: the latency of a chain's first effect), and the main lane of its
+// role on each side (-1: none).
 type diffRow struct {
-	Role    string   `json:"role"`
-	Name    string   `json:"name"`
-	At      [2]int64 `json:"at"`
-	Order   [2]int   `json:"order,omitempty"` // a step's place among its role's steps
-	After   [2]int64 `json:"after,omitempty"`
+	Role  string   `json:"role"`
+	Name  string   `json:"name"`
+	At    [2]int64 `json:"at"`
+	Order [2]int   `json:"order,omitempty"` // a step's place among its role's steps
+	After [2]int64 `json:"after,omitempty"`
+	// Change is B's time less A's, of At and of After, rounded as the
+	// report rounds it (0: the same, or a side has none); Ratio is B's
+	// After over A's (-1: none), as the report's "×1.3".
+	Change  [2]int64 `json:"change"`
+	Ratio   float64  `json:"ratio"`
 	Differs []string `json:"differs"`
 	Lane    [2]int   `json:"lane"`
 }
@@ -158,9 +202,9 @@ func encodeDiff(a, b diff.Side, names DiffNames, r diff.Report) *data {
 	for i, f := range r.Families {
 		famIndex[famKey{f.Role, f.Family}] = i
 		df := diffFamily{Role: f.Role, Family: f.Family, A: stats(f.A), B: stats(f.B),
-			Differs: nonNil(f.Differs), CallsOnly: [2][]string{{}, {}}, Lane: [2]int{-1, -1}}
+			Differs: nonNil(f.Differs), Figs: figs(f), CallsOnly: [2][]string{{}, {}}, Lane: [2]int{-1, -1}}
 		if f.A != nil && f.B != nil {
-			df.CallsOnly = [2][]string{callList(*f.A, *f.B), callList(*f.B, *f.A)}
+			df.CallsOnly = [2][]string{diff.CallList(*f.A, *f.B), diff.CallList(*f.B, *f.A)}
 		}
 		dd.Families = append(dd.Families, df)
 	}
@@ -198,11 +242,13 @@ func encodeDiff(a, b diff.Side, names DiffNames, r diff.Report) *data {
 	}
 	for _, s := range r.Steps {
 		dd.Steps = append(dd.Steps, diffRow{Role: s.Role, Name: s.Step, At: [2]int64{micros(s.AtA), micros(s.AtB)},
-			Order: [2]int{s.OrderA, s.OrderB}, Differs: nonNil(s.Differs), Lane: lanesOf(s.Role)})
+			Order: [2]int{s.OrderA, s.OrderB}, Change: [2]int64{change(s.AtA, s.AtB), 0}, Ratio: -1,
+			Differs: nonNil(s.Differs), Lane: lanesOf(s.Role)})
 	}
 	for _, c := range r.Chains {
 		dd.Chains = append(dd.Chains, diffRow{Role: c.Role, Name: c.Action, At: [2]int64{micros(c.AtA), micros(c.AtB)},
-			After: [2]int64{micros(c.AfterA), micros(c.AfterB)}, Differs: nonNil(c.Differs), Lane: lanesOf(c.Role)})
+			After: [2]int64{micros(c.AfterA), micros(c.AfterB)}, Change: [2]int64{change(c.AtA, c.AtB), change(c.AfterA, c.AfterB)},
+			Ratio: ratio(c.AfterA, c.AfterB), Differs: nonNil(c.Differs), Lane: lanesOf(c.Role)})
 	}
 	e.d.Diff = dd
 	return e.d
@@ -212,26 +258,32 @@ func stats(s *diff.Stats) *diffStats {
 	if s == nil {
 		return nil
 	}
-	return &diffStats{Lanes: s.Lanes, Iterations: s.Iterations, Period: s.Period.Microseconds(),
-		FirstStart: s.FirstStart.Microseconds(), Spans: s.Spans, Errors: s.Errors}
+	return &diffStats{Lanes: s.Lanes}
 }
 
-// micros is d in microseconds, -1 (none) kept.
+// micros is d in microseconds, rounded (roundMicros), -1 (none) kept.
 func micros(d time.Duration) int64 {
 	if d < 0 {
 		return -1
 	}
-	return d.Microseconds()
+	return roundMicros(d)
 }
 
-// callList is the calls only a's goroutines made, "name ×count" each, as
-// the text report lists them.
-func callList(a, b diff.Stats) []string {
-	out := []string{}
-	for _, n := range diff.CallsOnlyIn(a, b) {
-		out = append(out, fmt.Sprintf("%s ×%d", n, a.Calls[n]))
+// change is b-a in microseconds, rounded as the report rounds it: 0 when
+// they are the same or a side has none (-1).
+func change(a, b time.Duration) int64 {
+	if a < 0 || b < 0 || a == b {
+		return 0
 	}
-	return out
+	return roundMicros(b - a)
+}
+
+// ratio is b/a, -1 when a side has none or a is 0.
+func ratio(a, b time.Duration) float64 {
+	if a <= 0 || b < 0 {
+		return -1
+	}
+	return float64(b) / float64(a)
 }
 
 func nonNil(s []string) []string {

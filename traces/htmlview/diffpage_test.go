@@ -1,6 +1,9 @@
 package htmlview
 
 import (
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,5 +69,64 @@ func TestEncodeDiff(t *testing.T) {
 	l := pageLanes(insB[0])[0]
 	if got, want := d.Lanes[first.First].Start, later.Offset(l.Start).Microseconds(); got != want {
 		t.Errorf("B's first lane starts at %dµs on the page, want %dµs from B's start", got, want)
+	}
+}
+
+// The panel's times come rounded as the text report rounds them
+// (timeline.RoundDuration), each change rounded from the exact times: the
+// page says "1.19s" where kubeloom diff does, not "1.187342s".
+func TestDiffTimesAreRounded(t *testing.T) {
+	tl := timeline.Build(small())
+	s := diff.Side{TL: tl}
+	us := func(d time.Duration) int64 { return d.Microseconds() }
+	r := diff.Report{
+		Families: []diff.Family{{Role: "r", Family: "f", Differs: []string{"period"},
+			A: &diff.Stats{Period: 1187342 * time.Microsecond, FirstStart: 12345678 * time.Microsecond},
+			B: &diff.Stats{Period: 2376001 * time.Microsecond, FirstStart: 12345678 * time.Microsecond}}},
+		Steps: []diff.Step{{Role: "r", Step: "s", AtA: 1184 * time.Millisecond, AtB: 2376 * time.Millisecond, Differs: []string{"time"}}},
+		Chains: []diff.Chain{{Role: "r", Action: "action/a", AtA: 10 * time.Second, AtB: 10 * time.Second,
+			AfterA: 1184 * time.Millisecond, AfterB: 2376 * time.Millisecond, Differs: []string{"latency"}}},
+	}
+	d := encodeDiff(s, s, DiffNames{}, r).Diff
+	if g := d.Families[0].Figs; len(g) != 1 || g[0].What != "period" || g[0].A != us(1190*time.Millisecond) || g[0].B != us(2380*time.Millisecond) ||
+		g[0].Change != us(1190*time.Millisecond) {
+		t.Errorf("family figures %+v: want the period 1.19s and 2.38s, +1.19s", g)
+	}
+	// 1.184s and 2.376s are 1.18s and 2.38s; 2.376s-1.184s is 1.192s:
+	// "+1.19s" (the rounded times' difference would say "+1.2s").
+	if st := d.Steps[0]; st.At != [2]int64{us(1180 * time.Millisecond), us(2380 * time.Millisecond)} || st.Change[0] != us(1190*time.Millisecond) {
+		t.Errorf("step at %v, change %v: want 1.18s and 2.38s, +1.19s", st.At, st.Change)
+	}
+	c := d.Chains[0]
+	if c.After != [2]int64{us(1180 * time.Millisecond), us(2380 * time.Millisecond)} || c.Change != [2]int64{0, us(1190 * time.Millisecond)} ||
+		c.Ratio != float64(2376)/1184 {
+		t.Errorf("chain after %v, change %v, ratio %v: want 1.18s and 2.38s, the same at, +1.19s ×%v", c.After, c.Change, c.Ratio, float64(2376)/1184)
+	}
+}
+
+// A family that differs only in when its last goroutine ended gets that
+// figure on the page, and the page has a word for it, and for every
+// figure of a family, in every language: the panel lists what the text
+// report lists (diff.Family.Figures).
+func TestDiffFigureEnd(t *testing.T) {
+	s := diff.Side{TL: timeline.Build(small())}
+	st := func(end time.Duration) *diff.Stats {
+		return &diff.Stats{Lanes: 1, Period: time.Second, FirstStart: time.Second, LastEnd: end}
+	}
+	f := diff.Family{Role: "r", Family: "f", A: st(30 * time.Second), B: st(61234 * time.Millisecond), Differs: []string{"end"}}
+	d := encodeDiff(s, s, DiffNames{}, diff.Report{Families: []diff.Family{f}}).Diff
+	want := []diffFig{{What: "end", Dur: true, A: (30 * time.Second).Microseconds(), B: (61 * time.Second).Microseconds(),
+		Change: (31200 * time.Millisecond).Microseconds(), Ratio: -1}}
+	if got := d.Families[0].Figs; !slices.Equal(got, want) {
+		t.Errorf("a family that differs only in its end has figures %+v on the page, want %+v", got, want)
+	}
+	camel := regexp.MustCompile(` (\w)`)
+	for _, l := range pageLangs() {
+		for _, g := range f.Figures() {
+			key := "diff.what." + camel.ReplaceAllStringFunc(g.What, func(m string) string { return strings.ToUpper(m[1:]) })
+			if l.Text[key] == "" {
+				t.Errorf("%s: the page has no word %s for the figure %q", l.Code, key, g.What)
+			}
+		}
 	}
 }

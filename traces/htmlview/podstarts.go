@@ -1,6 +1,8 @@
 package htmlview
 
 import (
+	"time"
+
 	"github.com/kubeloom/kubeloom/traces/podstartup"
 	"github.com/kubeloom/kubeloom/traces/timeline"
 )
@@ -20,7 +22,8 @@ type podStarts struct {
 }
 
 // podStartRow is a podstartup.Row: per interval (podstartup.Intervals'
-// order) the pods counted, then p50, p90, p99 and max in microseconds.
+// order) the pods counted, then p50, p90, p99 and max in microseconds,
+// rounded as replay --latency rounds them (timeline.RoundDuration).
 type podStartRow struct {
 	Instance string     `json:"in"` // "" for all pods
 	Pods     int        `json:"pods"`
@@ -50,9 +53,16 @@ func podStartsOf(tl *timeline.Timeline) podStarts {
 		pr := podStartRow{Instance: row.Instance, Pods: row.Pods}
 		for _, i := range podstartup.Intervals {
 			s := row.Stats[i]
-			pr.Stats = append(pr.Stats, [5]int64{int64(s.N), s.P50.Microseconds(), s.P90.Microseconds(), s.P99.Microseconds(), s.Max.Microseconds()})
+			pr.Stats = append(pr.Stats, [5]int64{int64(s.N), roundMicros(s.P50), roundMicros(s.P90), roundMicros(s.P99), roundMicros(s.Max)})
 		}
 		out.Rows = append(out.Rows, pr)
 	}
 	return out
+}
+
+// roundMicros is d as the page shows it: in microseconds, rounded as the
+// terminal's views round it (timeline.RoundDuration), so that the page
+// and the text agree ("1.19s", not "1.187342s").
+func roundMicros(d time.Duration) int64 {
+	return timeline.RoundDuration(d).Microseconds()
 }

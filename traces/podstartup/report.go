@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"time"
+
+	"github.com/kubeloom/kubeloom/traces"
 )
 
 // Interval is one of the three spans of a pod's start.
@@ -194,7 +196,7 @@ func (r *Report) rows() {
 	for in := range byInst {
 		names = append(names, in)
 	}
-	slices.SortFunc(names, naturalCompare)
+	slices.SortFunc(names, traces.NaturalCompare)
 	for _, in := range names {
 		r.Instances = append(r.Instances, row(in, byInst[in]))
 	}

@@ -136,23 +136,3 @@ func formatDuration(d time.Duration, ascii bool) string {
 	}
 	return b.String()
 }
-
-// roundDuration keeps about three significant digits of a column's
-// duration, for the legend's scale.
-func roundDuration(d time.Duration) time.Duration {
-	switch {
-	case d >= time.Hour:
-		return d.Round(time.Minute)
-	case d >= time.Minute:
-		return d.Round(time.Second)
-	case d >= 10*time.Second:
-		return d.Round(100 * time.Millisecond)
-	case d >= time.Second:
-		return d.Round(10 * time.Millisecond)
-	case d >= time.Millisecond:
-		return d.Round(time.Millisecond)
-	case d >= time.Microsecond:
-		return d.Round(time.Microsecond)
-	}
-	return d
-}

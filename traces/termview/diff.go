@@ -3,6 +3,7 @@ package termview
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/kubeloom/kubeloom/internal/printable"
 	"github.com/kubeloom/kubeloom/traces/diff"
+	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
 // DiffOptions say how Diff writes a report.
@@ -40,7 +42,7 @@ func Diff(w io.Writer, r diff.Report, opt DiffOptions) error {
 	if opt.ASCII {
 		arrow, ellipsis = "->", "~"
 	}
-	d := differ{arrow: arrow, ascii: opt.ASCII}
+	d := differ{ascii: opt.ASCII}
 	lines := []string{printable.String(r.Headline()), "A: " + printable.String(opt.A), "B: " + printable.String(opt.B)}
 	if opt.Varies != "" {
 		lines = append(lines, opt.Varies)
@@ -145,7 +147,6 @@ func layout(rows []diffRow) []string {
 
 // differ writes the figures of a report's rows.
 type differ struct {
-	arrow string
 	ascii bool
 }
 
@@ -153,7 +154,7 @@ func (d differ) dur(t time.Duration) string {
 	if t < 0 {
 		return "-"
 	}
-	return formatDuration(roundDuration(t), d.ascii)
+	return formatDuration(timeline.RoundDuration(t), d.ascii)
 }
 
 // family is a family's rows: one per figure that differs (every figure
@@ -167,24 +168,18 @@ func (d differ) family(f diff.Family, all bool) []diffRow {
 		return []diffRow{{name: name, what: "only in A", a: plural(f.A.Lanes, "goroutine")}}
 	}
 	a, b := *f.A, *f.B
-	figures := []struct {
-		what         string
-		a, b, change string
-	}{
-		{"lanes", strconv.Itoa(a.Lanes), strconv.Itoa(b.Lanes), countChange(int64(a.Lanes), int64(b.Lanes))},
-		{"iterations", strconv.FormatInt(a.Iterations, 10), strconv.FormatInt(b.Iterations, 10), countChange(a.Iterations, b.Iterations)},
-		{"period", d.dur(a.Period), d.dur(b.Period), d.durChange(a.Period, b.Period, true)},
-		{"first start", d.dur(a.FirstStart), d.dur(b.FirstStart), d.durChange(a.FirstStart, b.FirstStart, false)},
-		{"end", d.dur(a.LastEnd), d.dur(b.LastEnd), d.durChange(a.LastEnd, b.LastEnd, false)},
-		{"spans", strconv.Itoa(a.Spans), strconv.Itoa(b.Spans), countChange(int64(a.Spans), int64(b.Spans))},
-		{"errors", strconv.Itoa(a.Errors), strconv.Itoa(b.Errors), countChange(int64(a.Errors), int64(b.Errors))},
-	}
 	var out []diffRow
-	for _, fig := range figures {
-		if !all && !has(f.Differs, fig.what) {
+	for _, fig := range f.Figures() {
+		if !all && !slices.Contains(f.Differs, fig.What) {
 			continue
 		}
-		r := diffRow{what: fig.what, a: fig.a, b: fig.b, change: fig.change}
+		r := diffRow{what: fig.What}
+		if fig.Kind == diff.Count {
+			r.a, r.b, r.change = strconv.FormatInt(fig.A, 10), strconv.FormatInt(fig.B, 10), countChange(fig.A, fig.B)
+		} else {
+			ta, tb := time.Duration(fig.A), time.Duration(fig.B)
+			r.a, r.b, r.change = d.dur(ta), d.dur(tb), d.durChange(ta, tb, fig.Kind == diff.Duration)
+		}
 		if len(out) == 0 {
 			r.name = name
 		}
@@ -193,14 +188,13 @@ func (d differ) family(f diff.Family, all bool) []diffRow {
 	// What only one side's goroutines did: a line each, apart from the
 	// columns (a list of names is as wide as it is).
 	for _, side := range []struct {
-		what   string
-		names  []string
-		counts map[string]int
-	}{{"calls only in A", diff.CallsOnlyIn(a, b), a.Calls}, {"calls only in B", diff.CallsOnlyIn(b, a), b.Calls}} {
-		if len(side.names) == 0 {
+		what  string
+		calls []string
+	}{{"calls only in A", diff.CallList(a, b)}, {"calls only in B", diff.CallList(b, a)}} {
+		if len(side.calls) == 0 {
 			continue
 		}
-		r := diffRow{what: side.what, note: callList(side.names, side.counts)}
+		r := diffRow{what: side.what, note: printable.String(strings.Join(side.calls, ", "))}
 		if len(out) == 0 {
 			r.name = name
 		}
@@ -246,16 +240,6 @@ func (d differ) chain(c diff.Chain) []diffRow {
 	}
 }
 
-// callList is "DeltaFIFO.Pop ×3, DeltaFIFO.Replace ×1": the calls of
-// names that only this side made.
-func callList(names []string, counts map[string]int) string {
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = fmt.Sprintf("%s ×%d", printable.String(n), counts[n])
-	}
-	return strings.Join(parts, ", ")
-}
-
 // countChange is "+3 ×1.5", "-2 ×0.83", or "" when equal.
 func countChange(a, b int64) string {
 	if a == b {
@@ -279,18 +263,9 @@ func (d differ) durChange(a, b time.Duration, ratio bool) string {
 	if delta < 0 {
 		sign, delta = "-", -delta
 	}
-	s := sign + formatDuration(roundDuration(delta), d.ascii)
+	s := sign + formatDuration(timeline.RoundDuration(delta), d.ascii)
 	if ratio && a > 0 {
 		s += fmt.Sprintf(" ×%.2g", float64(b)/float64(a))
 	}
 	return s
-}
-
-func has(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

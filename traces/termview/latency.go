@@ -74,7 +74,7 @@ func Latency(w io.Writer, r *podstartup.Report, opt LatencyOptions) error {
 			}
 			if s.N > 0 {
 				for j, d := range []time.Duration{s.P50, s.P90, s.P99, s.Max} {
-					c[3+j] = formatDuration(roundDuration(d), opt.ASCII)
+					c[3+j] = formatDuration(timeline.RoundDuration(d), opt.ASCII)
 				}
 			}
 			cells = append(cells, c)

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kubeloom/kubeloom/traces/timeline"
 )
 
 // legend says what the glyphs, the columns and the periods mean.
@@ -21,7 +23,7 @@ func (v *view) legend(folded bool) []string {
 	if folded {
 		items = append(items, g.folded+" a folded group: its lanes in one row")
 	}
-	scale := roundDuration((v.to - v.from) / time.Duration(v.barW))
+	scale := timeline.RoundDuration((v.to - v.from) / time.Duration(v.barW))
 	approx := g.approx + " "
 	if scale*time.Duration(v.barW) == v.to-v.from {
 		approx = "= "

@@ -312,7 +312,7 @@ func (v *view) title(shown int) []string {
 	if name == "" {
 		name = "recording"
 	}
-	fields := []string{name, formatDuration(roundDuration(tl.Duration()), v.ascii) + " simulated", plural(len(tl.Instances), "instance")}
+	fields := []string{name, formatDuration(timeline.RoundDuration(tl.Duration()), v.ascii) + " simulated", plural(len(tl.Instances), "instance")}
 	if total := tl.LaneCount(); shown < total {
 		fields = append(fields, fmt.Sprintf("%d of %s", shown, plural(total, "lane")))
 	} else {

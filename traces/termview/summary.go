@@ -181,7 +181,7 @@ func Summary(w io.Writer, tl *timeline.Timeline, opt Options) error {
 		if l.Period > 0 {
 			period = formatDuration(l.Period, v.ascii)
 			if v.fitTable {
-				period = formatDuration(roundDuration(l.Period), v.ascii)
+				period = formatDuration(timeline.RoundDuration(l.Period), v.ascii)
 			}
 		}
 		if l.Open {

@@ -110,10 +110,10 @@ func (b *builder) arrange(insts []instKey, accs []*laneAcc, built []*Lane) {
 		in.Lanes = append(in.Lanes, built[i])
 	}
 	slices.SortFunc(tl.Instances, func(a, b *Instance) int {
-		if c := naturalCompare(a.Service, b.Service); c != 0 {
+		if c := traces.NaturalCompare(a.Service, b.Service); c != 0 {
 			return c
 		}
-		return naturalCompare(a.ID, b.ID)
+		return traces.NaturalCompare(a.ID, b.ID)
 	})
 	for _, in := range tl.Instances {
 		labelLanes(in.Lanes)
@@ -121,7 +121,7 @@ func (b *builder) arrange(insts []instKey, accs []*laneAcc, built []*Lane) {
 			if c := a.Start.Compare(b.Start); c != 0 {
 				return c
 			}
-			return naturalCompare(a.Label, b.Label)
+			return traces.NaturalCompare(a.Label, b.Label)
 		})
 		in.group()
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/kubeloom/kubeloom/traces"
@@ -149,41 +148,4 @@ func sortMarks(m []Mark) {
 	if !slices.IsSortedFunc(m, compare) {
 		slices.SortStableFunc(m, compare)
 	}
-}
-
-// naturalCompare orders strings with their digit runs compared as numbers,
-// so that node-2 sorts before node-10.
-func naturalCompare(a, b string) int {
-	for a != "" && b != "" {
-		if isDigit(a[0]) && isDigit(b[0]) {
-			da, db := digitRun(a), digitRun(b)
-			ta, tb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
-			if c := cmp.Compare(len(ta), len(tb)); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(ta, tb); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(da, db); c != 0 {
-				return c
-			}
-			a, b = a[da:], b[db:]
-			continue
-		}
-		if a[0] != b[0] {
-			return cmp.Compare(a[0], b[0])
-		}
-		a, b = a[1:], b[1:]
-	}
-	return cmp.Compare(len(a), len(b))
-}
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
-
-func digitRun(s string) int {
-	n := 0
-	for n < len(s) && isDigit(s[n]) {
-		n++
-	}
-	return n
 }

@@ -32,7 +32,6 @@
 //   update(data), follow(on)   the timeline's (timeline.js, createTimeline)
 // and on a comparison's page (entry-diff.js):
 //   laneMark(li)  0, or 1 where the lane's family differs, 2 where it ran on one side only
-//   jump(li)      what a click in the panel does; diffLane is the lane it jumped to
 import { markY } from './arrows.js';
 import { D, groupByKey, groups, instName, lanes, markName, markSpan, step, stepFlows } from './data.js';
 import { $ } from './dom.js';

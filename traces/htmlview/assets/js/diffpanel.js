@@ -4,7 +4,6 @@
 // A's value, B's and the change), every row a button that jumps to its
 // lane: unfolds its groups, scrolls it into view and makes its first step
 // the current one. Text from the recordings goes in as text nodes (el).
-import { api } from './api.js';
 import { component, D, family, lanes, nSteps, ST } from './data.js';
 import { $, el } from './dom.js';
 import { regroup, search } from './folding.js';
@@ -62,16 +61,14 @@ function item(role, name, lane, lines) {
 const figure = (w, a, b, change) => el('span', { class: 'diff-fig' }, el('span', { class: 'diff-what' }, w), ' ',
   el('span', { class: 'side-a' }, a), ' → ', el('span', { class: 'side-b' }, b), change ? el('span', { class: 'diff-change' }, ' ' + change) : null);
 
+// Times and their changes come rounded as the text report rounds them,
+// the figures' list and ratios made by it (diffpage.go).
 const dur = (us) => (us < 0 ? '-' : fmtDur(us));
-const ratio = (a, b) => ' ×' + Number((b / a).toPrecision(2));
-// countChange and durChange are the text report's "+3 ×1.5", "-1.2s".
-function countChange(a, b) {
-  if (a === b) return '';
-  return (b > a ? '+' : '') + (b - a) + (a > 0 ? ratio(a, b) : '');
-}
-function durChange(a, b, withRatio) {
-  if (a === b || a < 0 || b < 0) return '';
-  return (b > a ? '+' : '-') + fmtDur(Math.abs(b - a)) + (withRatio && a > 0 ? ratio(a, b) : '');
+// change is the text report's "+3 ×1.5", "+1.19s", "-1.2s ×0.5": a change
+// in microseconds (isDur) or a count, and its ratio (r < 0: none).
+function change(v, r, isDur = true) {
+  if (!v) return '';
+  return (v > 0 ? '+' : '-') + (isDur ? fmtDur(Math.abs(v)) : Math.abs(v)) + (r >= 0 ? ' ×' + Number(r.toPrecision(2)) : '');
 }
 
 function familyRow(f) {
@@ -80,16 +77,8 @@ function familyRow(f) {
     const s = f.a || f.b;
     lines.push(el('span', { class: 'diff-fig' }, el('span', { class: 'diff-what' }, what(f.differs[0])), ' ', msg('diff.goroutines', { n: s.lanes })));
   } else {
-    const figs = {
-      lanes: [f.a.lanes, f.b.lanes, countChange], iterations: [f.a.iterations, f.b.iterations, countChange],
-      period: [f.a.period, f.b.period, (a, b) => durChange(a, b, true)], 'first start': [f.a.firstStart, f.b.firstStart, (a, b) => durChange(a, b, false)],
-      spans: [f.a.spans, f.b.spans, countChange], errors: [f.a.errors, f.b.errors, countChange],
-    };
-    for (const d of f.differs) {
-      const g = figs[d];
-      if (!g) continue;
-      const isDur = d === 'period' || d === 'first start';
-      lines.push(figure(what(d), isDur ? dur(g[0]) : String(g[0]), isDur ? dur(g[1]) : String(g[1]), g[2](g[0], g[1])));
+    for (const g of f.figs) {
+      lines.push(figure(what(g.what), g.dur ? dur(g.a) : String(g.a), g.dur ? dur(g.b) : String(g.b), change(g.change, g.ratio, g.dur)));
     }
     for (const [i, key] of [[0, 'diff.callsOnlyA'], [1, 'diff.callsOnlyB']]) {
       if (f.callsOnly[i].length) lines.push(el('span', { class: 'diff-fig' }, el('span', { class: 'diff-what' }, msg(key)), ' ', f.callsOnly[i].join(', ')));
@@ -100,27 +89,26 @@ function familyRow(f) {
 
 function stepRow(s) {
   const at = (i) => (s.at[i] < 0 ? '-' : '#' + s.order[i] + ' ' + fmtDur(s.at[i]));
-  return item(s.role, s.name, s.lane, [figure(s.differs.map(what).join(', '), at(0), at(1), durChange(s.at[0], s.at[1], false))]);
+  return item(s.role, s.name, s.lane, [figure(s.differs.map(what).join(', '), at(0), at(1), change(s.change[0], -1))]);
 }
 
 function chainRow(c) {
   const name = c.name.replace(/^action\//, '');
-  const lines = [figure(msg('diff.at'), dur(c.at[0]), dur(c.at[1]), durChange(c.at[0], c.at[1], false))];
-  if (c.at[0] >= 0 && c.at[1] >= 0) lines.push(figure(msg('diff.firstEffect'), dur(c.after[0]), dur(c.after[1]), durChange(c.after[0], c.after[1], true)));
+  const lines = [figure(msg('diff.at'), dur(c.at[0]), dur(c.at[1]), change(c.change[0], -1))];
+  if (c.at[0] >= 0 && c.at[1] >= 0) lines.push(figure(msg('diff.firstEffect'), dur(c.after[0]), dur(c.after[1]), change(c.change[1], c.ratio)));
   return item(c.role, name, c.lane, lines);
 }
 
 // jump shows lane li: out of a search that hides it, its groups unfolded,
 // its first step the current one (which scrolls and pans to it); a lane
 // without steps is scrolled to.
-export function jump(li) {
+function jump(li) {
   const l = lanes[li];
   if (matches && !matches[li]) search('');
   const c = component(l), f = family(l);
   if (c) setOpen(c, true);
   if (f) setOpen(f, true);
   regroup();
-  api.diffLane = li;
   for (let i = 0; i < nSteps; i++) {
     if (D.steps[i * ST] === li) { go(i); return; }
   }

@@ -3,11 +3,10 @@
 // (D.diff), with the panel of what differs and the rows' marks.
 import { api } from './api.js';
 import { laneMark } from './diffmarks.js';
-import { jump, showDiff } from './diffpanel.js';
+import { showDiff } from './diffpanel.js';
 import { langHooks } from './story.js';
 import { createTimeline } from './timeline.js';
 
 langHooks.push(showDiff);
 api.laneMark = laneMark;
-api.jump = jump;
 createTimeline(document.getElementById('kubeloom-data').textContent, { keepHash: true });

@@ -1,7 +1,8 @@
 // The pod startup figures (traces/podstartup, D.podStarts), which the
 // details panel shows under its hint when nothing is selected: how long
 // each pod took from its create to its scheduling to the first status
-// write that said Running, as `kubeloom replay --latency` prints them.
+// write that said Running, as `kubeloom replay --latency` prints them
+// (rounded as it rounds them before they come: podstarts.go).
 import { D } from './data.js';
 import { el } from './dom.js';
 import { fmtDur } from './format.js';
@@ -9,12 +10,6 @@ import { msg } from './words.js';
 
 const INTERVALS = ['createScheduled', 'scheduledRunning', 'createRunning'];
 
-// round keeps three significant figures or so, as replay --latency does
-// (termview's roundDuration): 1.187s is 1.19s.
-function round(us) {
-  const to = us >= 60e6 ? 1e6 : us >= 10e6 ? 1e5 : us >= 1e6 ? 1e4 : us >= 1e3 ? 1e3 : 1;
-  return Math.round(us / to) * to;
-}
 const w = (k, args) => msg('latency.' + k, args);
 
 // rows are a figures row's three lines: its instance on the first.
@@ -23,7 +18,7 @@ function rows(r) {
     el('td', null, i === 0 ? (r.in || w('all')) : ''),
     el('td', null, w(INTERVALS[i])),
     el('td', null, s[0]),
-    s.slice(1).map((us) => el('td', null, s[0] ? fmtDur(round(us)) : '-'))));
+    s.slice(1).map((us) => el('td', null, s[0] ? fmtDur(us) : '-'))));
 }
 
 function table(rs) {
