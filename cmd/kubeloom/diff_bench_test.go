@@ -4,8 +4,6 @@ package main
 
 import (
 	"io"
-	"runtime"
-	"runtime/debug"
 	"testing"
 )
 
@@ -17,20 +15,12 @@ import (
 //	go test ./cmd/kubeloom -run '^$' -bench Diff1M -benchtime 1x
 func BenchmarkDiff1M(b *testing.B) {
 	path, n, size := benchRecording(b)
-	runtime.GC()
-	debug.FreeOSMemory()
-	before := maxRSS()
-	b.SetBytes(2 * size)
-	cpu0 := cpuTime()
+	report := measure(b, 2*size)
 	for b.Loop() {
 		o := &diffOptions{io: streams{out: io.Discard, err: io.Discard}, a: path, b: path, width: 120}
 		if err := runDiff(o); err != nil {
 			b.Fatalf("diff of a recording with itself: %v", err)
 		}
 	}
-	ops := float64(b.N)
-	b.ReportMetric((cpuTime()-cpu0).Seconds()/ops, "cpu-s/op")
-	b.ReportMetric(float64(2*n), "spans")
-	b.ReportMetric(float64(maxRSS())/(1<<20), "peak-RSS-MB")
-	b.ReportMetric(float64(before)/(1<<20), "RSS-before-MB")
+	report(2 * n)
 }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
-	"testing/synctest"
 
 	tt "github.com/kubeloom/kubeloom/traces/timeline/timelinetest"
 )
@@ -49,12 +47,7 @@ func TestReplayLatency(t *testing.T) {
 // scenario stops node-2 at 2m, after which the ReplicaSet makes 2 more; the
 // table counts all 6 and the pods of each kubelet.
 func TestReplayLatencyOfARun(t *testing.T) {
-	rec := filepath.Join(t.TempDir(), "cb.jsonl")
-	var err error
-	synctest.Test(t, func(t *testing.T) { _, _, err = executeInBubble(t, "run", "cluster-basics", "-q", "--out", rec) })
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec := record(t, "cluster-basics")
 	out, _, err := execute(t, "replay", rec, "--latency", "--width", "100")
 	if err != nil {
 		t.Fatal(err)

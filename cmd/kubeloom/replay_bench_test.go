@@ -51,37 +51,11 @@ import (
 //
 //	go test ./cmd/kubeloom -run '^$' -bench ReplaySummary1M -benchtime 1x
 func BenchmarkReplaySummary1M(b *testing.B) {
-	path, n, size := benchRecording(b)
-	runtime.GC()
-	debug.FreeOSMemory()
-	before := maxRSS()
-	b.SetBytes(size)
-	var read, build, render time.Duration
-	cpu0 := cpuTime()
-	for b.Loop() {
-		// What runReplay does for --summary, phase by phase.
-		t0 := time.Now()
-		spans, done, err := readRecording(context.Background(), path, traces.ReadOptions{Attributes: timeline.OutlineAttributes, NoEvents: true})
-		if err != nil || len(spans) != n {
-			b.Fatalf("read %d of %d spans: %v", len(spans), n, err)
-		}
-		t1 := time.Now()
-		tl := timeline.Outline(spans)
-		t2 := time.Now()
-		if err := termview.Summary(io.Discard, tl, termview.Options{Width: 120}); err != nil {
-			b.Fatal(err)
-		}
-		done()
-		read, build, render = read+t1.Sub(t0), build+t2.Sub(t1), render+time.Since(t2)
-	}
-	ops := float64(b.N)
-	b.ReportMetric((cpuTime()-cpu0).Seconds()/ops, "cpu-s/op")
-	b.ReportMetric(read.Seconds()/ops, "read-s/op")
-	b.ReportMetric(build.Seconds()/ops, "build-s/op")
-	b.ReportMetric(render.Seconds()/ops, "summary-s/op")
-	b.ReportMetric(float64(n), "spans")
-	b.ReportMetric(float64(maxRSS())/(1<<20), "peak-RSS-MB")
-	b.ReportMetric(float64(before)/(1<<20), "RSS-before-MB")
+	benchReplay(b, traces.ReadOptions{Attributes: timeline.OutlineAttributes, NoEvents: true}, "build-s/op", "summary-s/op",
+		func(spans []traces.Span) func() error {
+			tl := timeline.Outline(spans)
+			return func() error { return termview.Summary(io.Discard, tl, termview.Options{Width: 120}) }
+		})
 }
 
 // BenchmarkReplayLatency1M: `kubeloom replay FILE --latency` of the
@@ -93,41 +67,49 @@ func BenchmarkReplaySummary1M(b *testing.B) {
 //
 //	go test ./cmd/kubeloom -run '^$' -bench ReplayLatency1M -benchtime 1x
 func BenchmarkReplayLatency1M(b *testing.B) {
-	path, n, size := benchRecording(b)
-	runtime.GC()
-	debug.FreeOSMemory()
-	before := maxRSS()
-	b.SetBytes(size)
-	var read, build, render time.Duration
 	pods := 0
-	cpu0 := cpuTime()
+	benchReplay(b, traces.ReadOptions{Attributes: podstartup.Attributes, NoEvents: true}, "collect-s/op", "table-s/op",
+		func(spans []traces.Span) func() error {
+			var c podstartup.Collector
+			c.Spans(spans)
+			r := c.Report()
+			pods = len(r.Pods)
+			return func() error { return termview.Latency(io.Discard, r, termview.LatencyOptions{Width: 120}) }
+		})
+	b.ReportMetric(float64(pods), "pods")
+}
+
+// benchReplay is what runReplay does with the recording of the big
+// benchmarks (benchRecording), phase by phase: reading it, keeping of its
+// spans what opt says; build, which makes what is shown from the spans and
+// returns what renders it; the rendering. Besides measure's measures it
+// reports the seconds of each phase per operation: "read-s/op", then
+// built and rendered as named.
+func benchReplay(b *testing.B, opt traces.ReadOptions, built, rendered string, build func([]traces.Span) (render func() error)) {
+	b.Helper()
+	path, n, size := benchRecording(b)
+	report := measure(b, size)
+	var read, building, rendering time.Duration
 	for b.Loop() {
 		t0 := time.Now()
-		spans, done, err := readRecording(context.Background(), path, traces.ReadOptions{Attributes: podstartup.Attributes, NoEvents: true})
+		spans, done, err := readRecording(context.Background(), path, opt)
 		if err != nil || len(spans) != n {
 			b.Fatalf("read %d of %d spans: %v", len(spans), n, err)
 		}
 		t1 := time.Now()
-		var c podstartup.Collector
-		c.Spans(spans)
-		r := c.Report()
-		pods = len(r.Pods)
+		render := build(spans)
 		t2 := time.Now()
-		if err := termview.Latency(io.Discard, r, termview.LatencyOptions{Width: 120}); err != nil {
+		if err := render(); err != nil {
 			b.Fatal(err)
 		}
 		done()
-		read, build, render = read+t1.Sub(t0), build+t2.Sub(t1), render+time.Since(t2)
+		read, building, rendering = read+t1.Sub(t0), building+t2.Sub(t1), rendering+time.Since(t2)
 	}
+	report(n)
 	ops := float64(b.N)
-	b.ReportMetric((cpuTime()-cpu0).Seconds()/ops, "cpu-s/op")
 	b.ReportMetric(read.Seconds()/ops, "read-s/op")
-	b.ReportMetric(build.Seconds()/ops, "collect-s/op")
-	b.ReportMetric(render.Seconds()/ops, "table-s/op")
-	b.ReportMetric(float64(n), "spans")
-	b.ReportMetric(float64(pods), "pods")
-	b.ReportMetric(float64(maxRSS())/(1<<20), "peak-RSS-MB")
-	b.ReportMetric(float64(before)/(1<<20), "RSS-before-MB")
+	b.ReportMetric(building.Seconds()/ops, built)
+	b.ReportMetric(rendering.Seconds()/ops, rendered)
 }
 
 // BenchmarkExportHTML1M: `kubeloom export FILE --format html` of the
@@ -138,11 +120,7 @@ func BenchmarkReplayLatency1M(b *testing.B) {
 func BenchmarkExportHTML1M(b *testing.B) {
 	path, n, size := benchRecording(b)
 	out := filepath.Join(b.TempDir(), "export.html")
-	runtime.GC()
-	debug.FreeOSMemory()
-	before := maxRSS()
-	b.SetBytes(size)
-	cpu0 := cpuTime()
+	report := measure(b, size)
 	for b.Loop() {
 		var stdout, stderr strings.Builder
 		s := streams{in: strings.NewReader(""), out: &stdout, err: &stderr}
@@ -153,14 +131,10 @@ func BenchmarkExportHTML1M(b *testing.B) {
 			b.Fatalf("export says %q, want %q", stdout.String(), want)
 		}
 	}
-	ops := float64(b.N)
-	b.ReportMetric((cpuTime()-cpu0).Seconds()/ops, "cpu-s/op")
-	b.ReportMetric(float64(n), "spans")
+	report(n)
 	if fi, err := os.Stat(out); err == nil {
 		b.ReportMetric(float64(fi.Size())/(1<<20), "page-MB")
 	}
-	b.ReportMetric(float64(maxRSS())/(1<<20), "peak-RSS-MB")
-	b.ReportMetric(float64(before)/(1<<20), "RSS-before-MB")
 }
 
 // benchRecording is the recording the big-recording benchmarks read: the
@@ -192,6 +166,27 @@ func benchRecording(b *testing.B) (path string, spans int, size int64) {
 	path = filepath.Join(b.TempDir(), "soak-1M.jsonl")
 	n, size := generateSoak(b, path, 1_000_000)
 	return path, n, size
+}
+
+// measure starts measuring a benchmark of a big recording that reads
+// bytes of text an operation: it collects the garbage so far and returns
+// the memory to the system, notes the peak resident set and the CPU time.
+// Called after the loop with the spans an operation reads, its result
+// reports the CPU time (user and system) of an operation, "cpu-s/op", the
+// spans, "spans", and the peak resident set (getrusage's ru_maxrss) after
+// and before the loop, "peak-RSS-MB" and "RSS-before-MB".
+func measure(b *testing.B, bytes int64) (report func(spans int)) {
+	runtime.GC()
+	debug.FreeOSMemory()
+	before := maxRSS()
+	b.SetBytes(bytes)
+	cpu0 := cpuTime()
+	return func(spans int) {
+		b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+		b.ReportMetric(float64(spans), "spans")
+		b.ReportMetric(float64(maxRSS())/(1<<20), "peak-RSS-MB")
+		b.ReportMetric(float64(before)/(1<<20), "RSS-before-MB")
+	}
 }
 
 // cpuTime is the user and system CPU time the process has used.

@@ -94,18 +94,20 @@ characters, or rely on its font fallback). See docs/step.md.`,
 // as text.
 func runStep(ctx context.Context, o *stepOptions) error {
 	s, err := readStepped(ctx, o)
-	if s.done != nil {
-		defer s.done()
-	}
+	defer s.done() // on every path; calling it again does nothing
 	if err != nil {
 		return err
 	}
 	vo := stepview.Options{Lang: o.lang, From: o.from, To: o.to, Against: s.against}
 	if o.plain || !readsTerminal(o.io.in) || !isTerminal(o.io.out) {
+		// PlainWith builds the view and prints it: done follows it.
 		return stepview.PlainWith(interruptible{ctx, o.io.out}, s.tl, vo)
 	}
 	vo.Spans = s.spans
 	m, err := stepview.New(s.tl, vo)
+	// The view is built: stepping makes garbage the collector should
+	// take, for as long as the session lasts.
+	s.done()
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ type stepped struct {
 	tl      *timeline.Timeline
 	spans   []traces.Span
 	against *stepview.Against
-	done    func() // after the view is built: resumes the collector (readRecording)
+	done    func() // after the view is built: resumes the collector (readTimelines); never nil, idempotent
 }
 
 // readStepped reads A and, with --against, B in parallel, each with the

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"testing/synctest"
 )
 
 // TestStepAgainstTheOtherEra steps the classic era of informer-eras
@@ -13,12 +11,7 @@ import (
 // not in B (its queue is a RealFIFO), the watch events come at the same
 // instants, and the resync's pops come later in B.
 func TestStepAgainstTheOtherEra(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "eras.jsonl")
-	synctest.Test(t, func(t *testing.T) {
-		if _, stderr, err := execute(t, "run", "informer-eras", "-q", "--out", file); err != nil {
-			t.Fatalf("run: %v\n%s", err, stderr)
-		}
-	})
+	file := record(t, "informer-eras")
 	out, stderr, err := executeStep(t, file, "--plain", "--against", file, "--a", "classic", "--b", "modern")
 	if err != nil || stderr != "" {
 		t.Fatalf("step --against: %v\n%s", err, stderr)
